@@ -1,0 +1,124 @@
+"""Hexpost: run the Discord bot, or the offline local table when there is no token.
+
+    python bot.py                     # Discord if DISCORD_TOKEN is set, else the local table
+    python bot.py --local             # the local table, typed commands
+    python bot.py --local --script game.txt --dump-state state.json
+    python bot.py --sync              # publish the slash commands to Discord, then run
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+
+from dotenv import load_dotenv
+
+log = logging.getLogger("hexpost")
+
+
+def build_bot(db_path: str, *, sync: bool = False, sync_guild: str | None = None):
+    import discord
+    from discord.ext import commands
+
+    from cogs.common import HexButton, HexSelect
+    from commands.core import Table
+    from engine.service import CampaignService
+    from engine.store import Store
+
+    class HexpostBot(commands.Bot):
+        table: Table
+
+        def __init__(self):
+            super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+                             allowed_mentions=discord.AllowedMentions.none(), help_command=None)
+            self.store: Store | None = None
+            self.reminders = None
+
+        async def setup_hook(self) -> None:
+            self.store = await Store.open(db_path)
+            self.table = Table(CampaignService(self.store))
+            for ext in ("cogs.campaign", "cogs.adventurer", "cogs.misc"):
+                await self.load_extension(ext)
+            self.add_dynamic_items(HexButton, HexSelect)
+            self.tree.on_error = self.on_tree_error
+            if sync:
+                if sync_guild:
+                    guild = discord.Object(int(sync_guild))
+                    self.tree.copy_global_to(guild=guild)
+                    synced = await self.tree.sync(guild=guild)
+                else:
+                    synced = await self.tree.sync()
+                log.info("published %d slash commands", len(synced))
+            try:
+                from cogs.reminders import start_reminders
+            except ImportError:  # reminders arrive with their module
+                return
+            self.reminders = start_reminders(self)
+
+        async def on_tree_error(self, interaction: discord.Interaction, error: Exception) -> None:
+            log.error("slash command failed: %s", error, exc_info=error)
+            text = "Something went wrong on our side and nothing was changed."
+            if isinstance(error, discord.app_commands.TransformerError):
+                text = f"`{error.value}` is not a valid choice here; pick one from the list."
+            try:
+                if interaction.response.is_done():
+                    await interaction.followup.send(text, ephemeral=True)
+                else:
+                    await interaction.response.send_message(text, ephemeral=True)
+            except discord.HTTPException:
+                pass
+
+        async def on_ready(self) -> None:
+            log.info("logged in as %s (%s)", self.user, getattr(self.user, "id", "?"))
+
+        async def close(self) -> None:
+            if self.reminders is not None:
+                self.reminders.cancel()
+            await super().close()
+            if self.store is not None:
+                await self.store.close()
+                self.store = None
+
+    return HexpostBot()
+
+
+def main(argv: list[str] | None = None) -> int:
+    load_dotenv()
+    parser = argparse.ArgumentParser(description="Hexpost: play-by-post board game campaigns on Discord.")
+    parser.add_argument("--local", action="store_true", help="run the offline local table instead of Discord")
+    parser.add_argument("--script", help="local table: read command lines from this file ('-' for stdin)")
+    parser.add_argument("--out", default=os.getenv("HEXPOST_LOCAL_OUT", "local-table-out"),
+                        help="local table: folder for the pictures")
+    parser.add_argument("--dump-state", help="local table: write the campaign state as JSON here at the end")
+    parser.add_argument("--db", default=None, help="database file (default: HEXPOST_DB or hexpost.db; "
+                                                     "the local table uses local-table.db)")
+    parser.add_argument("--user", default="leader", help="local table: the name you type as")
+    parser.add_argument("--channel", default="local", help="local table: the channel (one campaign per channel)")
+    parser.add_argument("--sync", action="store_true", help="publish the slash commands to Discord at start")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=os.getenv("HEXPOST_LOG_LEVEL", "INFO").upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+    token = os.getenv("DISCORD_TOKEN", "").strip()
+    if args.local or not token:
+        if not args.local:
+            print("No DISCORD_TOKEN is set (see .env.example), so Hexpost starts the offline local table.\n"
+                  "Type the same slash commands as in Discord, e.g. /campaign new name:\"Night Watch\".\n",
+                  file=sys.stderr)
+        from commands.local import main_local
+
+        db = args.db or os.getenv("HEXPOST_LOCAL_DB", "local-table.db")
+        errors = asyncio.run(main_local(db, args.script, args.out, args.dump_state, args.user, args.channel))
+        return 1 if (args.script and errors and os.getenv("HEXPOST_STRICT_SCRIPT")) else 0
+
+    db = args.db or os.getenv("HEXPOST_DB", "hexpost.db")
+    sync = args.sync or os.getenv("HEXPOST_SYNC", "").strip() in ("1", "true", "yes")
+    bot = build_bot(db, sync=sync, sync_guild=os.getenv("HEXPOST_SYNC_GUILD") or None)
+    bot.run(token, log_handler=None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""/campaign ... slash commands (thin: options in, the command layer does the rest)."""
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.common import completer, respond
+
+Difficulty = Literal["apprentice", "adept", "expert"]
+
+
+class CampaignCog(commands.GroupCog, group_name="campaign", group_description="Open, join and run a campaign"):
+    def __init__(self, bot: commands.Bot):
+        self.bot = bot
+
+    @app_commands.command(name="new", description="Open a campaign in this channel; you become the party leader.")
+    @app_commands.describe(name="The campaign's name", difficulty="Apprentice, Adept or Expert (default Adept)",
+                           pack="Content pack (default: the starter pack)")
+    @app_commands.autocomplete(pack=completer("campaign new", "pack"))
+    async def new(self, interaction: discord.Interaction, name: str, difficulty: Difficulty | None = None,
+                  pack: str | None = None):
+        await respond(interaction, "campaign new", name=name, difficulty=difficulty, pack=pack)
+
+    @app_commands.command(name="join", description="Join the party in this channel.")
+    async def join(self, interaction: discord.Interaction):
+        await respond(interaction, "campaign join")
+
+    @app_commands.command(name="leave", description="Leave the party (your adventurer retires).")
+    @app_commands.describe(player="Act for this player (party leader only)")
+    async def leave(self, interaction: discord.Interaction, player: discord.Member | None = None):
+        await respond(interaction, "campaign leave", player=player)
+
+    @app_commands.command(name="status", description="Show the party, dials, session and whose move it is.")
+    async def status(self, interaction: discord.Interaction):
+        await respond(interaction, "campaign status")
+
+    @app_commands.command(name="end", description="End this campaign (party leader; asks for confirmation).")
+    async def end(self, interaction: discord.Interaction):
+        await respond(interaction, "campaign end")
+
+    @app_commands.command(name="log", description="Show the campaign's latest actions.")
+    @app_commands.describe(page="1 = the newest actions, 2 = the ones before, ...")
+    async def log(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 10000] | None = None):
+        await respond(interaction, "campaign log", page=page)
+
+    @app_commands.command(name="settings", description="Change campaign settings (party leader).")
+    @app_commands.describe(reminder_hours="Remind the player whose move it is after this many hours (0 = off)")
+    async def settings(self, interaction: discord.Interaction,
+                       reminder_hours: app_commands.Range[int, 0, 336] | None = None):
+        await respond(interaction, "campaign settings", reminder_hours=reminder_hours)
+
+    @app_commands.command(name="leader", description="Hand the party lead to another member (party leader).")
+    @app_commands.describe(player="The new leader")
+    async def leader(self, interaction: discord.Interaction, player: discord.Member):
+        await respond(interaction, "campaign leader", player=player)
+
+
+async def setup(bot: commands.Bot):
+    await bot.add_cog(CampaignCog(bot))

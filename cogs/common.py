@@ -1,0 +1,224 @@
+"""The Discord side of the one command layer: interactions in, ``Reply`` out.
+
+Cogs stay thin: each slash command calls ``respond`` with its options.  Rule
+errors come back ephemeral.  Pictures are rendered in a worker thread after
+the interaction is deferred, so the 3-second limit and the gateway heartbeat
+are never at risk.  Buttons and menus are answered by ``HexButton``/``HexSelect``,
+dynamic items matching every ``hx:...`` id, so they work after restarts.
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from commands.components import ID_RE
+from commands.core import COMMANDS, Invocation, Table
+from commands.reply import MAX_CONTENT, Reply, clip
+
+log = logging.getLogger("hexpost.discord")
+
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+# Discord refuses attachments over this size in an interaction reply on a server without boosts.
+MAX_UPLOAD = 10 * 1024 * 1024
+
+
+def table_of(client: discord.Client) -> Table:
+    return client.table  # type: ignore[attr-defined]
+
+
+def invocation(interaction: discord.Interaction) -> Invocation:
+    table = table_of(interaction.client)
+    user = interaction.user
+    inv = table.invocation(str(user.id), str(interaction.channel_id), str(interaction.guild_id or ""),
+                           getattr(user, "display_name", user.name))
+    guild = interaction.guild
+    if guild is not None:
+        for member in getattr(guild, "members", [])[:200]:
+            inv.names.setdefault(str(member.id), member.display_name)
+    return inv
+
+
+def allowed_mentions(reply: Reply) -> discord.AllowedMentions:
+    """Only the player whose move it is may be pinged; never everyone, roles or others."""
+    users: Any = [discord.Object(int(reply.ping))] if reply.ping and str(reply.ping).isdigit() else False
+    return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
+
+
+def to_embed(e) -> discord.Embed:
+    emb = discord.Embed(title=clip(e.title, 256) or None, description=clip(e.description, 4096) or None,
+                        colour=e.color)
+    for name, value, inline in e.fields[:25]:
+        emb.add_field(name=name, value=value, inline=inline)
+    if e.footer:
+        emb.set_footer(text=clip(e.footer, 2048))
+    if e.image:
+        emb.set_image(url=f"attachment://{e.image}")
+    return emb
+
+
+class HexButton(discord.ui.DynamicItem[discord.ui.Button], template=ID_RE.pattern[1:-1]):
+    """Every button the bot posts.  The id carries the campaign and the action."""
+
+    def __init__(self, custom_id: str, label: str = "…", style: str = "secondary"):
+        super().__init__(discord.ui.Button(custom_id=custom_id, label=clip(label, 80), style=STYLES.get(style)))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+        return cls(item.custom_id, item.label or "…")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handle_component(interaction, self.item.custom_id, [])
+
+
+class HexSelect(discord.ui.DynamicItem[discord.ui.Select], template=ID_RE.pattern[1:-1]):
+    def __init__(self, custom_id: str, placeholder: str = "", options=None, min_values: int = 1, max_values: int = 1):
+        opts = [discord.SelectOption(label=clip(lbl, 100), value=val, description=clip(desc, 100) or None)
+                for lbl, val, desc in (options or [("…", "_", "")])][:25]
+        super().__init__(discord.ui.Select(custom_id=custom_id, placeholder=clip(placeholder, 150), options=opts,
+                                           min_values=min_values, max_values=min(max_values, len(opts))))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+        return cls(item.custom_id)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = list((interaction.data or {}).get("values", []))
+        await handle_component(interaction, self.item.custom_id, values)
+
+
+def build_view(reply: Reply) -> discord.ui.View | None:
+    if not reply.buttons and not reply.selects:
+        return None
+    view = discord.ui.View(timeout=None)
+    for s in reply.selects[:5]:
+        view.add_item(HexSelect(s.custom_id, s.placeholder, s.options, s.min_values, s.max_values))
+    for b in reply.buttons[:25 - 5 * min(len(reply.selects), 5)]:
+        view.add_item(HexButton(b.custom_id, b.label, b.style))
+    # The dynamic items answer clicks; a stored view would answer them a second time.
+    view.stop()
+    return view
+
+
+async def render_files(reply: Reply) -> list[discord.File]:
+    from render import render
+
+    files = []
+    for pic in reply.pictures:
+        data = await asyncio.to_thread(render, pic.kind, pic.view)
+        if len(data) <= MAX_UPLOAD:
+            files.append(discord.File(io.BytesIO(data), filename=pic.filename))
+    for f in reply.files:
+        if len(f.data) <= MAX_UPLOAD:
+            files.append(discord.File(io.BytesIO(f.data), filename=f.filename))
+    return files
+
+
+def message_kwargs(reply: Reply, files: list[discord.File] | None = None) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {
+        "content": clip(reply.content, MAX_CONTENT) or None,
+        "embeds": [to_embed(e) for e in reply.embeds[:10]],
+        "allowed_mentions": allowed_mentions(reply),
+    }
+    view = build_view(reply)
+    if view is not None:
+        kwargs["view"] = view
+    if files:
+        kwargs["files"] = files
+    return kwargs
+
+
+async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
+    """Answer an interaction that has not been deferred yet."""
+    if reply.pictures or reply.files:
+        await interaction.response.defer(ephemeral=reply.ephemeral, thinking=True)
+        await send_followup(interaction, reply)
+        return
+    await interaction.response.send_message(ephemeral=reply.ephemeral, **message_kwargs(reply))
+    for extra in reply.followups:
+        await send_followup(interaction, extra)
+
+
+async def send_followup(interaction: discord.Interaction, reply: Reply) -> None:
+    files = await render_files(reply)
+    kwargs = message_kwargs(reply, files)
+    await interaction.followup.send(ephemeral=reply.ephemeral, wait=True, **kwargs)
+    for extra in reply.followups:
+        await send_followup(interaction, extra)
+
+
+async def respond(interaction: discord.Interaction, name: str, **options: Any) -> None:
+    """Run command ``name`` for this interaction and answer it."""
+    if interaction.guild_id is None:
+        await interaction.response.send_message("Hexpost campaigns live in server channels; use it there.",
+                                                ephemeral=True)
+        return
+    table = table_of(interaction.client)
+    inv = invocation(interaction)
+    opts = {k: (str(v.id) if isinstance(v, (discord.abc.User, discord.Member)) else v)
+            for k, v in options.items() if v is not None}
+    for v in options.values():
+        if isinstance(v, (discord.abc.User, discord.Member)):
+            inv.names[str(v.id)] = v.display_name
+    cmd = COMMANDS[name]
+    if cmd.renders:
+        # Drawing may take longer than Discord's 3 seconds: defer first, answer after.
+        await interaction.response.defer(thinking=True)
+        reply = await table.run(inv, name, opts)
+        if reply.error:
+            await interaction.delete_original_response()
+            await interaction.followup.send(clip(reply.content, MAX_CONTENT), ephemeral=True,
+                                            allowed_mentions=discord.AllowedMentions.none())
+            return
+        files = await render_files(reply)
+        await interaction.edit_original_response(attachments=files, **{k: v for k, v in message_kwargs(reply).items()
+                                                                        if k != "files"})
+        for extra in reply.followups:
+            await send_followup(interaction, extra)
+        return
+    reply = await table.run(inv, name, opts)
+    await send_reply(interaction, reply)
+
+
+async def handle_component(interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
+    table = table_of(interaction.client)
+    inv = invocation(interaction)
+    if not ID_RE.match(custom_id):
+        await interaction.response.send_message("This button no longer works. Run the command again.", ephemeral=True)
+        return
+    reply = await table.click(inv, custom_id, values)
+    if reply.error:
+        await interaction.response.send_message(clip(reply.content, MAX_CONTENT), ephemeral=True,
+                                                allowed_mentions=discord.AllowedMentions.none())
+        return
+    if reply.update:
+        kwargs = message_kwargs(reply)
+        kwargs.setdefault("view", None)
+        await interaction.response.edit_message(**kwargs)
+        return
+    await send_reply(interaction, reply)
+
+
+async def autocomplete(interaction: discord.Interaction, name: str, option: str,
+                       current: str) -> list[app_commands.Choice[str]]:
+    table = table_of(interaction.client)
+    inv = invocation(interaction)
+    found = await table.autocomplete(inv, name, option, current)
+    return [app_commands.Choice(name=clip(label, 100), value=value[:100]) for label, value in found[:25]]
+
+
+def completer(name: str, option: str):
+    async def complete(interaction: discord.Interaction, current: str):
+        return await autocomplete(interaction, name, option, current)
+
+    return complete

@@ -1,0 +1,65 @@
+"""Buttons and menus that keep working after a restart and days later.
+
+Everything a click needs is in its ``custom_id``: ``hx:<kind>:<channel>:<arg>``.
+Nothing is kept in memory; the campaign is loaded when the click arrives, and a
+click on a prompt that is out of date gets a clear answer.  The cogs register
+one ``DynamicItem`` per kind with a pattern matching these ids.
+"""
+from __future__ import annotations
+
+import re
+
+from commands.reply import Button, Reply
+from engine.core import RuleError
+
+PREFIX = "hx"
+ID_RE = re.compile(r"^hx:(?P<kind>[a-z][a-z0-9.-]{0,20}):(?P<channel>[A-Za-z0-9_-]{1,30}):(?P<arg>[A-Za-z0-9_.:-]{0,40})$")
+KINDS = ("end", "undo", "retire", "cancel", "mat", "log")
+
+
+def make_id(kind: str, channel_id: str, arg: str = "") -> str:
+    cid = f"{PREFIX}:{kind}:{channel_id}:{arg}"
+    if not ID_RE.match(cid) or len(cid) > 100:
+        raise ValueError(f"bad component id {cid!r}")
+    return cid
+
+
+def confirm_buttons(kind: str, channel_id: str, arg: str, label: str) -> list[Button]:
+    return [
+        Button(make_id(kind, channel_id, arg), label, "danger"),
+        Button(make_id("cancel", channel_id, kind), "Cancel", "secondary"),
+    ]
+
+
+async def handle_click(inv, custom_id: str, values: list[str]) -> Reply:
+    from commands import handlers as h
+
+    m = ID_RE.match(custom_id or "")
+    if not m:
+        return Reply.fail("This button is from an older version of the bot and no longer works. "
+                          "Run the command again for a fresh one.")
+    kind, channel, arg = m.group("kind"), m.group("channel"), m.group("arg")
+    if channel != inv.channel_id:
+        return Reply.fail("This button belongs to a campaign in another channel.")
+    if kind == "cancel":
+        return Reply(content="Cancelled; nothing was changed.", update=True)
+    if kind == "end":
+        state = await inv.service.campaign(inv.channel_id)
+        if state is None:
+            return Reply.fail("This prompt is out of date: the campaign has already ended.")
+        reply = await h.campaign_end(inv, confirm=True)
+        reply.update = not reply.error
+        return reply
+    if kind == "undo":
+        reply = await h.undo(inv, confirm=True, expected=arg)
+        reply.update = not reply.error
+        return reply
+    if kind == "retire":
+        reply = await h.adventurer_retire(inv, player=arg or None, confirm=True)
+        reply.update = not reply.error
+        return reply
+    if kind == "mat":
+        return await h.adventurer_show(inv, player=arg or None)
+    if kind == "log":
+        return await h.campaign_log(inv, page=int(arg) if arg.isdigit() else 1)
+    raise RuleError("This button no longer does anything. Run the command again.")

@@ -1,0 +1,206 @@
+"""The offline local table: the same slash commands typed as text lines.
+
+    /campaign new name:"Night Watch" difficulty:expert
+    @shannon /adventurer create name:Sil race:argonian line:one-hand-and-shield
+    /force 6 2 3          (the next die results, for exact replays)
+    /as ryan              (who types the next lines; or prefix one line with @name)
+    /click hx:end:local:  (press a button the bot offered, by its id)
+    /dump state.json      (write the campaign state as JSON)
+
+Replies are printed; pictures are written to the output folder.  Everything
+goes through the same command layer as the Discord cogs.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import shlex
+import sys
+from pathlib import Path
+
+from commands.core import COMMANDS, Table
+from commands.reply import Reply
+
+MENTION = re.compile(r"<@!?([^>\s]+)>")
+
+
+def parse_line(line: str) -> tuple[str | None, str, dict[str, str]]:
+    """'@bob /adventurer create race:argonian name:"Sil Tail"' -> ('bob', 'adventurer create', {...})."""
+    text = line.strip()
+    user = None
+    if text.startswith("@"):
+        first, _, text = text.partition(" ")
+        user = first[1:]
+        text = text.strip()
+    if not text.startswith("/"):
+        raise ValueError("Commands start with `/`, e.g. `/campaign status` (or `@name /command ...`).")
+    try:
+        tokens = shlex.split(text[1:])
+    except ValueError as exc:
+        raise ValueError(f"Could not read that line: {exc} (check your quotes).") from None
+    if not tokens:
+        raise ValueError("Type a command after `/`.")
+    words: list[str] = []
+    rest = list(tokens)
+    # the longest known command name made of the leading words
+    for n in (2, 1):
+        cand = " ".join(t.lower() for t in tokens[:n])
+        if cand in COMMANDS or cand in LOCAL_COMMANDS:
+            words, rest = tokens[:n], tokens[n:]
+            break
+    if not words:
+        words, rest = tokens[:1], tokens[1:]
+    name = " ".join(w.lower() for w in words)
+    options: dict[str, str] = {}
+    loose: list[str] = []
+    for tok in rest:
+        key, sep, value = tok.partition(":")
+        if sep and re.fullmatch(r"[a-z_]+", key):
+            options[key] = value
+        else:
+            loose.append(tok)
+    if loose:
+        cmd = COMMANDS.get(name)
+        first = next((o.name for o in cmd.options if o.required), None) if cmd else None
+        if first and first not in options:
+            options[first] = " ".join(loose)
+        elif name not in LOCAL_COMMANDS:
+            raise ValueError(f"Write options as name:value (`{loose[0]}` has no name).")
+        else:
+            options["_args"] = " ".join(loose)
+    return user, name, options
+
+
+LOCAL_COMMANDS = {"as", "click", "dump", "quit", "exit"}
+
+
+class LocalTable:
+    def __init__(self, table: Table, *, channel: str = "local", out_dir: str | Path = "local-table-out",
+                 user: str = "leader", echo=print):
+        self.table = table
+        self.channel = channel
+        self.out_dir = Path(out_dir)
+        self.user = user
+        self.echo = echo
+        self.images: list[Path] = []
+        self.last: Reply | None = None
+        self._count = 0
+
+    def show(self, text: str) -> str:
+        return MENTION.sub(lambda m: "@" + m.group(1), text)
+
+    async def run_line(self, line: str) -> Reply | None:
+        text = line.strip()
+        if not text or text.startswith("#"):
+            return None
+        try:
+            user, name, options = parse_line(text)
+        except ValueError as exc:
+            self.echo(f"! {exc}")
+            return Reply.fail(str(exc))
+        who = user or self.user
+        inv = self.table.invocation(who, self.channel, "local-guild", who)
+        if name == "as":
+            target = options.get("_args", "").strip().lstrip("@")
+            if not target:
+                self.echo("! Write `/as name`.")
+                return Reply.fail("Write `/as name`.")
+            self.user = target
+            self.echo(f"(now typing as @{target})")
+            return None
+        if name == "dump":
+            path = options.get("_args") or "state.json"
+            await self.dump_state(path)
+            self.echo(f"(state written to {path})")
+            return None
+        if name in ("quit", "exit"):
+            raise EOFError
+        if name == "click":
+            reply = await self.table.click(inv, options.get("_args", ""), (options.get("values") or "").split(",")
+                                           if options.get("values") else [])
+        elif name == "force":
+            state = await self.table.service.campaign(self.channel)
+            leader = state.leader if state else who
+            reply = await self.table.run(self.table.invocation(leader, self.channel, "local-guild"), "force",
+                                         {"values": options.get("values", "")})
+        else:
+            reply = await self.table.run(inv, name, options)
+        await self.print_reply(reply)
+        self.last = reply
+        return reply
+
+    async def print_reply(self, reply: Reply) -> None:
+        from render import render
+
+        prefix = "(only you see this) " if reply.ephemeral else ""
+        self.echo(self.show(prefix + reply.as_text()))
+        for pic in reply.pictures:
+            data = await asyncio.to_thread(render, pic.kind, pic.view)
+            self._count += 1
+            self.out_dir.mkdir(parents=True, exist_ok=True)
+            path = self.out_dir / f"{self._count:03d}-{pic.filename}"
+            path.write_bytes(data)
+            self.images.append(path)
+            self.echo(f"[picture written: {path}]")
+        for f in reply.files:
+            self.out_dir.mkdir(parents=True, exist_ok=True)
+            path = self.out_dir / f.filename
+            path.write_bytes(f.data)
+            self.echo(f"[file written: {path}]")
+        for extra in reply.followups:
+            await self.print_reply(extra)
+
+    async def dump_state(self, path: str | Path) -> None:
+        state = await self.table.service.campaign(self.channel)
+        Path(path).write_text(json.dumps(state.to_dict() if state else None, indent=2, sort_keys=True))
+
+    async def run_script(self, lines) -> int:
+        """Run lines in order; returns how many replies were errors."""
+        errors = 0
+        for line in lines:
+            if line.strip() and not line.strip().startswith("#"):
+                self.echo(self.show(f"> {line.rstrip()}"))
+            try:
+                reply = await self.run_line(line)
+            except EOFError:
+                break
+            if reply is not None and reply.error:
+                errors += 1
+        return errors
+
+    async def interactive(self) -> None:
+        self.echo("Hexpost local table. Type /help, or /quit to leave. Typing as @" + self.user + ".")
+        loop = asyncio.get_running_loop()
+        while True:
+            try:
+                line = await loop.run_in_executor(None, lambda: input(f"{self.user}> "))
+            except (EOFError, KeyboardInterrupt):
+                self.echo("")
+                break
+            try:
+                await self.run_line(line)
+            except EOFError:
+                break
+
+
+async def main_local(db: str, script: str | None, out_dir: str, dump_state: str | None, user: str,
+                     channel: str = "local") -> int:
+    from engine.service import CampaignService
+    from engine.store import Store
+
+    store = await Store.open(db)
+    try:
+        table = Table(CampaignService(store))
+        local = LocalTable(table, channel=channel, out_dir=out_dir, user=user)
+        errors = 0
+        if script:
+            lines = sys.stdin.read().splitlines() if script == "-" else Path(script).read_text().splitlines()
+            errors = await local.run_script(lines)
+        else:
+            await local.interactive()
+        if dump_state:
+            await local.dump_state(dump_state)
+        return errors
+    finally:
+        await store.close()

@@ -1,0 +1,331 @@
+"""The only module that talks to SQLite.
+
+A narrow interface: load a channel's active campaign, commit a new state
+together with its log entry (and the turn reminder) in one transaction, read
+the log, and manage reminders.  Another database could stand behind the same
+methods when one machine is not enough.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+import asyncio
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+
+
+class StaleWrite(Exception):
+    """The campaign changed since it was loaded (another process wrote it)."""
+
+
+class ChannelTaken(Exception):
+    """The channel already has an active campaign."""
+
+
+@dataclass
+class StoredCampaign:
+    id: int
+    channel_id: str
+    version: int
+    state: dict[str, Any]
+    active: bool
+
+
+@dataclass
+class LogEntry:
+    seq: int
+    at: float
+    actor: str
+    on_behalf: str | None
+    type: str
+    action: dict[str, Any]
+    dice: list[int]
+    events: list[dict[str, Any]]
+    undoable: bool = False
+    undone_by: int | None = None
+    state_before: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "at": self.at,
+            "actor": self.actor,
+            "on_behalf": self.on_behalf,
+            "type": self.type,
+            "action": self.action,
+            "dice": self.dice,
+            "events": self.events,
+            "undoable": self.undoable,
+            "undone_by": self.undone_by,
+        }
+
+
+@dataclass
+class Reminder:
+    campaign_id: int
+    turn_key: str
+    user_id: str
+    channel_id: str
+    due_at: float
+
+
+def _migration_files() -> list[tuple[int, Path]]:
+    out = []
+    for p in sorted(MIGRATIONS_DIR.glob("*.sql")):
+        num = p.name.split("_", 1)[0]
+        if num.isdigit():
+            out.append((int(num), p))
+    out.sort()
+    numbers = [n for n, _ in out]
+    if len(set(numbers)) != len(numbers):
+        raise RuntimeError("two migration files share a number in migrations/")
+    return out
+
+
+class Store:
+    def __init__(self, db: aiosqlite.Connection, path: str):
+        self._db = db
+        self.path = path
+        # One connection: transactions from different channels must not interleave on it.
+        self._write = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path) -> "Store":
+        path = str(path)
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(path, isolation_level=None)
+        db.row_factory = aiosqlite.Row
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA synchronous=NORMAL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        await db.execute("PRAGMA busy_timeout=10000")
+        store = cls(db, path)
+        await store.migrate()
+        return store
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    # ---- migrations ------------------------------------------------------
+    async def migrate(self) -> list[int]:
+        """Apply every migration not yet recorded, in order, each in one transaction.
+
+        Returns the numbers applied now (empty when the database was current).
+        """
+        applied_now: list[int] = []
+        async with self._write:
+            await self._db.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)"
+            )
+            for number, path in _migration_files():
+                await self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    cur = await self._db.execute("SELECT 1 FROM schema_version WHERE version = ?", (number,))
+                    if await cur.fetchone():
+                        await self._db.execute("ROLLBACK")
+                        continue
+                    for statement in _split_sql(path.read_text()):
+                        await self._db.execute(statement)
+                    await self._db.execute(
+                        "INSERT INTO schema_version (version, applied_at) VALUES (?, ?)", (number, time.time())
+                    )
+                    await self._db.execute("COMMIT")
+                    applied_now.append(number)
+                except BaseException:
+                    await self._db.execute("ROLLBACK")
+                    raise
+        return applied_now
+
+    async def schema_versions(self) -> list[int]:
+        cur = await self._db.execute("SELECT version FROM schema_version ORDER BY version")
+        return [r[0] for r in await cur.fetchall()]
+
+    # ---- campaigns -------------------------------------------------------
+    async def load_active(self, channel_id: str) -> StoredCampaign | None:
+        cur = await self._db.execute(
+            "SELECT id, channel_id, version, state, active FROM campaigns WHERE channel_id = ? AND active = 1",
+            (str(channel_id),),
+        )
+        row = await cur.fetchone()
+        if row is None:
+            return None
+        return StoredCampaign(row["id"], row["channel_id"], row["version"], json.loads(row["state"]), bool(row["active"]))
+
+    async def active_campaigns(self) -> list[tuple[int, str]]:
+        cur = await self._db.execute("SELECT id, channel_id FROM campaigns WHERE active = 1 ORDER BY id")
+        return [(r[0], r[1]) for r in await cur.fetchall()]
+
+    async def commit(
+        self,
+        *,
+        campaign_id: int | None,
+        channel_id: str,
+        guild_id: str | None,
+        expected_version: int | None,
+        state: dict[str, Any],
+        active: bool,
+        entry: LogEntry,
+        undo_of: int | None = None,
+        reminder: tuple[str, str, float] | None | bool = False,
+    ) -> tuple[int, int]:
+        """Write the new state and its log entry atomically.
+
+        ``campaign_id`` None creates the campaign.  ``expected_version`` must match
+        the stored version or ``StaleWrite`` is raised and nothing is written.
+        ``reminder``: False leaves reminders alone; None cancels the campaign's
+        unsent reminders; ``(turn_key, user_id, due_at)`` replaces them with one.
+        Returns (campaign_id, new_version).
+        """
+        now = time.time()
+        state_json = json.dumps(state, separators=(",", ":"), sort_keys=True)
+        async with self._write:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                if campaign_id is None:
+                    try:
+                        cur = await self._db.execute(
+                            "INSERT INTO campaigns (channel_id, guild_id, active, state, version, created_at, updated_at)"
+                            " VALUES (?, ?, ?, ?, 1, ?, ?)",
+                            (str(channel_id), guild_id, int(active), state_json, now, now),
+                        )
+                    except aiosqlite.IntegrityError as exc:
+                        raise ChannelTaken(str(channel_id)) from exc
+                    campaign_id = cur.lastrowid
+                    version = 1
+                else:
+                    cur = await self._db.execute(
+                        "UPDATE campaigns SET state = ?, version = version + 1, active = ?, updated_at = ?"
+                        " WHERE id = ? AND version = ?",
+                        (state_json, int(active), now, campaign_id, expected_version),
+                    )
+                    if cur.rowcount != 1:
+                        raise StaleWrite(str(channel_id))
+                    version = int(expected_version or 0) + 1
+                await self._db.execute(
+                    "INSERT INTO action_log (campaign_id, seq, at, actor, on_behalf, type, action, dice, events,"
+                    " state_before, undoable) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        campaign_id,
+                        entry.seq,
+                        entry.at,
+                        entry.actor,
+                        entry.on_behalf,
+                        entry.type,
+                        json.dumps(entry.action, separators=(",", ":")),
+                        json.dumps(entry.dice),
+                        json.dumps(entry.events, separators=(",", ":")),
+                        json.dumps(entry.state_before, separators=(",", ":")) if entry.state_before is not None else None,
+                        int(entry.undoable),
+                    ),
+                )
+                if undo_of is not None:
+                    await self._db.execute(
+                        "UPDATE action_log SET undone_by = ?, state_before = NULL WHERE campaign_id = ? AND seq = ?",
+                        (entry.seq, campaign_id, undo_of),
+                    )
+                if reminder is not False:
+                    await self._db.execute(
+                        "DELETE FROM reminders WHERE campaign_id = ? AND sent_at IS NULL", (campaign_id,)
+                    )
+                    if reminder:
+                        key, user, due = reminder
+                        await self._db.execute(
+                            "INSERT OR IGNORE INTO reminders (campaign_id, turn_key, user_id, channel_id, due_at)"
+                            " VALUES (?, ?, ?, ?, ?)",
+                            (campaign_id, key, user, str(channel_id), due),
+                        )
+                await self._db.execute("COMMIT")
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+        return campaign_id, version
+
+    # ---- the log ---------------------------------------------------------
+    async def next_seq(self, campaign_id: int) -> int:
+        cur = await self._db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM action_log WHERE campaign_id = ?", (campaign_id,))
+        return (await cur.fetchone())[0]
+
+    async def log(self, campaign_id: int, *, limit: int | None = None, before_seq: int | None = None,
+                  with_state: bool = False) -> list[LogEntry]:
+        """Log entries, newest last.  ``limit`` keeps the newest ``limit`` of them."""
+        sql = ("SELECT seq, at, actor, on_behalf, type, action, dice, events, undoable, undone_by"
+               + (", state_before" if with_state else "")
+               + " FROM action_log WHERE campaign_id = ?")
+        params: list[Any] = [campaign_id]
+        if before_seq is not None:
+            sql += " AND seq < ?"
+            params.append(before_seq)
+        sql += " ORDER BY seq DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        cur = await self._db.execute(sql, params)
+        rows = await cur.fetchall()
+        out = [
+            LogEntry(
+                seq=r["seq"], at=r["at"], actor=r["actor"], on_behalf=r["on_behalf"], type=r["type"],
+                action=json.loads(r["action"]), dice=json.loads(r["dice"]), events=json.loads(r["events"]),
+                undoable=bool(r["undoable"]), undone_by=r["undone_by"],
+                state_before=(json.loads(r["state_before"]) if with_state and r["state_before"] else None),
+            )
+            for r in rows
+        ]
+        out.reverse()
+        return out
+
+    async def last_entry(self, campaign_id: int, *, with_state: bool = False) -> LogEntry | None:
+        entries = await self.log(campaign_id, limit=1, with_state=with_state)
+        return entries[0] if entries else None
+
+    async def log_count(self, campaign_id: int) -> int:
+        cur = await self._db.execute("SELECT COUNT(*) FROM action_log WHERE campaign_id = ?", (campaign_id,))
+        return (await cur.fetchone())[0]
+
+    # ---- reminders -------------------------------------------------------
+    async def due_reminders(self, now: float) -> list[Reminder]:
+        cur = await self._db.execute(
+            "SELECT r.campaign_id, r.turn_key, r.user_id, r.channel_id, r.due_at FROM reminders r"
+            " JOIN campaigns c ON c.id = r.campaign_id"
+            " WHERE r.sent_at IS NULL AND r.due_at <= ? AND c.active = 1 ORDER BY r.due_at",
+            (now,),
+        )
+        return [Reminder(*tuple(r)) for r in await cur.fetchall()]
+
+    async def claim_reminder(self, campaign_id: int, turn_key: str, now: float) -> bool:
+        """Mark a reminder sent; True only for the one caller that claimed it (never sent twice)."""
+        async with self._write:
+            cur = await self._db.execute(
+                "UPDATE reminders SET sent_at = ? WHERE campaign_id = ? AND turn_key = ? AND sent_at IS NULL",
+                (now, campaign_id, turn_key),
+            )
+            return cur.rowcount == 1
+
+    async def pending_reminders(self, campaign_id: int) -> list[Reminder]:
+        cur = await self._db.execute(
+            "SELECT campaign_id, turn_key, user_id, channel_id, due_at FROM reminders"
+            " WHERE campaign_id = ? AND sent_at IS NULL",
+            (campaign_id,),
+        )
+        return [Reminder(*tuple(r)) for r in await cur.fetchall()]
+
+
+def _split_sql(text: str) -> list[str]:
+    """Split a migration file into statements, with SQLite's own notion of a complete statement."""
+    statements, buffer = [], ""
+    for line in text.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip():
+                statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip() and not all(ln.strip().startswith("--") or not ln.strip() for ln in buffer.splitlines()):
+        raise RuntimeError("a migration file ends with an unfinished statement")
+    return statements
