@@ -73,6 +73,7 @@ class Invocation:
     guild_id: str | None = None
     user_name: str = ""
     names: dict[str, str] = field(default_factory=dict)  # user id -> display name, when the front door knows it
+    local: bool = False  # typed at the offline local table (trusted: may name a pack folder by path)
 
     @property
     def service(self) -> CampaignService:

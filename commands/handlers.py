@@ -37,6 +37,12 @@ async def _state(inv: Invocation):
 )
 async def campaign_new(inv: Invocation, name, difficulty=None, pack=None) -> Reply:
     seed = random.SystemRandom().randrange(1, 2**53)
+    if pack and not inv.local:
+        from engine.content import list_packs
+
+        if pack not in list_packs():
+            raise RuleError(f"There is no content pack called `{pack}` on this bot. Packs: {', '.join(list_packs())}. "
+                            "The bot's host adds a pack by putting its folder in `content/`.")
     out = await inv.do("campaign.new", {
         "name": name, "difficulty": difficulty or "adept", "pack": pack or "starter",
         "channel_id": inv.channel_id, "guild_id": inv.guild_id, "seed": seed,

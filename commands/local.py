@@ -101,6 +101,7 @@ class LocalTable:
             return Reply.fail(str(exc))
         who = user or self.user
         inv = self.table.invocation(who, self.channel, "local-guild", who)
+        inv.local = True
         if name == "as":
             target = options.get("_args", "").strip().lstrip("@")
             if not target:

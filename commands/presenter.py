@@ -101,7 +101,8 @@ def mat_view(state: Campaign, adv: Adventurer, pack, player_name: str = "") -> d
             else:
                 squares.append(die_view(sq["die"]))
         rows.append({"left": slot_view(row.left), "right": slot_view(row.right), "squares": squares,
-                     "costs": {"left": list(pack.mat.left_costs), "right": list(pack.mat.right_costs)}})
+                     # XP cost above each column, left to right (the pack lists right costs from the right circle)
+                     "costs": {"left": list(pack.mat.left_costs), "right": list(reversed(pack.mat.right_costs))}})
 
     track = []
     for entry in adv.cooldown:

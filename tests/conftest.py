@@ -40,9 +40,9 @@ class Player:
         self.user = user
         self.channel = channel
 
-    async def __call__(self, name: str, **options):
+    async def __call__(self, command: str, /, **options):
         inv = self.table.invocation(self.user, self.channel, "1", self.user)
-        return await self.table.run(inv, name, options)
+        return await self.table.run(inv, command, options)
 
     async def click(self, custom_id: str, values=None):
         inv = self.table.invocation(self.user, self.channel, "1", self.user)

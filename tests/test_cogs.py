@@ -5,7 +5,9 @@ import discord
 import pytest
 from discord.ext import commands
 
-from commands.core import COMMANDS
+from commands.core import COMMANDS, Table
+
+Table(None)  # registers every command module, as the bot does at start
 
 
 async def loaded_bot():

@@ -1,0 +1,341 @@
+"""Content packs: the starter pack loads and holds what the rules need; broken packs fail clearly."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from engine import content
+from engine.content import (
+    BATTLE_FORMS,
+    ContentError,
+    DEFAULT_PACK,
+    hex_distance,
+    list_packs,
+    load_pack,
+    parse_face,
+)
+
+
+@pytest.fixture(scope="module")
+def pack():
+    return load_pack(DEFAULT_PACK)
+
+
+@pytest.fixture
+def copy_pack(tmp_path):
+    dst = tmp_path / "mypack"
+    shutil.copytree(content.CONTENT_DIR / "starter", dst)
+    return dst
+
+
+def _errors(folder: Path) -> list[str]:
+    content.clear_cache()
+    with pytest.raises(ContentError) as exc:
+        load_pack(str(folder))
+    assert exc.value.errors, "ContentError must list its problems"
+    assert str(exc.value) == "\n".join(exc.value.errors)
+    return exc.value.errors
+
+
+def _edit(path: Path, old: str, new: str, count: int = 1) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"test setup: {old!r} not in {path.name}"
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
+
+
+# ---------------------------------------------------------------- the starter pack
+
+def test_starter_is_listed_and_loads(pack):
+    assert "starter" in list_packs()
+    assert pack.id == "starter"
+    assert load_pack("starter") is pack  # cached
+
+
+def test_starter_counts(pack):
+    assert len(pack.races) >= 8
+    assert "combat" in pack.lines
+    ordinary = [line for line in pack.lines.values() if line.id != "combat"]
+    assert len(ordinary) >= 8
+    assert {line.constellation for line in ordinary} == {"mage", "thief", "warrior"}
+    for needed in ("bow", "destruction-staff", "one-hand-and-shield", "two-handed", "restoring-light",
+                   "acrobatics", "heavy-armor", "shadow"):
+        assert needed in pack.lines
+    assert len(pack.classes) == 15
+    assert len(pack.items) >= 12
+    assert len(pack.quests) >= 1
+    clash_encounters = [e for e in pack.encounters.values() if e.mode == "clash"]
+    assert len(clash_encounters) >= 3
+    assert len(pack.enemies_in_bag("1/5")) >= 10
+    assert len(pack.enemies_in_bag("10/20")) >= 6
+
+
+def test_rulebook_race_values(pack):
+    de = pack.races["dark-elf"]
+    assert (de.health, de.stamina, de.magicka, de.combat, de.cooldown) == (4, 2, 3, 2, 2)
+    kinds = [e["type"] for e in de.ability.effects]
+    assert kinds == ["recover", "fatigue"]
+    assert de.ability.effects[0]["amount"] == 4 and de.ability.effects[1]["kind"] == "light"
+    ar = pack.races["argonian"]
+    assert (ar.health, ar.stamina, ar.magicka, ar.combat, ar.cooldown) == (5, 3, 2, 1, 2)
+
+
+def test_every_die_has_six_faces_with_defined_icons(pack):
+    for line in pack.lines.values():
+        assert line.dice
+        for die in line.dice:
+            assert die.line == line.id
+            assert len(die.faces) == 6, die.id
+            for face in die.faces:
+                for result in face.results:
+                    assert result.icon in line.abilities, (die.id, result.icon)
+        if line.id == "combat":
+            assert len(line.dice) == 1 and line.dice[0].level == 1 and line.form is None
+        else:
+            assert {d.level for d in line.dice} == {1, 2, 3, 4}
+    assert len(pack.enemy_combat_die) == 6
+
+
+def test_combat_line_behaviour(pack):
+    combat = pack.lines["combat"]
+    dmg = combat.abilities["damage"]
+    assert dmg.code_in("light") == "I" and dmg.code_in("defensive") == "A"
+    assert "magic" not in content.COMBAT_FORMS and set(content.COMBAT_FORMS) < set(BATTLE_FORMS)
+
+
+def test_named_dice_and_stats(pack):
+    assert pack.die("force-shock").line == "destruction-staff" and pack.die("force-shock").level == 1
+    assert pack.die("shield-discipline").line == "one-hand-and-shield" and pack.die("shield-discipline").level == 1
+    assert pack.die("wrecking-blow").line == "two-handed" and pack.die("wrecking-blow").level == 1
+    assert pack.die("breath-of-life").line == "restoring-light" and pack.die("breath-of-life").level == 2
+    assert pack.lines["one-hand-and-shield"].stat == "stamina"
+    assert pack.lines["destruction-staff"].stat == "magicka" and pack.lines["destruction-staff"].form == "magic"
+    assert pack.lines["bow"].form == "ranged"
+    with pytest.raises(KeyError):
+        pack.die("no-such-die")
+
+
+def test_shield_discipline_supports_the_turn_examples(pack):
+    # Two results that each deal 1 damage, then sit in active slots to prevent damage later.
+    sd = pack.die("shield-discipline")
+    values = [r.value for f in sd.faces for r in f.results if r.icon == "damage"]
+    assert values.count(1) >= 1 and 2 in values
+    ab = pack.lines["one-hand-and-shield"].abilities["damage"]
+    assert ab.code == "A"
+    assert [e["type"] for e in ab.effects] == ["damage", "prevent"]
+    # Resolve stays in the cooldown track after preventing.
+    res = pack.lines["heavy-armor"].abilities["resolve"]
+    assert res.code == "C" and res.effects[0]["while"] == "cooldown" and res.effects[0]["spend"] == "stay"
+
+
+def test_jailbreak_enemies_and_argonian_bandit(pack):
+    jb = pack.encounters["jailbreak"]
+    assert jb.enemy_rule == "bag" and jb.per_adventurer == 1 and jb.xp_dial == 1
+    assert len(jb.bag) == 5
+    for eid in jb.bag:
+        enemy = pack.enemies[eid]
+        assert enemy.level == 1
+        sides = pack.enemies_in_bag("1/5")[enemy.chip]
+        assert [s.level for s in sides] == [1, 5]
+    bandit = pack.enemies["argonian-bandit"]
+    assert bandit.targets == 2 and bandit.range == 3 and bandit.priority == "strongest" and bandit.combat == 1
+    enfeeble = next(s for s in bandit.skills if s.id == "enfeeble")
+    assert enfeeble.value == 1 and enfeeble.effects[0]["type"] == "fatigue"
+    assert any(s.id == "dodge" for s in pack.enemies["high-elf-bandit"].skills)
+
+
+def test_jailbreak_rewards_and_map(pack):
+    jb = pack.encounters["jailbreak"]
+    assert jb.objective == "escape-or-eliminate-all"
+    ach = [a.id for a in jb.achievements]
+    assert len(ach) == 11 and set(jb.class_rewards) == set(ach)
+    rewarded = {r.class_id for rs in jb.class_rewards.values() for r in rs if r.class_id}
+    assert rewarded == set(pack.classes)
+    expansion = sorted(r.name for rs in jb.class_rewards.values() for r in rs if r.expansion_only)
+    assert expansion == ["Arcanist", "Burglar", "Ranger"]
+    bm = pack.battle_map("jailbreak")
+    assert bm.escape and bm.entrance and set(bm.caches.values()) == {"common"}
+    assert sorted(bm.enemy_slots)[:4] == [1, 2, 3, 4]
+    assert not bm.impassable & set(bm.enemy_slots.values())
+    # escape hexes lie at the far end: farther from the entrance than any enemy hex
+    entry = min(bm.entrance)
+    far = min(hex_distance(entry, h) for h in bm.escape)
+    assert far > max(hex_distance(entry, h) for h in bm.enemy_slots.values()) - 2
+
+
+def test_classes_have_two_sides(pack):
+    for cls in pack.classes.values():
+        assert cls.promotion and cls.novice.innate.text and cls.master.innate.text
+        assert 3 <= len(cls.novice.abilities) <= 5
+        assert [a.id for a in cls.master.abilities] == [a.id for a in cls.novice.abilities]
+        assert any(a.improved for a in cls.master.abilities)
+        for a in cls.novice.abilities:
+            assert 1 <= a.cost <= 5
+
+
+def test_all_effects_use_the_vocabulary(pack):
+    def walk(effects):
+        for e in effects:
+            assert e["type"] in content.EFFECT_TYPES
+
+    for r in pack.races.values():
+        walk(r.ability.effects)
+    for line in pack.lines.values():
+        for ab in line.abilities.values():
+            walk(ab.effects)
+    for it in pack.items.values():
+        walk(it.effects)
+        walk(it.overtax_effects)
+        if it.subtype == "armor":
+            assert it.traits
+        assert len(it.difficulty_code) >= 3 and it.lockpick_attempts >= 1
+    for cls in pack.classes.values():
+        for side in (cls.novice, cls.master):
+            walk(side.innate.effects)
+            for a in side.abilities:
+                walk(a.effects)
+                assert a.effects or a.manual
+
+
+def test_mat_spec(pack):
+    mat = pack.mat
+    assert mat.rows == 5 and mat.squares_per_row == 6
+    assert len(mat.left_costs) == len(mat.right_costs) == 6
+    assert mat.cooldown_track_size == 13 and mat.tenacity_max == 5 and mat.saved_xp_max == 3
+    assert all(mat.cooldown_stat_costs[v] == v for v in mat.cooldown_stat_costs)
+
+
+def test_search(pack):
+    ids = [i for i, _ in pack.search("races", "elf")]
+    assert {"dark-elf", "high-elf", "wood-elf"} <= set(ids)
+    assert pack.search("races", "DARK")[0] == ("dark-elf", "Dark Elf")
+    assert ("destruction-staff", "Destruction Staff") in pack.search("lines", "staff")
+    assert pack.search("enemies", "zzzz") == []
+    assert pack.search("classes", "")  # empty text lists everything
+    assert pack.search("encounters", "jail")[0][0] == "jailbreak"
+    with pytest.raises(ValueError):
+        pack.search("spells", "x")
+
+
+# ---------------------------------------------------------------- face notation
+
+def test_parse_face():
+    f = parse_face("1 damage + tenacity", ["damage", "tenacity"])
+    assert [(r.icon, r.value) for r in f.results] == [("damage", 1), ("tenacity", None)]
+    assert parse_face("blank", ["damage"]).blank
+    with pytest.raises(ValueError, match="fireball"):
+        parse_face("2 fireball", ["damage"])
+    with pytest.raises(ValueError):
+        parse_face("two damage", ["damage"])
+
+
+# ---------------------------------------------------------------- packs by path and broken packs
+
+def test_pack_by_path_loads(copy_pack):
+    _edit(copy_pack / "pack.toml", 'id = "starter"', 'id = "mypack"')
+    content.clear_cache()
+    p = load_pack(str(copy_pack))
+    assert p.id == "mypack" and p.path == copy_pack.resolve()
+
+
+def test_cache_notices_changes(copy_pack):
+    content.clear_cache()
+    first = load_pack(str(copy_pack))
+    assert load_pack(str(copy_pack)) is first
+    import os, time
+    path = copy_pack / "races.toml"
+    _edit(path, 'name = "Nord"', 'name = "Snow Nord"')
+    t = time.time() + 5
+    os.utime(path, (t, t))
+    second = load_pack(str(copy_pack))
+    assert second is not first and second.races["nord"].name == "Snow Nord"
+
+
+def test_unknown_pack_name():
+    with pytest.raises(ContentError, match="no content pack"):
+        load_pack("no-such-pack-here")
+
+
+def test_bad_number(copy_pack):
+    _edit(copy_pack / "races.toml", "health = 4\nstamina = 2", 'health = "four"\nstamina = 2')
+    errs = _errors(copy_pack)
+    assert any(e.startswith('races.toml, race "dark-elf": health must be a whole number from 1 to 10, got "four"')
+               for e in errs), errs
+
+
+def test_unknown_icon_on_a_face(copy_pack):
+    _edit(copy_pack / "skill_lines" / "bow.toml", '"1 damage", "2 damage", "2 damage", "1 pierce"',
+          '"1 damage", "2 fireball", "2 damage", "1 pierce"')
+    errs = _errors(copy_pack)
+    msg = next(e for e in errs if "fireball" in e)
+    assert msg.startswith('skill_lines/bow.toml, line "bow", die "snipe": face 2')
+    assert "does not define" in msg
+
+
+def test_wrong_face_count(copy_pack):
+    _edit(copy_pack / "skill_lines" / "bow.toml", '"1 damage", "2 damage", "2 damage", "1 pierce", "tenacity", "blank"',
+          '"1 damage", "2 damage"')
+    errs = _errors(copy_pack)
+    assert any('die "snipe": faces must list exactly 6 faces, got 2' in e for e in errs), errs
+
+
+def test_missing_field(copy_pack):
+    _edit(copy_pack / "races.toml", "magicka = 3\ncombat = 2", "combat = 2")
+    errs = _errors(copy_pack)
+    assert any(e == 'races.toml, race "dark-elf": is missing the field "magicka"' for e in errs), errs
+
+
+def test_bad_cross_references(copy_pack):
+    _edit(copy_pack / "encounters.toml", 'bag = ["high-elf-bandit",', 'bag = ["high-elf-bandet",')
+    _edit(copy_pack / "encounters.toml", 'first-turn = { classes = ["dragonknight"] }',
+          'first-turn = { classes = ["dragon-knight"] }')
+    _edit(copy_pack / "encounters.toml", '{ tile = "riverside-ford"', '{ tile = "riverside-fjord"')
+    errs = _errors(copy_pack)
+    joined = "\n".join(errs)
+    assert 'encounters.toml, encounter "jailbreak", enemies: bag names enemy "high-elf-bandet"' in joined
+    assert 'encounter "jailbreak", rewards "first-turn": names class "dragon-knight"' in joined
+    assert 'encounter "bandit-ambush", tiles #1: names tile "riverside-fjord"' in joined
+
+
+def test_unknown_enemy_skill_and_effect_type(copy_pack):
+    _edit(copy_pack / "enemies.toml", 'skills = ["enfeeble 1"]', 'skills = ["enfeble 1"]')
+    _edit(copy_pack / "races.toml", '{ type = "bonus-hp", amount = 3 }', '{ type = "shield", amount = 3 }')
+    errs = _errors(copy_pack)
+    assert any(e.startswith('enemies.toml, enemy "argonian-bandit": skills names "enfeble 1"') for e in errs), errs
+    assert any(e.startswith('races.toml, race "breton", ability: effects #1 has type "shield"') for e in errs), errs
+
+
+def test_duplicate_ids(copy_pack):
+    text = (copy_pack / "items.toml").read_text(encoding="utf-8")
+    (copy_pack / "items.toml").write_text(text + '\n[[item]]\nid = "iron-sword"\nname = "Copy"\nrarity = "common"\n'
+                                          'subtype = "misc"\ntext = "x"\nmanual = true\nlockpick = "3: 1-2-3"\n',
+                                          encoding="utf-8")
+    errs = _errors(copy_pack)
+    assert any(e.startswith('items.toml, item "iron-sword": duplicate id') for e in errs), errs
+
+
+def test_toml_syntax_error_names_line(copy_pack):
+    _edit(copy_pack / "items.toml", 'name = "Iron Sword"', 'name = "Iron Sword')
+    errs = _errors(copy_pack)
+    msg = next(e for e in errs if e.startswith("items.toml"))
+    assert "not valid TOML" in msg and "line" in msg
+
+
+def test_many_errors_are_collected(copy_pack):
+    _edit(copy_pack / "races.toml", "cooldown = 2", "cooldown = 0")
+    _edit(copy_pack / "enemies.toml", 'priority = "weakest"', 'priority = "closest"')
+    _edit(copy_pack / "pack.toml", "left_costs = [1, 1, 2, 2, 3, 4]", "left_costs = [1, 2]")
+    errs = _errors(copy_pack)
+    files = {e.split(",")[0].split(":")[0] for e in errs}
+    assert {"races.toml", "enemies.toml", "pack.toml"} <= files
+
+
+def test_cli_validate(copy_pack, capsys):
+    assert content.main(["validate", "starter"]) == 0
+    assert capsys.readouterr().out.startswith("OK")
+    _edit(copy_pack / "races.toml", "health = 5", "health = 50")
+    content.clear_cache()
+    assert content.main(["validate", str(copy_pack)]) == 1
+    out = capsys.readouterr().out
+    assert "health must be a whole number" in out
