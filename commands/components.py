@@ -13,8 +13,20 @@ from commands.reply import Button, Reply
 from engine.core import RuleError
 
 PREFIX = "hx"
-ID_RE = re.compile(r"^hx:(?P<kind>[a-z][a-z0-9.-]{0,20}):(?P<channel>[A-Za-z0-9_-]{1,30}):(?P<arg>[A-Za-z0-9_.:-]{0,40})$")
-KINDS = ("end", "undo", "retire", "cancel", "mat", "log")
+ID_RE = re.compile(r"^hx:(?P<kind>[a-z][a-z0-9.-]{0,20}):(?P<channel>[A-Za-z0-9_-]{1,30}):(?P<arg>[A-Za-z0-9_.:,-]{0,70})$")
+
+# kind -> async handler(inv, arg, values) -> Reply.  Modules register their own kinds with ``@on_click``.
+CLICKS: dict = {}
+
+
+def on_click(kind: str):
+    def deco(fn):
+        if kind in CLICKS:
+            raise RuntimeError(f"click kind {kind} registered twice")
+        CLICKS[kind] = fn
+        return fn
+
+    return deco
 
 
 def make_id(kind: str, channel_id: str, arg: str = "") -> str:
@@ -32,8 +44,6 @@ def confirm_buttons(kind: str, channel_id: str, arg: str, label: str) -> list[Bu
 
 
 async def handle_click(inv, custom_id: str, values: list[str]) -> Reply:
-    from commands import handlers as h
-
     m = ID_RE.match(custom_id or "")
     if not m:
         return Reply.fail("This button is from an older version of the bot and no longer works. "
@@ -41,25 +51,56 @@ async def handle_click(inv, custom_id: str, values: list[str]) -> Reply:
     kind, channel, arg = m.group("kind"), m.group("channel"), m.group("arg")
     if channel != inv.channel_id:
         return Reply.fail("This button belongs to a campaign in another channel.")
-    if kind == "cancel":
-        return Reply(content="Cancelled; nothing was changed.", update=True)
-    if kind == "end":
-        state = await inv.service.campaign(inv.channel_id)
-        if state is None:
-            return Reply.fail("This prompt is out of date: the campaign has already ended.")
-        reply = await h.campaign_end(inv, confirm=True)
-        reply.update = not reply.error
-        return reply
-    if kind == "undo":
-        reply = await h.undo(inv, confirm=True, expected=arg)
-        reply.update = not reply.error
-        return reply
-    if kind == "retire":
-        reply = await h.adventurer_retire(inv, player=arg or None, confirm=True)
-        reply.update = not reply.error
-        return reply
-    if kind == "mat":
-        return await h.adventurer_show(inv, player=arg or None)
-    if kind == "log":
-        return await h.campaign_log(inv, page=int(arg) if arg.isdigit() else 1)
-    raise RuleError("This button no longer does anything. Run the command again.")
+    handler = CLICKS.get(kind)
+    if handler is None:
+        raise RuleError("This button no longer does anything. Run the command again.")
+    return await handler(inv, arg, values)
+
+
+@on_click("cancel")
+async def _cancel(inv, arg, values) -> Reply:
+    return Reply(content="Cancelled; nothing was changed.", update=True)
+
+
+@on_click("end")
+async def _end(inv, arg, values) -> Reply:
+    from commands import handlers as h
+
+    state = await inv.service.campaign(inv.channel_id)
+    if state is None:
+        return Reply.fail("This prompt is out of date: the campaign has already ended.")
+    reply = await h.campaign_end(inv, confirm=True)
+    reply.update = not reply.error
+    return reply
+
+
+@on_click("undo")
+async def _undo(inv, arg, values) -> Reply:
+    from commands import handlers as h
+
+    reply = await h.undo(inv, confirm=True, expected=arg)
+    reply.update = not reply.error
+    return reply
+
+
+@on_click("retire")
+async def _retire(inv, arg, values) -> Reply:
+    from commands import handlers as h
+
+    reply = await h.adventurer_retire(inv, player=arg or None, confirm=True)
+    reply.update = not reply.error
+    return reply
+
+
+@on_click("mat")
+async def _mat(inv, arg, values) -> Reply:
+    from commands import handlers as h
+
+    return await h.adventurer_show(inv, player=arg or None)
+
+
+@on_click("log")
+async def _log(inv, arg, values) -> Reply:
+    from commands import handlers as h
+
+    return await h.campaign_log(inv, page=int(arg) if arg.isdigit() else 1)
