@@ -1,0 +1,491 @@
+"""The battle map picture: ``render_map(view) -> PNG bytes``.
+
+Pointy-top hexes in axial coordinates (q, r).  The static layer (tiles, hex outlines, coordinate
+labels, impassable / entrance / escape hexes, enemy slots) depends only on the hexes list, so it is
+drawn once per map version and kept in a small LRU cache; units, caches, the move path, the engage
+arrow, the header, the legend and the log are drawn on a copy each time.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import threading
+import zlib
+from collections import OrderedDict
+
+from PIL import Image, ImageDraw
+
+from render.common import (
+    BG, GOLD, INK, INK_FAINT, INK_SOFT, WHITE, arrow, ellipsize, encode_png, fit_font, font, mix,
+    status_colour, status_letter, text_on, wrap,
+)
+
+SQRT3 = math.sqrt(3.0)
+TARGET_W = 1100
+M = 20
+MIN_SIZE = 40           # hex "radius" (centre to corner) in pixels, clamped so hexes stay readable
+MAX_SIZE = 80
+MAX_MAP_H = 1000
+HEADER_H = 70
+LOG_LINES = 6
+
+SIDE_COLOURS = {
+    "adventurer": (38, 96, 200),
+    "companion": (30, 140, 120),
+    "enemy": (185, 36, 36),
+}
+PATH_COLOUR = (25, 80, 190)
+ENGAGE_COLOUR = (215, 25, 25)
+TILE_PALETTE = [
+    (214, 201, 170), (190, 200, 170), (200, 186, 168), (176, 192, 196), (206, 190, 150),
+    (188, 178, 196), (170, 190, 160), (214, 184, 160), (196, 196, 184), (180, 170, 150),
+]
+IMPASSABLE = (62, 56, 52)
+ESCAPE = (96, 184, 96)
+ENTRANCE_TINT = (240, 196, 80)
+# neighbour across edge i (between corners i and i+1), corners at -30°, 30°, 90°, ... (y grows downwards)
+EDGE_NEIGHBOURS = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)]
+
+_CACHE_MAX = 8
+_cache: "OrderedDict[str, tuple[Image.Image, dict]]" = OrderedDict()
+_cache_lock = threading.Lock()
+_stats = {"hits": 0, "misses": 0}
+
+
+def cache_info() -> dict[str, int]:
+    """Static-layer cache counters: hits, misses and current size."""
+    with _cache_lock:
+        return {"hits": _stats["hits"], "misses": _stats["misses"], "size": len(_cache)}
+
+
+def clear_cache() -> None:
+    with _cache_lock:
+        _cache.clear()
+        _stats["hits"] = _stats["misses"] = 0
+
+
+def tile_colour(tile: str | None) -> tuple[int, int, int]:
+    if not tile:
+        return TILE_PALETTE[0]
+    return TILE_PALETTE[zlib.crc32(str(tile).encode()) % len(TILE_PALETTE)]
+
+
+def _qr(obj) -> tuple[int, int] | None:
+    try:
+        if isinstance(obj, dict):
+            return int(obj["q"]), int(obj["r"])
+        return int(obj[0]), int(obj[1])
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None
+
+
+def _static_key(view: dict) -> str:
+    hexes = view.get("hexes") or []
+    blob = json.dumps(hexes, sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha1(f"{view.get('version')}|{blob}".encode()).hexdigest()
+
+
+class _Layout:
+    """Hex size and pixel placement computed from the hexes' bounding box."""
+
+    def __init__(self, hexes: list[dict]):
+        coords = [c for c in (_qr(h) for h in hexes) if c is not None] or [(0, 0)]
+        xs = [SQRT3 * (q + r / 2) for q, r in coords]
+        ys = [1.5 * r for q, r in coords]
+        self.min_x, self.max_x = min(xs) - SQRT3 / 2, max(xs) + SQRT3 / 2
+        self.min_y, self.max_y = min(ys) - 1, max(ys) + 1
+        wu, hu = self.max_x - self.min_x, self.max_y - self.min_y
+        size = min((TARGET_W - 2 * M) / wu, MAX_MAP_H / hu)
+        self.s = max(MIN_SIZE, min(MAX_SIZE, size))
+        self.map_w = int(math.ceil(wu * self.s))
+        self.map_h = int(math.ceil(hu * self.s))
+        self.width = max(TARGET_W, self.map_w + 2 * M)
+        self.ox = (self.width - self.map_w) / 2 - self.min_x * self.s   # offset inside the static layer
+        self.oy = 10 - self.min_y * self.s
+        self.layer_h = self.map_h + 20
+
+    def centre(self, q: int, r: int) -> tuple[float, float]:
+        return self.ox + self.s * SQRT3 * (q + r / 2), self.oy + self.s * 1.5 * r
+
+    def corners(self, cx: float, cy: float, scale: float = 1.0) -> list[tuple[float, float]]:
+        s = self.s * scale
+        return [(cx + s * math.cos(math.radians(60 * i - 30)), cy + s * math.sin(math.radians(60 * i - 30)))
+                for i in range(6)]
+
+
+def _draw_static(view: dict) -> tuple[Image.Image, _Layout]:
+    hexes = [h for h in (view.get("hexes") or []) if _qr(h) is not None]
+    lay = _Layout(hexes)
+    s = lay.s
+    img = Image.new("RGB", (lay.width, lay.layer_h), BG)
+    d = ImageDraw.Draw(img)
+    tiles = {_qr(h): h for h in hexes}
+    hatch_mask = None
+    # fills
+    for h in hexes:
+        q, r = _qr(h)
+        cx, cy = lay.centre(q, r)
+        pts = lay.corners(cx, cy)
+        col = tile_colour(h.get("tile"))
+        if h.get("impassable"):
+            col = IMPASSABLE
+            if hatch_mask is None:
+                hatch_mask = Image.new("L", img.size, 0)
+            ImageDraw.Draw(hatch_mask).polygon(pts, fill=255)
+        elif h.get("escape"):
+            col = ESCAPE
+        elif h.get("entrance"):
+            col = mix(col, ENTRANCE_TINT, 0.55)
+        d.polygon(pts, fill=col)
+    if hatch_mask is not None:
+        hatch = Image.new("RGB", img.size, IMPASSABLE)
+        hd = ImageDraw.Draw(hatch)
+        step = max(10, int(s / 4))
+        for x in range(-lay.layer_h, lay.width, step):
+            hd.line([(x, lay.layer_h), (x + lay.layer_h, 0)], fill=(112, 104, 96), width=max(2, int(s / 18)))
+        img.paste(hatch, (0, 0), hatch_mask)
+    # thin outlines, then thick borders between tiles and along the map's edge
+    thin = max(1, int(s / 40))
+    thick = max(3, int(s / 14))
+    for h in hexes:
+        q, r = _qr(h)
+        cx, cy = lay.centre(q, r)
+        pts = lay.corners(cx, cy)
+        d.line(pts + [pts[0]], fill=(120, 108, 92), width=thin)
+    for h in hexes:
+        q, r = _qr(h)
+        cx, cy = lay.centre(q, r)
+        pts = lay.corners(cx, cy)
+        for i, (dq, dr) in enumerate(EDGE_NEIGHBOURS):
+            nb = tiles.get((q + dq, r + dr))
+            if nb is None or nb.get("tile") != h.get("tile"):
+                d.line([pts[i], pts[(i + 1) % 6]], fill=(52, 44, 36), width=thick)
+    # labels
+    fcoord = font(max(12, int(s * 0.21)), True)
+    fsmall = font(max(10, int(s * 0.16)), True)
+    fslot = font(max(11, int(s * 0.2)), True)
+    for h in hexes:
+        q, r = _qr(h)
+        cx, cy = lay.centre(q, r)
+        dark = h.get("impassable") or h.get("escape")
+        d.text((cx, cy - s * 0.64), f"{q},{r}", font=fcoord,
+               fill=(235, 230, 220) if h.get("impassable") else ((20, 60, 20) if dark else INK_SOFT), anchor="mm")
+        if h.get("escape"):
+            d.text((cx, cy + s * 0.78), "EXIT", font=fsmall, fill=(15, 60, 15), anchor="mm")
+        elif h.get("entrance"):
+            d.text((cx, cy + s * 0.78), "ENTRY", font=fsmall, fill=(110, 70, 0), anchor="mm")
+        slot = h.get("enemy_slot")
+        if slot not in (None, False, ""):
+            sx, sy = cx - s * 0.6, cy + s * 0.08
+            rr = s * 0.15
+            d.ellipse([sx - rr, sy - rr, sx + rr, sy + rr], fill=(250, 236, 230), outline=(160, 30, 30),
+                      width=max(2, int(s / 30)))
+            d.text((sx, sy), str(slot), font=fslot, fill=(160, 30, 30), anchor="mm")
+    return img, lay
+
+
+def _static_layer(view: dict) -> tuple[Image.Image, _Layout]:
+    key = _static_key(view)
+    with _cache_lock:
+        hit = _cache.get(key)
+        if hit is not None:
+            _cache.move_to_end(key)
+            _stats["hits"] += 1
+            return hit
+        _stats["misses"] += 1
+    built = _draw_static(view)
+    with _cache_lock:
+        _cache[key] = built
+        _cache.move_to_end(key)
+        while len(_cache) > _CACHE_MAX:
+            _cache.popitem(last=False)
+    return built
+
+
+def _hp_colour(hp: int, mx: int) -> tuple[int, int, int]:
+    if mx <= 0:
+        return (110, 110, 110)
+    frac = hp / mx
+    if frac >= 0.99:
+        return (40, 140, 60)
+    if frac > 0.34:
+        return (200, 130, 20)
+    return (190, 30, 30)
+
+
+def _int(v, default=0) -> int:
+    try:
+        return int(v)
+    except (TypeError, ValueError):
+        return default
+
+
+def _chest(d: ImageDraw.ImageDraw, cx: float, cy: float, w: float) -> None:
+    h = w * 0.72
+    x0, y0 = cx - w / 2, cy - h / 2
+    lw = max(2, int(w / 12))
+    d.rounded_rectangle([x0, y0, x0 + w, y0 + h], radius=w * 0.12, fill=(140, 88, 40), outline=(60, 36, 14),
+                        width=lw)
+    d.line([(x0, y0 + h * 0.38), (x0 + w, y0 + h * 0.38)], fill=(60, 36, 14), width=lw)
+    k = w * 0.11
+    d.rectangle([cx - k, y0 + h * 0.3, cx + k, y0 + h * 0.58], fill=GOLD, outline=(60, 36, 14), width=1)
+
+
+def _badge(d, x, y, r, status: str) -> None:
+    col = status_colour(status)
+    letter = status_letter(status)
+    d.ellipse([x - r, y - r, x + r, y + r], fill=col, outline=WHITE, width=max(1, int(r / 6)))
+    d.text((x, y + 0.5), letter, font=fit_font(letter, r * 1.7, int(r * 1.25), True, min_size=8), fill=WHITE,
+           anchor="mm")
+
+
+def _draw_units(d: ImageDraw.ImageDraw, lay: _Layout, units: list[dict], yoff: float) -> None:
+    s = lay.s
+    R = s * 0.34
+    fname = font(max(12, int(s * 0.19)), True)
+    fhp = font(max(11, int(s * 0.19)), True)
+    # defeated first so living units draw on top when stacked
+    order = sorted(units, key=lambda u: (not u.get("defeated"), bool(u.get("acting"))))
+    for u in order:
+        qr = _qr(u)
+        if qr is None:
+            continue
+        cx, cy = lay.centre(*qr)
+        cy += yoff
+        ty = cy - s * 0.08
+        side = u.get("side") or "enemy"
+        col = SIDE_COLOURS.get(side, (90, 90, 90))
+        defeated = bool(u.get("defeated"))
+        if defeated:
+            col = (150, 146, 140)
+        if u.get("acting") and not defeated:
+            for i, a in enumerate((0.15, 0.11)):
+                g = R + s * a
+                d.ellipse([cx - g, ty - g, cx + g, ty + g], fill=mix(GOLD, WHITE, 0.4 - i * 0.3))
+            g = R + s * 0.07
+            d.ellipse([cx - g, ty - g, cx + g, ty + g], outline=(200, 130, 0), width=max(3, int(s / 16)))
+        ring = mix(col, (0, 0, 0), 0.45)
+        d.ellipse([cx - R, ty - R, cx + R, ty + R], fill=col, outline=WHITE if not defeated else ring,
+                  width=max(2, int(s / 22)))
+        if side == "companion" and not defeated:
+            ri = R * 0.78
+            d.ellipse([cx - ri, ty - ri, cx + ri, ty + ri], outline=mix(col, WHITE, 0.5), width=max(1, int(s / 36)))
+        short = str(u.get("short") or str(u.get("label") or "?")[:3].upper())
+        d.text((cx, ty), short, font=fit_font(short, R * 1.7, int(s * 0.25), True, min_size=9),
+               fill=text_on(col) if not defeated else (90, 86, 80), anchor="mm")
+        if defeated:
+            k = R * 0.8
+            w = max(3, int(s / 14))
+            d.line([(cx - k, ty - k), (cx + k, ty + k)], fill=(120, 20, 20), width=w)
+            d.line([(cx - k, ty + k), (cx + k, ty - k)], fill=(120, 20, 20), width=w)
+        # level badge (enemies)
+        lvl = u.get("level")
+        if lvl not in (None, "") and not defeated:
+            lx, ly, lr = cx - R * 0.95, ty - R * 0.85, s * 0.12
+            d.rectangle([lx - lr, ly - lr, lx + lr, ly + lr], fill=INK, outline=WHITE, width=1)
+            d.text((lx, ly), str(lvl), font=font(max(10, int(s * 0.17)), True), fill=WHITE, anchor="mm")
+        # statuses to the right of the token
+        br = max(9, s * 0.14)
+        for i, st in enumerate(list(u.get("statuses") or [])[:4]):
+            bx = cx + R + br * 0.55
+            by = ty - R + br * 0.6 + i * (br * 2.05)
+            _badge(d, bx, by, br, str(st))
+        # HP pill overlapping the token's bottom edge
+        hp, mx, bonus = _int(u.get("hp")), _int(u.get("max_hp")), _int(u.get("bonus_hp"))
+        hp_txt = f"{hp}/{mx}" if mx else str(hp)
+        pw = fhp.getlength(hp_txt) + 10
+        ph = fhp.size + 5
+        py = ty + R
+        bonus_w = (fhp.getlength(f"+{bonus}") + 8) if bonus else 0
+        px0 = cx - (pw + bonus_w + (2 if bonus else 0)) / 2
+        pc = _hp_colour(hp, mx) if not defeated else (120, 116, 110)
+        d.rounded_rectangle([px0, py - ph / 2, px0 + pw, py + ph / 2], radius=ph / 2, fill=pc, outline=WHITE,
+                            width=1)
+        d.text((px0 + pw / 2, py), hp_txt, font=fhp, fill=WHITE, anchor="mm")
+        if bonus:
+            bx0 = px0 + pw + 2
+            d.rounded_rectangle([bx0, py - ph / 2, bx0 + bonus_w, py + ph / 2], radius=ph / 2, fill=GOLD,
+                                outline=WHITE, width=1)
+            d.text((bx0 + bonus_w / 2, py), f"+{bonus}", font=fhp, fill=INK, anchor="mm")
+        # full name under it
+        name = ellipsize(str(u.get("label") or ""), fname, s * 1.62)
+        ny = py + ph / 2 + fname.size * 0.62
+        nw = fname.getlength(name)
+        d.rounded_rectangle([cx - nw / 2 - 4, ny - fname.size * 0.6, cx + nw / 2 + 4, ny + fname.size * 0.6],
+                            radius=4, fill=(255, 252, 245) if not defeated else (220, 216, 210))
+        d.text((cx, ny), name, font=fname, fill=INK if not defeated else INK_FAINT, anchor="mm")
+
+
+def _legend(d: ImageDraw.ImageDraw, x0: float, y: float, width: float) -> float:
+    f = font(18)
+    fb = font(18, True)
+    x = x0
+    d.text((x, y + 14), "STATUS", font=fb, fill=INK_SOFT, anchor="lm")
+    x += fb.getlength("STATUS") + 16
+    for st in ("bane", "blind", "daze", "fear", "maim", "stealth"):
+        _badge(d, x + 13, y + 14, 13, st)
+        d.text((x + 32, y + 14), st, font=f, fill=INK, anchor="lm")
+        x += 32 + f.getlength(st) + 22
+    y += 36
+    x = x0
+    items = []
+
+    def token(dd, cx, cy, side):
+        col = SIDE_COLOURS[side]
+        dd.ellipse([cx - 12, cy - 12, cx + 12, cy + 12], fill=col, outline=WHITE, width=2)
+
+    items.append(("adventurer", lambda dd, cx, cy: token(dd, cx, cy, "adventurer")))
+    items.append(("companion", lambda dd, cx, cy: token(dd, cx, cy, "companion")))
+    items.append(("enemy", lambda dd, cx, cy: token(dd, cx, cy, "enemy")))
+
+    def acting(dd, cx, cy):
+        dd.ellipse([cx - 15, cy - 15, cx + 15, cy + 15], fill=mix(GOLD, WHITE, 0.3))
+        dd.ellipse([cx - 10, cy - 10, cx + 10, cy + 10], fill=SIDE_COLOURS["adventurer"], outline=WHITE, width=2)
+
+    items.append(("acting", acting))
+
+    def defeated(dd, cx, cy):
+        dd.ellipse([cx - 12, cy - 12, cx + 12, cy + 12], fill=(150, 146, 140))
+        dd.line([(cx - 9, cy - 9), (cx + 9, cy + 9)], fill=(120, 20, 20), width=3)
+        dd.line([(cx - 9, cy + 9), (cx + 9, cy - 9)], fill=(120, 20, 20), width=3)
+
+    items.append(("defeated", defeated))
+    items.append(("move", lambda dd, cx, cy: arrow(dd, (cx - 16, cy), (cx + 16, cy), PATH_COLOUR, 5, 12)))
+    items.append(("engage", lambda dd, cx, cy: arrow(dd, (cx - 16, cy), (cx + 16, cy), ENGAGE_COLOUR, 7, 14)))
+
+    def swatch(col, hatch=False, text=None):
+        def draw(dd, cx, cy):
+            dd.rectangle([cx - 14, cy - 11, cx + 14, cy + 11], fill=col, outline=(52, 44, 36), width=2)
+            if hatch:
+                for k in (-8, 0, 8):
+                    dd.line([(cx + k - 6, cy + 9), (cx + k + 6, cy - 9)], fill=(112, 104, 96), width=2)
+        return draw
+
+    items.append(("entrance", swatch(mix(TILE_PALETTE[0], ENTRANCE_TINT, 0.55))))
+    items.append(("escape", swatch(ESCAPE)))
+    items.append(("impassable", swatch(IMPASSABLE, hatch=True)))
+
+    def slot(dd, cx, cy):
+        dd.ellipse([cx - 11, cy - 11, cx + 11, cy + 11], fill=(250, 236, 230), outline=(160, 30, 30), width=2)
+        dd.text((cx, cy), "1", font=font(14, True), fill=(160, 30, 30), anchor="mm")
+
+    items.append(("enemy slot", slot))
+    items.append(("cache", lambda dd, cx, cy: _chest(dd, cx, cy, 28)))
+
+    def level(dd, cx, cy):
+        dd.rectangle([cx - 10, cy - 10, cx + 10, cy + 10], fill=INK, outline=WHITE, width=1)
+        dd.text((cx, cy), "1", font=font(14, True), fill=WHITE, anchor="mm")
+
+    items.append(("level", level))
+    for label, draw in items:
+        w = 36 + f.getlength(label) + 20
+        if x + w > x0 + width:
+            x = x0
+            y += 36
+        draw(d, x + 16, y + 14)
+        d.text((x + 36, y + 14), label, font=f, fill=INK, anchor="lm")
+        x += w
+    return y + 36
+
+
+def render_map(view: dict) -> bytes:
+    """Draw a battle map from its view model; returns PNG bytes."""
+    view = view or {}
+    static, lay = _static_layer(view)
+    W = lay.width
+    s = lay.s
+    # measure the log
+    flog = font(19)
+    log_lines: list[str] = []
+    for entry in list(view.get("log") or [])[-LOG_LINES:]:
+        log_lines.extend(wrap(str(entry), flog, W - 2 * M - 24, max_lines=2))
+    log_lines = log_lines[-(LOG_LINES + 2):]
+    legend_h = 36 * 4 + 10
+    log_h = (34 + len(log_lines) * 26 + 12) if log_lines else 0
+    H = HEADER_H + lay.layer_h + legend_h + log_h + 10
+    img = Image.new("RGB", (W, H), BG)
+    img.paste(static, (0, HEADER_H))
+    d = ImageDraw.Draw(img)
+
+    # header
+    d.rectangle([0, 0, W, HEADER_H - 6], fill=(44, 40, 52))
+    title = str(view.get("title") or "Battle")
+    fatigue = bool(view.get("fatigue_round"))
+    rnd = view.get("round")
+    right_x = W - M
+    if fatigue:
+        ft = font(24, True)
+        fw = ft.getlength("FATIGUE ROUND") + 28
+        d.rounded_rectangle([right_x - fw, 10, right_x, HEADER_H - 16], radius=10, fill=(210, 40, 30),
+                            outline=(255, 210, 80), width=3)
+        d.text((right_x - fw / 2, (HEADER_H - 6) / 2), "FATIGUE ROUND", font=ft, fill=WHITE, anchor="mm")
+        right_x -= fw + 12
+    if rnd is not None:
+        fr = font(26, True)
+        rt = f"Round {rnd}"
+        rw = fr.getlength(rt) + 24
+        d.rounded_rectangle([right_x - rw, 10, right_x, HEADER_H - 16], radius=10, fill=WHITE)
+        d.text((right_x - rw / 2, (HEADER_H - 6) / 2), rt, font=fr, fill=INK, anchor="mm")
+        right_x -= rw + 12
+    d.text((M, (HEADER_H - 6) / 2), ellipsize(title, font(32, True), right_x - M - 10), font=font(32, True),
+           fill=WHITE, anchor="lm")
+
+    yoff = HEADER_H
+    # caches
+    for c in view.get("caches") or []:
+        qr = _qr(c)
+        if qr is None:
+            continue
+        cx, cy = lay.centre(*qr)
+        _chest(d, cx + s * 0.5, cy + yoff - s * 0.12, s * 0.34)
+    # move path
+    path = [p for p in (_qr(p) for p in (view.get("path") or [])) if p is not None]
+    if len(path) >= 2:
+        pts = [lay.centre(q, r) for q, r in path]
+        pts = [(x, y + yoff) for x, y in pts]
+        lw = max(4, int(s / 11))
+        d.ellipse([pts[0][0] - lw * 1.3, pts[0][1] - lw * 1.3, pts[0][0] + lw * 1.3, pts[0][1] + lw * 1.3],
+                  fill=PATH_COLOUR)
+        for a, b in zip(pts, pts[1:]):
+            d.line([a, b], fill=PATH_COLOUR, width=lw)
+        for a, b in zip(pts, pts[1:]):
+            mx_, my_ = a[0] + (b[0] - a[0]) * 0.6, a[1] + (b[1] - a[1]) * 0.6
+            sx_, sy_ = a[0] + (b[0] - a[0]) * 0.3, a[1] + (b[1] - a[1]) * 0.3
+            arrow(d, (sx_, sy_), (mx_, my_), PATH_COLOUR, lw, s * 0.3)
+    # units
+    _draw_units(d, lay, list(view.get("units") or []), yoff)
+    # engage arrow on top
+    eng = view.get("engage") or None
+    if eng:
+        a, b = _qr(eng.get("from") or []), _qr(eng.get("to") or [])
+        if a and b and a != b:
+            ax, ay = lay.centre(*a)
+            bx, by = lay.centre(*b)
+            ay += yoff - s * 0.08
+            by += yoff - s * 0.08
+            dist = math.hypot(bx - ax, by - ay)
+            ux, uy = (bx - ax) / dist, (by - ay) / dist
+            R = s * 0.34
+            p0 = (ax + ux * (R + 3), ay + uy * (R + 3))
+            p1 = (bx - ux * (R + 2), by - uy * (R + 2))
+            lw = max(6, int(s / 7))
+            arrow(d, p0, p1, WHITE, lw + 6, s * 0.42)
+            arrow(d, p0, p1, ENGAGE_COLOUR, lw, s * 0.34)
+
+    # legend
+    y = HEADER_H + lay.layer_h + 6
+    d.line([(M, y), (W - M, y)], fill=(200, 190, 172), width=2)
+    y = _legend(d, M, y + 10, W - 2 * M)
+    # log
+    if log_lines:
+        y += 4
+        d.rounded_rectangle([M, y, W - M, y + log_h - 6], radius=10, fill=(255, 252, 245), outline=(120, 110, 98),
+                            width=2)
+        d.text((M + 12, y + 8), "LOG", font=font(18, True), fill=INK_SOFT)
+        ly = y + 36
+        for i, line in enumerate(log_lines):
+            last = i == len(log_lines) - 1
+            d.text((M + 12, ly), line, font=font(19, last) if last else flog, fill=INK)
+            ly += 26
+    return encode_png(img)

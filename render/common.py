@@ -1,0 +1,297 @@
+"""Shared drawing helpers: fonts, colours, text fitting, icons and PNG encoding."""
+from __future__ import annotations
+
+import io
+import math
+import os
+import threading
+from functools import lru_cache
+from typing import Iterable
+
+from PIL import Image, ImageDraw, ImageFont
+
+FONT_DIR = os.path.join(os.path.dirname(__file__), "fonts")
+_FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
+
+# Palette -------------------------------------------------------------------
+BG = (246, 241, 230)
+PANEL = (255, 252, 245)
+PANEL_DARK = (232, 224, 208)
+INK = (28, 26, 24)
+INK_SOFT = (90, 84, 76)
+INK_FAINT = (150, 142, 130)
+LINE = (120, 110, 98)
+WHITE = (255, 255, 255)
+BLACK = (0, 0, 0)
+GOLD = (232, 176, 40)
+
+STAT_COLOURS = {
+    "health": (196, 40, 40),
+    "stamina": (40, 150, 60),
+    "magicka": (40, 96, 200),
+    "cooldown": (70, 70, 70),
+}
+CONSTELLATION_COLOURS = {
+    "mage": (44, 98, 196),
+    "thief": (226, 178, 20),
+    "warrior": (186, 44, 44),
+    None: (118, 118, 118),  # Combat line
+}
+STATUS_COLOURS = {
+    "bane": (120, 50, 160),
+    "blind": (60, 60, 60),
+    "daze": (220, 120, 20),
+    "fear": (20, 130, 140),
+    "maim": (170, 30, 60),
+    "stealth": (70, 90, 110),
+}
+STATUS_LETTERS = {"bane": "B", "blind": "Bl", "daze": "D", "fear": "F", "maim": "M", "stealth": "S"}
+
+
+def constellation_colour(name) -> tuple[int, int, int]:
+    return CONSTELLATION_COLOURS.get(name, CONSTELLATION_COLOURS[None])
+
+
+def status_colour(name: str) -> tuple[int, int, int]:
+    return STATUS_COLOURS.get(name, (100, 100, 100))
+
+
+def status_letter(name: str) -> str:
+    if name in STATUS_LETTERS:
+        return STATUS_LETTERS[name]
+    return (name[:1].upper() + name[1:2].lower()) if name else "?"
+
+
+def text_on(colour) -> tuple[int, int, int]:
+    """Black or white, whichever reads better on ``colour``."""
+    r, g, b = colour[:3]
+    return INK if (0.299 * r + 0.587 * g + 0.114 * b) > 150 else WHITE
+
+
+def mix(a, b, t: float) -> tuple[int, int, int]:
+    return tuple(int(round(a[i] + (b[i] - a[i]) * t)) for i in range(3))
+
+
+# Fonts ---------------------------------------------------------------------
+# The TTF files are read from disk once per process; font objects are cached per thread, because
+# renders run in worker threads and a FreeType face should not be shared between threads.
+_local = threading.local()
+
+
+@lru_cache(maxsize=2)
+def _font_bytes(bold: bool) -> bytes | None:
+    try:
+        with open(os.path.join(FONT_DIR, _FONT_FILES[bool(bold)]), "rb") as fh:
+            return fh.read()
+    except OSError:
+        return None
+
+
+def _default_font(size: int):
+    try:
+        return ImageFont.load_default(size=size)
+    except (TypeError, OSError):  # Pillow without FreeType / older than 10.1
+        return ImageFont.load_default()
+
+
+def font(size: int, bold: bool = False):
+    """A font of ``size`` pixels (DejaVu Sans, shipped in render/fonts), loaded once per thread.
+
+    Falls back to Pillow's built-in scalable font when the TTF file is missing.
+    """
+    cache = getattr(_local, "fonts", None)
+    if cache is None:
+        cache = _local.fonts = {}
+    key = (int(size), bool(bold))
+    f = cache.get(key)
+    if f is None:
+        data = _font_bytes(bool(bold))
+        try:
+            f = ImageFont.truetype(io.BytesIO(data), key[0]) if data else _default_font(key[0])
+        except OSError:
+            f = _default_font(key[0])
+        cache[key] = f
+    return f
+
+
+def text_width(text: str, f) -> float:
+    return f.getlength(text)
+
+
+def ellipsize(text: str, f, width: float) -> str:
+    if text_width(text, f) <= width:
+        return text
+    ell = "…"
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if text_width(text[:mid].rstrip() + ell, f) <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return (text[:lo].rstrip() + ell) if lo else ell
+
+
+def wrap(text: str, f, width: float, max_lines: int | None = None, first_indent: float = 0) -> list[str]:
+    """Greedy word wrap; the last allowed line ends with an ellipsis when text is cut."""
+    words = str(text or "").split()
+    lines: list[str] = []
+    cur = ""
+    for w in words:
+        avail = width - (first_indent if not lines else 0)
+        trial = f"{cur} {w}" if cur else w
+        if text_width(trial, f) <= avail:
+            cur = trial
+            continue
+        if cur:
+            lines.append(cur)
+            cur = w
+        else:
+            cur = w
+        # very long single word: hard cut
+        avail = width - (first_indent if not lines else 0)
+        while text_width(cur, f) > avail and len(cur) > 1:
+            cut = len(cur)
+            while cut > 1 and text_width(cur[:cut], f) > avail:
+                cut -= 1
+            lines.append(cur[:cut])
+            cur = cur[cut:]
+    if cur:
+        lines.append(cur)
+    if max_lines is not None and len(lines) > max_lines:
+        kept = lines[:max_lines]
+        kept[-1] = ellipsize(kept[-1] + " " + lines[max_lines], f, width - (first_indent if max_lines == 1 else 0))
+        if not kept[-1].endswith("…"):
+            kept[-1] = ellipsize(kept[-1] + "…", f, width)
+        lines = kept
+    return lines
+
+
+def fit_font(text: str, width: float, size: int, bold: bool = False, min_size: int = 10):
+    """The largest font not above ``size`` in which ``text`` fits ``width``."""
+    s = size
+    while s > min_size and text_width(text, font(s, bold)) > width:
+        s -= 1
+    return font(s, bold)
+
+
+def draw_centered(d: ImageDraw.ImageDraw, xy, text: str, f, fill, anchor: str = "mm", **kw) -> None:
+    d.text(xy, text, font=f, fill=fill, anchor=anchor, **kw)
+
+
+# Shapes --------------------------------------------------------------------
+def triangle(d: ImageDraw.ImageDraw, cx: float, cy: float, size: float, direction: str, fill) -> None:
+    """A small solid triangle pointing ``direction`` ('left', 'right', 'up', 'down')."""
+    h = size / 2
+    if direction == "left":
+        pts = [(cx - h, cy), (cx + h, cy - h), (cx + h, cy + h)]
+    elif direction == "right":
+        pts = [(cx + h, cy), (cx - h, cy - h), (cx - h, cy + h)]
+    elif direction == "up":
+        pts = [(cx, cy - h), (cx - h, cy + h), (cx + h, cy + h)]
+    else:
+        pts = [(cx, cy + h), (cx - h, cy - h), (cx + h, cy - h)]
+    d.polygon(pts, fill=fill)
+
+
+def pips(d: ImageDraw.ImageDraw, cx: float, cy: float, n: int, r: float, fill, gap: float | None = None) -> None:
+    """``n`` small dots centred on (cx, cy)."""
+    n = max(0, min(int(n or 0), 6))
+    if not n:
+        return
+    gap = gap if gap is not None else r * 3
+    x0 = cx - gap * (n - 1) / 2
+    for i in range(n):
+        x = x0 + i * gap
+        d.ellipse([x - r, cy - r, x + r, cy + r], fill=fill)
+
+
+def arrow(d: ImageDraw.ImageDraw, p0, p1, fill, width: int, head: float) -> None:
+    """A line from p0 to p1 with an arrowhead at p1."""
+    x0, y0 = p0
+    x1, y1 = p1
+    ang = math.atan2(y1 - y0, x1 - x0)
+    bx, by = x1 - head * 0.8 * math.cos(ang), y1 - head * 0.8 * math.sin(ang)
+    d.line([(x0, y0), (bx, by)], fill=fill, width=width)
+    left = (x1 - head * math.cos(ang - 0.45), y1 - head * math.sin(ang - 0.45))
+    right = (x1 - head * math.cos(ang + 0.45), y1 - head * math.sin(ang + 0.45))
+    d.polygon([(x1, y1), left, right], fill=fill)
+
+
+# Icons ---------------------------------------------------------------------
+KNOWN_ICONS = ("damage", "prevent", "heal", "tenacity", "status", "move", "blank")
+
+
+def draw_icon(d: ImageDraw.ImageDraw, icon: str, cx: float, cy: float, size: float, fill, bg=None) -> None:
+    """A simple vector glyph for a die face icon, ``size`` pixels across, centred on (cx, cy)."""
+    s = size / 2
+    icon = (icon or "").lower()
+    w = max(2, int(size / 9))
+    if icon == "damage":
+        # an eight-pointed burst
+        pts = []
+        for i in range(16):
+            a = math.pi * i / 8 - math.pi / 2
+            rr = s if i % 2 == 0 else s * 0.45
+            pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+        d.polygon(pts, fill=fill)
+    elif icon == "prevent":
+        pts = [(cx - s * 0.8, cy - s * 0.8), (cx + s * 0.8, cy - s * 0.8), (cx + s * 0.8, cy - s * 0.1),
+               (cx, cy + s), (cx - s * 0.8, cy - s * 0.1)]
+        d.polygon(pts, fill=fill)
+        if bg is not None:
+            d.line([(cx, cy - s * 0.6), (cx, cy + s * 0.6)], fill=bg, width=max(1, w // 2))
+    elif icon == "heal":
+        t = s * 0.34
+        d.rectangle([cx - t, cy - s * 0.9, cx + t, cy + s * 0.9], fill=fill)
+        d.rectangle([cx - s * 0.9, cy - t, cx + s * 0.9, cy + t], fill=fill)
+    elif icon == "tenacity":
+        r = s * 0.85
+        d.ellipse([cx - r, cy - r, cx + r, cy + r], outline=fill, width=max(3, int(size / 7)))
+    elif icon == "status":
+        r = s * 0.8
+        d.ellipse([cx - r, cy - r * 1.05, cx + r, cy + r * 0.7], fill=fill)
+        d.rectangle([cx - r * 0.5, cy + r * 0.3, cx + r * 0.5, cy + r * 1.05], fill=fill)
+        if bg is not None:
+            e = r * 0.28
+            for ex in (cx - r * 0.38, cx + r * 0.38):
+                d.ellipse([ex - e, cy - r * 0.35 - e, ex + e, cy - r * 0.35 + e], fill=bg)
+    elif icon == "move":
+        arrow(d, (cx - s * 0.9, cy), (cx + s * 0.95, cy), fill, width=max(3, int(size / 6)), head=s * 0.9)
+    elif icon == "blank" or icon == "":
+        d.line([(cx - s * 0.5, cy), (cx + s * 0.5, cy)], fill=fill, width=w)
+    else:
+        letters = "".join(p[:1] for p in icon.replace("_", "-").split("-") if p)[:2].upper() or icon[:2].upper()
+        if len(letters) == 1 and len(icon) > 1:
+            letters = icon[:2].title()
+        d.text((cx, cy), letters, font=fit_font(letters, size, int(size * 0.8), bold=True), fill=fill, anchor="mm")
+
+
+# Encoding ------------------------------------------------------------------
+def encode_png(img: Image.Image, compress_level: int = 3, palette: bool = True) -> bytes:
+    """PNG bytes, fast: a 256-colour palette (fast octree, no dithering) and low zlib effort.
+
+    Flat-colour pictures lose nothing visible in palette mode, which is both quicker to encode and
+    less than half the size of an RGB PNG. Never ``optimize=True`` (it is many times slower).
+    """
+    buf = io.BytesIO()
+    if img.mode not in ("RGB", "P", "L"):
+        img = img.convert("RGB")
+    if palette and img.mode == "RGB":
+        img = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    img.save(buf, format="PNG", compress_level=compress_level)
+    return buf.getvalue()
+
+
+def rounded(d: ImageDraw.ImageDraw, box, radius: float, fill=None, outline=None, width: int = 1) -> None:
+    d.rounded_rectangle([float(v) for v in box], radius=radius, fill=fill, outline=outline, width=width)
+
+
+def as_list(x) -> list:
+    if x is None:
+        return []
+    if isinstance(x, (list, tuple)):
+        return list(x)
+    if isinstance(x, Iterable):
+        return list(x)
+    return [x]

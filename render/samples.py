@@ -1,0 +1,220 @@
+"""Example view models: used by the tests, the benchmark and the sample pictures in docs/images.
+
+``python -m render.samples OUTDIR`` writes mat-example.png, map-example.png and roll-example.png.
+"""
+from __future__ import annotations
+
+import copy
+import os
+import sys
+
+COSTS = {"left": [1, 1, 2, 2, 3, 4], "right": [1, 1, 2, 2, 3, 4]}
+FORMS = [["light", "Light weapon"], ["heavy", "Heavy weapon"], ["defensive", "Defensive"], ["ranged", "Ranged"],
+         ["magic", "Magic"]]
+
+
+def _die(line, label, short, level, constellation, where="row"):
+    return {"kind": "die", "line": line, "label": label, "short": short, "level": level,
+            "constellation": constellation, "where": where}
+
+
+def example_mat_view() -> dict:
+    """Ryan's Dark Elf at creation, with the Sorcerer class sheet (novice side)."""
+    stamina = {"kind": "stat", "stat": "stamina"}
+    magicka = {"kind": "stat", "stat": "magicka"}
+    combat = _die("combat", "Combat", "CB", 1, None)
+    force = _die("destruction-staff", "Force Shock", "FS", 1, "mage")
+    rows = [
+        {"left": {"kind": "stat", "id": "health", "label": "Health", "value": 4}, "right": None,
+         "squares": [None] * 6},
+        {"left": {"kind": "stat", "id": "stamina", "label": "Stamina"},
+         "right": {"kind": "line", "id": "combat", "label": "Combat", "constellation": None, "form": None},
+         "squares": [stamina, stamina, None, None, dict(combat), dict(combat)]},
+        {"left": {"kind": "stat", "id": "magicka", "label": "Magicka"}, "right": None,
+         "squares": [magicka, magicka, magicka, None, None, None]},
+        {"left": {"kind": "line", "id": "destruction-staff", "label": "Destruction Staff", "constellation": "mage",
+                  "form": "magic"}, "right": None,
+         "squares": [dict(force), dict(force), None, None, None, None]},
+        {"left": None, "right": None, "squares": [None] * 6},
+    ]
+    for r in rows:
+        r["costs"] = copy.deepcopy(COSTS)
+    return {
+        "name": "Vilya", "player": "Ryan",
+        "race": {"name": "Dark Elf", "ability_name": "Ashen Resolve",
+                 "ability_text": "Once per battle on your turn: take up to 4 skill dice back from your cooldown "
+                                 "track. Each die you take back leaves a light fatigue die in its place.",
+                 "used": False},
+        "hp": 4, "max_hp": 4, "bonus_hp": 0,
+        "stats": {"health": 4, "stamina": 2, "magicka": 3, "cooldown": 2, "combat": 2},
+        "rows": rows,
+        "cooldown": {"size": 13, "stat": 2, "stat_slots": [1, 2, 3, 4, 5, 6], "dice": []},
+        "active": [],
+        "tenacity": 0, "tenacity_max": 5, "saved_xp": 0, "saved_xp_max": 3,
+        "battle_form": "magic",
+        "forms": copy.deepcopy(FORMS),
+        "class": {
+            "name": "Sorcerer", "side": "novice",
+            "promotion": "Master side unlocks after the party finishes its second guild quest.",
+            "innate": {"name": "Arcane Spark",
+                       "text": "When you roll two or more tenacity results in one engage, deal 1 extra damage "
+                               "to the target."},
+            "abilities": [
+                {"name": "Crackling Ward", "cost": 2, "keyword": "interrupt", "form": "magic",
+                 "text": "When an enemy engages you, prevent 2 damage and daze that enemy.", "used_this_turn": False},
+                {"name": "Bound Familiar", "cost": 3, "keyword": "enduring", "form": None,
+                 "text": "Place a familiar die in an active slot. While it stays there, each of your engages "
+                         "deals 1 extra damage to one adjacent enemy.", "used_this_turn": False},
+                {"name": "Overload", "cost": 4, "keyword": None, "form": "magic",
+                 "text": "Roll every magic skill die in your rows at once; afterwards move all of them to the "
+                         "cooldown track and gain one heavy fatigue die.", "used_this_turn": False},
+            ],
+        },
+        "class_note": "",
+        "ready": [
+            {"name": "Apprentice Staff", "subtype": "weapon", "text": "Magic form. +1 damage on your first engage "
+                                                                       "each battle.", "expended": False},
+            {"name": "Minor Magicka Potion", "subtype": "potion", "text": "Take 1 skill die back from your "
+                                                                          "cooldown track.", "expended": False},
+        ],
+        "pack": [{"name": "Lockpick", "subtype": "tool"}, {"name": "Bread Loaf", "subtype": "food"}],
+        "drained": [],
+        "in_battle": False,
+    }
+
+
+def battle_mat_view() -> dict:
+    """The same adventurer mid-battle: dice on cooldown, active slots, drained dice, bonus HP."""
+    v = example_mat_view()
+    v["hp"], v["bonus_hp"], v["in_battle"] = 2, 1, True
+    v["tenacity"], v["saved_xp"] = 3, 1
+    v["race"]["used"] = True
+    rows = v["rows"]
+    rows[1]["squares"][4]["where"] = "cooldown"
+    rows[3]["squares"][0]["where"] = "active"
+    rows[3]["squares"][1]["where"] = "drained"
+    rows[4]["right"] = {"kind": "line", "id": "restoring-light", "label": "Restoring Light",
+                        "constellation": "mage", "form": "magic"}
+    rows[4]["squares"][5] = _die("restoring-light", "Mending Glow", "MG", 2, "mage")
+    rows[0]["right"] = {"kind": "line", "id": "shadow", "label": "Shadow", "constellation": "thief", "form": "light"}
+    rows[0]["squares"][5] = _die("shadow", "Veiled Strike", "VS", 1, "thief", "cooldown")
+    v["cooldown"]["dice"] = [
+        {"kind": "skill", "label": "Combat", "short": "CB", "line": "combat", "constellation": None, "level": 1},
+        {"kind": "fatigue"},
+        {"kind": "skill", "label": "Veiled Strike", "short": "VS", "line": "shadow", "constellation": "thief",
+         "level": 1},
+        {"kind": "status", "status": "bane"},
+        {"kind": "overfatigue"},
+    ]
+    v["active"] = [
+        {"label": "Force Shock", "short": "FS", "icon": "damage", "value": 2, "owner": "Ryan"},
+        {"label": "Shield Discipline", "short": "SD", "icon": "prevent", "value": 2, "owner": "Shannon"},
+    ]
+    v["drained"] = [{"label": "Force Shock", "short": "FS"}]
+    v["class"]["abilities"][0]["used_this_turn"] = True
+    v["ready"].append({"name": "Iron Sword", "subtype": "weapon", "text": "Light form.", "expended": True})
+    v["ready"].append({"name": "Leather Jerkin", "subtype": "armor", "text": "Prevent 1 damage once per round.",
+                       "expended": False})
+    v["pack"] += [{"name": "Torch", "subtype": "tool"}, {"name": "Healing Draught", "subtype": "potion"}]
+    return v
+
+
+def example_map_view() -> dict:
+    """A jailbreak-style clash map, mid-battle, in a fatigue round, with 10 units."""
+    hexes = []
+    for r in range(-3, 4):
+        for q in range(-3 - min(0, r), 5 - max(0, r)):
+            if abs(q + r / 2) > 5:
+                continue
+            tile = "jail-cells" if q + r < 0 else ("jail-clash" if q < 3 else "guard-room")
+            hexes.append({"q": q, "r": r, "tile": tile, "impassable": False, "entrance": False, "escape": False,
+                          "enemy_slot": None})
+    byqr = {(h["q"], h["r"]): h for h in hexes}
+    for qr in [(-1, -1), (0, -1), (2, 1), (1, 2)]:
+        if qr in byqr:
+            byqr[qr]["impassable"] = True
+    for qr in [(-2, 3), (-1, 3)]:
+        if qr in byqr:
+            byqr[qr]["entrance"] = True
+    for qr in [(4, -3), (5, -3)]:
+        if qr in byqr:
+            byqr[qr]["escape"] = True
+    for n, qr in enumerate([(3, -1), (4, -1), (3, 0), (4, -2)], start=1):
+        if qr in byqr:
+            byqr[qr]["enemy_slot"] = n
+    units = [
+        {"id": "a1", "label": "Vilya", "short": "VIL", "side": "adventurer", "q": 2, "r": 0, "hp": 3, "max_hp": 4,
+         "bonus_hp": 1, "statuses": ["bane", "daze"], "acting": True, "defeated": False, "level": None},
+        {"id": "a2", "label": "Shannon", "short": "SHA", "side": "adventurer", "q": 1, "r": 0, "hp": 5, "max_hp": 5,
+         "bonus_hp": 0, "statuses": [], "acting": False, "defeated": False, "level": None},
+        {"id": "a3", "label": "Marcus", "short": "MAR", "side": "adventurer", "q": 0, "r": 1, "hp": 1, "max_hp": 4,
+         "bonus_hp": 0, "statuses": ["maim"], "acting": False, "defeated": False, "level": None},
+        {"id": "a4", "label": "Dar-Jee", "short": "DAR", "side": "adventurer", "q": -1, "r": 2, "hp": 4, "max_hp": 4,
+         "bonus_hp": 0, "statuses": ["stealth"], "acting": False, "defeated": False, "level": None},
+        {"id": "c1", "label": "Lyris", "short": "LYR", "side": "companion", "q": -2, "r": 1, "hp": 3, "max_hp": 3,
+         "bonus_hp": 0, "statuses": [], "acting": False, "defeated": False, "level": None},
+        {"id": "e1", "label": "Skeleton", "short": "SKE", "side": "enemy", "q": 3, "r": 0, "hp": 2, "max_hp": 5,
+         "bonus_hp": 0, "statuses": ["fear"], "acting": False, "defeated": False, "level": 1},
+        {"id": "e2", "label": "Skeleton Archer", "short": "SKA", "side": "enemy", "q": 4, "r": -1, "hp": 3,
+         "max_hp": 3, "bonus_hp": 0, "statuses": ["blind"], "acting": False, "defeated": False, "level": 1},
+        {"id": "e3", "label": "Jailer", "short": "JAI", "side": "enemy", "q": 3, "r": -2, "hp": 6, "max_hp": 6,
+         "bonus_hp": 2, "statuses": [], "acting": False, "defeated": False, "level": 2},
+        {"id": "e4", "label": "Rat", "short": "RAT", "side": "enemy", "q": 0, "r": -2, "hp": 0, "max_hp": 2,
+         "bonus_hp": 0, "statuses": [], "acting": False, "defeated": True, "level": 1},
+        {"id": "e5", "label": "Guard", "short": "GUA", "side": "enemy", "q": 4, "r": 0, "hp": 4, "max_hp": 4,
+         "bonus_hp": 0, "statuses": ["bane"], "acting": False, "defeated": False, "level": 1},
+    ]
+    return {
+        "title": "Jailbreak Introduction", "round": 4, "fatigue_round": True, "version": "jailbreak-1",
+        "hexes": hexes,
+        "caches": [{"q": -3, "r": 0}, {"q": 2, "r": -3}],
+        "units": units,
+        "path": [[0, 0], [1, -1], [2, -1], [2, 0]],
+        "engage": {"from": [2, 0], "to": [3, 0]},
+        "log": [
+            "Round 4 begins: fatigue round, every adventurer gains 1 fatigue die.",
+            "Shannon moves 1 hex and readies Shield Discipline.",
+            "Vilya moves 3 hexes to 2,0.",
+            "Vilya engages Skeleton with Force Shock: 3 damage, Skeleton is at 2/5.",
+        ],
+    }
+
+
+def example_roll_view() -> dict:
+    return {
+        "title": "Vilya engages Skeleton",
+        "dice": [
+            {"label": "Force Shock", "short": "FS", "constellation": "mage", "level": 1,
+             "results": [{"icon": "damage", "value": 2}], "resolved": True},
+            {"label": "Force Shock", "short": "FS", "constellation": "mage", "level": 1,
+             "results": [{"icon": "tenacity", "value": None}], "resolved": True},
+            {"label": "Combat", "short": "CB", "constellation": None, "level": 1,
+             "results": [{"icon": "damage", "value": 1}, {"icon": "tenacity", "value": None}], "resolved": True},
+            {"label": "Shield Discipline", "short": "SD", "constellation": "warrior", "level": 2,
+             "results": [{"icon": "prevent", "value": 2}], "resolved": None},
+            {"label": "Veiled Strike", "short": "VS", "constellation": "thief", "level": 1,
+             "results": [{"icon": "move", "value": 1}, {"icon": "status", "value": None}], "resolved": False},
+            {"label": "Ember Rune", "short": "ER", "constellation": "mage", "level": 2,
+             "results": [{"icon": "shock", "value": 1}, {"icon": "heal", "value": 1}], "resolved": False},
+        ],
+    }
+
+
+def write_examples(outdir: str) -> list[str]:
+    from render import render_map, render_mat, render_roll
+
+    os.makedirs(outdir, exist_ok=True)
+    out = []
+    for name, data in (("mat-example.png", render_mat(example_mat_view())),
+                       ("map-example.png", render_map(example_map_view())),
+                       ("roll-example.png", render_roll(example_roll_view()))):
+        path = os.path.join(outdir, name)
+        with open(path, "wb") as fh:
+            fh.write(data)
+        out.append(path)
+    return out
+
+
+if __name__ == "__main__":  # pragma: no cover
+    for p in write_examples(sys.argv[1] if len(sys.argv) > 1 else "docs/images"):
+        print(p)
