@@ -18,7 +18,7 @@ from dotenv import load_dotenv
 log = logging.getLogger("hexpost")
 
 
-def build_bot(db_path: str, *, sync: bool = False, sync_guild: str | None = None):
+def build_bot(db_path: str, *, sync: bool = False, sync_guild: str | None = None, **client_options):
     import discord
     from discord.ext import commands
 
@@ -32,14 +32,15 @@ def build_bot(db_path: str, *, sync: bool = False, sync_guild: str | None = None
 
         def __init__(self):
             super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                             allowed_mentions=discord.AllowedMentions.none(), help_command=None)
+                             allowed_mentions=discord.AllowedMentions.none(), help_command=None,
+                             **client_options)
             self.store: Store | None = None
             self.reminders = None
 
         async def setup_hook(self) -> None:
             self.store = await Store.open(db_path)
             self.table = Table(CampaignService(self.store))
-            for ext in ("cogs.campaign", "cogs.adventurer", "cogs.misc"):
+            for ext in ("cogs.campaign", "cogs.adventurer", "cogs.misc", "cogs.battle"):
                 await self.load_extension(ext)
             self.add_dynamic_items(HexButton, HexSelect)
             self.tree.on_error = self.on_tree_error
