@@ -35,6 +35,12 @@ class AdventurerCog(commands.GroupCog, group_name="adventurer", group_descriptio
         await respond(interaction, "adventurer create", name=name, race=race, line=line, klass=klass, form=form,
                       health=health, stamina=stamina, magicka=magicka, combat=combat, skill=skill, player=player)
 
+    @app_commands.command(name="guide",
+                          description="Create your adventurer step by step with menus (race, line, placement, class).")
+    @app_commands.describe(name="Your adventurer's name", player="Act for this player's adventurer (party leader only)")
+    async def guide(self, interaction: discord.Interaction, name: str, player: discord.Member | None = None):
+        await respond(interaction, "adventurer guide", name=name, player=player)
+
     @app_commands.command(name="show", description="Show an adventurer's mat as a picture.")
     @app_commands.describe(player="Whose adventurer (default: yours)")
     async def show(self, interaction: discord.Interaction, player: discord.Member | None = None):

@@ -54,6 +54,9 @@ def parse_line(line: str) -> tuple[str | None, str, dict[str, str]]:
     name = " ".join(w.lower() for w in words)
     options: dict[str, str] = {}
     loose: list[str] = []
+    if name == "click" and rest:
+        # the first word is the button's whole id (it contains colons of its own)
+        options["_args"], rest = rest[0], rest[1:]
     for tok in rest:
         key, sep, value = tok.partition(":")
         if sep and re.fullmatch(r"[a-z_]+", key):

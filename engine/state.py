@@ -174,6 +174,8 @@ class Campaign:
     forced: list[int] = field(default_factory=list)
     settings: dict[str, Any] = field(default_factory=dict)
     battle: dict[str, Any] | None = None  # owned by engine.battle; plain data here
+    # unfinished guided creations (/adventurer guide): owner id -> draft (engine.rules.guide)
+    drafts: dict[str, dict[str, Any]] = field(default_factory=dict)
     ended: bool = False
     schema: int = SCHEMA
 
@@ -196,6 +198,7 @@ class Campaign:
             "forced": list(self.forced),
             "settings": copy.deepcopy(self.settings),
             "battle": copy.deepcopy(self.battle),
+            "drafts": copy.deepcopy(self.drafts),
             "ended": self.ended,
         }
 
@@ -219,6 +222,7 @@ class Campaign:
             forced=[int(x) for x in d.get("forced", [])],
             settings=dict(d.get("settings") or {}),
             battle=d.get("battle"),
+            drafts={str(k): dict(v) for k, v in (d.get("drafts") or {}).items()},
             ended=bool(d.get("ended", False)),
         )
 

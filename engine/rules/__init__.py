@@ -136,3 +136,4 @@ TURN_HOOKS: list[Callable[[Campaign], tuple[str, str] | None]] = []
 # Register the action modules (import for their side effect of registering).
 from engine.rules import campaign as _campaign  # noqa: E402,F401
 from engine.rules import adventurer as _adventurer  # noqa: E402,F401
+from engine.rules import guide as _guide  # noqa: E402,F401
