@@ -138,6 +138,7 @@ class Table:
         self.names: dict[str, str] = {}
         import commands.handlers  # noqa: F401  (registers the commands)
         import commands.guide  # noqa: F401
+        import commands.battle  # noqa: F401
 
     def invocation(self, user_id: str, channel_id: str, guild_id: str | None = None, user_name: str = "") -> Invocation:
         if user_name:

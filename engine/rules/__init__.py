@@ -137,3 +137,4 @@ TURN_HOOKS: list[Callable[[Campaign], tuple[str, str] | None]] = []
 from engine.rules import campaign as _campaign  # noqa: E402,F401
 from engine.rules import adventurer as _adventurer  # noqa: E402,F401
 from engine.rules import guide as _guide  # noqa: E402,F401
+from engine.rules import battle as _battle  # noqa: E402,F401

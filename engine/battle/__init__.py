@@ -1,0 +1,17 @@
+"""The battle engine: clash battles played on the hex map.
+
+Modules, one concern each:
+
+* ``model``      the battle's plain-data shape, the map, units and the context object
+* ``pool``       the enemy pool (EP) and drawing enemies from the level bags
+* ``track``      the cooldown track, fatigue, status dice and recovery
+* ``harm``       damage, prevention, healing and defeat
+* ``effects``    the one registry of effect functions (keyed by effect type)
+* ``engage``     the adventurers' move, engage and resolve steps
+* ``enemy``      enemy turns: movement, targets, rolls and skills
+* ``objectives`` objectives, achievements and class rewards
+* ``flow``       setup, turn order, rounds, end of battle and cleanup
+
+``Campaign.battle`` holds the battle as plain JSON data; nothing here imports
+Discord or pictures.
+"""

@@ -1,0 +1,246 @@
+"""Battle actions (rulebook pages 54-73 and 86-94): start, move, engage, resolve, end turn and more.
+
+The rules live in ``engine.battle``; these handlers check who may act and call it.
+Each handler works on the service's copy of the state, so a refused action
+changes nothing even when the refusal comes late.
+"""
+from __future__ import annotations
+
+from engine.battle import engage as eng
+from engine.battle import flow
+from engine.battle.model import Ctx, require_battle
+from engine.core import RuleError
+from engine.rules import TURN_HOOKS, Handler, action, subject
+from engine.rules.adventurer import Create
+
+
+def _ctx(state, ctx) -> Ctx:
+    return Ctx(state, ctx.pack_for(state), ctx.dice)
+
+
+def _in_battle(state, action) -> str:
+    require_battle(state)
+    owner = subject(state, action)
+    if owner not in state.battle["order"]:
+        raise RuleError("Your adventurer is not in this battle.")
+    return owner
+
+
+@action
+class Start(Handler):
+    type = "battle.start"
+    leader_only = True
+    summary = "Set up a clash battle: map, enemies, deployment, round 1."
+
+    def check(self, state, action, ctx):
+        if state.battle:
+            raise RuleError(f"A battle is already going on ({state.battle['name']}, round "
+                            f"{state.battle['round']}). See `/battle status`.")
+        if not state.adventurers:
+            raise RuleError("Nobody has an adventurer yet. Create them with `/adventurer create` first.")
+
+    def apply(self, state, action, ctx):
+        a = action.args
+        order = [str(o) for o in (a.get("order") or [])]
+        members = [m for m in state.members if m in state.adventurers]
+        if not order:
+            first = str(a["first"]) if a.get("first") else (state.leader if state.leader in members else members[0])
+            if first not in members:
+                raise RuleError("The first player must have an adventurer in this party.")
+            i = members.index(first)
+            order = members[i:] + members[:i]
+        missing = [m for m in members if m not in order]
+        if missing or len(set(order)) != len(order) or any(o not in state.adventurers for o in order):
+            raise RuleError("The turn order must list every adventurer's player once.")
+        for o in order:
+            adv = state.adventurers[o]
+            if adv.hp <= 0:
+                raise RuleError(f"{adv.name} has no HP left and cannot fight; heal first.")
+        c = _ctx(state, ctx)
+        flow.setup(c, str(a.get("encounter") or ""), order, a.get("hexes"), a.get("ep"), a.get("session"))
+        flow.proceed(c)
+        return state, c.events
+
+
+@action
+class Move(Handler):
+    type = "battle.move"
+    summary = "Move up to your Stamina in hexes."
+
+    def apply(self, state, action, ctx):
+        owner = _in_battle(state, action)
+        c = _ctx(state, ctx)
+        eng.do_move(c, owner, action.args)
+        return state, c.events
+
+
+@action
+class Engage(Handler):
+    type = "battle.engage"
+    summary = "Choose form, target and dice, and roll."
+
+    def apply(self, state, action, ctx):
+        owner = _in_battle(state, action)
+        c = _ctx(state, ctx)
+        eng.do_engage(c, owner, action.args)
+        return state, c.events
+
+
+@action
+class Resolve(Handler):
+    type = "battle.resolve"
+    summary = "Resolve your rolled dice (which ones, in what order)."
+
+    def apply(self, state, action, ctx):
+        owner = _in_battle(state, action)
+        c = _ctx(state, ctx)
+        eng.my_turn(c, owner)
+        eng.resolve(c, owner, action.args)
+        return state, c.events
+
+
+@action
+class Drop(Handler):
+    type = "battle.drop"
+    summary = "Remove a die from one of your active slots (it is exhausted)."
+
+    def apply(self, state, action, ctx):
+        owner = _in_battle(state, action)
+        c = _ctx(state, ctx)
+        eng.no_pending(c)
+        eng.drop_active(c, owner, action.args.get("slot"))
+        return state, c.events
+
+
+@action
+class EndTurn(Handler):
+    type = "battle.endturn"
+    summary = "End your turn; enemies act when every adventurer is done."
+
+    def apply(self, state, action, ctx):
+        owner = _in_battle(state, action)
+        c = _ctx(state, ctx)
+        eng.my_turn(c, owner)
+        eng.no_pending(c)
+        flow.end_turn(c, owner)
+        return state, c.events
+
+
+@action
+class Escape(Handler):
+    type = "battle.escape"
+    summary = "Leave the map from an escape hex at the start of your turn."
+
+    def apply(self, state, action, ctx):
+        owner = _in_battle(state, action)
+        c = _ctx(state, ctx)
+        flow.escape(c, owner)
+        return state, c.events
+
+
+@action
+class Ability(Handler):
+    type = "battle.ability"
+    summary = "Use your race ability or a class ability."
+
+    def apply(self, state, action, ctx):
+        owner = _in_battle(state, action)
+        c = _ctx(state, ctx)
+        eng.no_pending(c)
+        name = str(action.args.get("name") or "").strip()
+        adv = state.adventurers[owner]
+        race = c.pack.races[adv.race]
+        if not name:
+            raise RuleError(f"Name the ability: `race` for {race.ability.name}, or a class ability.")
+        if name.lower() in ("race", race.ability.name.lower()):
+            flow.race_ability(c, owner)
+        else:
+            flow.class_ability(c, owner, name, action.args.get("form"))
+        return state, c.events
+
+
+@action
+class Retreat(Handler):
+    type = "battle.retreat"
+    leader_only = True
+    summary = "Retreat: the battle ends (failed) at the end of this round."
+
+    def apply(self, state, action, ctx):
+        b = require_battle(state)
+        c = _ctx(state, ctx)
+        if b.get("retreat"):
+            raise RuleError("The party is already retreating; the battle ends at the end of this round.")
+        b["retreat"] = True
+        c.say("retreat", "🏳️ The party agrees to retreat: the battle ends at the end of this round.")
+        return state, c.events
+
+
+@action
+class PreventionMode(Handler):
+    type = "battle.prevention"
+    summary = "Choose automatic prevention or to be asked."
+
+    def apply(self, state, action, ctx):
+        owner = subject(state, action)
+        mode = str(action.args.get("mode") or "").lower()
+        if mode not in ("auto", "ask"):
+            raise RuleError("Choose `mode:auto` (the bot spends prevention for you) or `mode:ask`.")
+        if owner not in state.adventurers:
+            raise RuleError("You have no adventurer yet. Create one with `/adventurer create`.")
+        state.settings.setdefault("prevention", {})[owner] = mode
+        from engine.core import Event
+        name = state.adventurers[owner].name
+        return state, [Event("setting", f"{name}'s damage prevention: {mode}.", {"player": owner, "mode": mode})]
+
+
+@action
+class Prevent(Handler):
+    type = "battle.prevent"
+    summary = "Answer a prevention question during an enemy turn."
+
+    def apply(self, state, action, ctx):
+        owner = _in_battle(state, action)
+        c = _ctx(state, ctx)
+        flow.answer_prevention(c, owner, action.args.get("use"))
+        return state, c.events
+
+
+@action
+class ChooseRewardClass(Handler):
+    type = "battle.class"
+    summary = "Choose your class from the Jailbreak rewards."
+
+    def apply(self, state, action, ctx):
+        from engine.core import Event
+        owner = subject(state, action)
+        rewards = (state.settings.get("class_rewards") or {}).get(owner)
+        adv = state.adventurers.get(owner)
+        if adv is None or not rewards:
+            raise RuleError("You have no class rewards waiting. Without them choose with `/adventurer class`.")
+        if adv.class_id:
+            raise RuleError(f"{adv.name} already has a class.")
+        pack = ctx.pack_for(state)
+        key = str(action.args.get("klass") or "").strip().lower()
+        pick = next((k for k in rewards if k == key or pack.classes[k].name.lower() == key), None)
+        if pick is None:
+            raise RuleError("Choose one of your rewards: " + ", ".join(pack.classes[k].name for k in rewards) + ".")
+        Create.check_class(state, pack, pick, owner)
+        adv.class_id = pick
+        del state.settings["class_rewards"][owner]
+        return state, [Event("class-chosen", f"{adv.name} becomes a {pack.classes[pick].name} (novice side).",
+                             {"player": owner, "class": pick})]
+
+
+def whose_turn(state):
+    b = state.battle
+    if not b:
+        return None
+    if b.get("await"):
+        return b["await"]["owner"], f"b{b['no']}-r{b['round']}-ask-{len(b.get('log', []))}"
+    if b.get("step") == "adventurer" and (b.get("turn") or {}).get("owner"):
+        t = b["turn"]
+        return t["owner"], f"b{b['no']}-r{b['round']}-{t['unit']}"
+    return None
+
+
+TURN_HOOKS.append(whose_turn)

@@ -1,0 +1,147 @@
+"""Unit tests: recovery, the full cooldown track, move legality, engage limits, fatigue rounds, defeat, objectives."""
+from __future__ import annotations
+
+import pytest
+from battle_helpers import ctx, jailbreak, party, run, texts
+
+from engine.battle import harm, track
+from engine.core import RuleError
+from engine.state import Adventurer
+
+
+def _adv(cooldown, stat=2):
+    a = Adventurer(owner="x", name="X", race="argonian", rows=[], hp=5, cooldown_stat=stat, battle_form="light")
+    a.dice = {"d1": {"type": "combat", "line": "combat", "level": 1}, "d2": {"type": "combat", "line": "combat", "level": 1}}
+    a.cooldown = cooldown
+    return a
+
+
+def test_recovery_takes_leftmost_and_moves_overfatigue_back(pack=None):
+    from engine.content import load_pack
+    a = _adv([{"fatigue": "over"}, {"die": "d1"}, {"fatigue": "light"}, {"status": "bane"}], stat=3)
+    out = track.recovery(a, load_pack("starter"))
+    assert a.cooldown == [{"status": "bane"}, {"fatigue": "over"}]
+    assert "d1" in a.available_dice() and len(out) == 3
+
+
+def test_full_track_drains_and_turns_rightmost_into_overfatigue():
+    a = _adv([{"fatigue": "light"}] * 12 + [{"die": "d1"}])
+    track.place(a, {"die": "d2"}, 13)
+    assert len(a.cooldown) == 13
+    assert "d2" in a.drained and "d1" in a.drained
+    assert a.cooldown[-1] == {"fatigue": "over"}
+    b = _adv([{"fatigue": "over"}] * 13)
+    track.gain_fatigue(b, "light", 1, 13)
+    assert b.cooldown == [{"fatigue": "over"}] * 13
+
+
+def test_status_already_in_track_moves_to_the_end():
+    a = _adv([{"status": "daze"}, {"die": "d1"}])
+    track.gain_status(a, "daze", 13)
+    assert a.cooldown == [{"die": "d1"}, {"status": "daze"}]
+
+
+def test_move_limits():
+    s = party()
+    s, _ = jailbreak(s, {"S": "-2,2", "R": "-2,1"})
+    with pytest.raises(RuleError, match="only 3"):
+        run(s, "battle.move", "S", {"path": "-1,2 0,2 0,3 0,4"})
+    with pytest.raises(RuleError, match="occupied"):
+        run(s, "battle.move", "S", {"path": "-2,1"})
+    with pytest.raises(RuleError, match="impassable"):
+        run(s, "battle.move", "S", {"to": "2,1"})
+    with pytest.raises(RuleError, match="not your|turn"):
+        run(s, "battle.move", "R", {"to": "-1,1"})
+    s, _ = run(s, "battle.move", "S", {"to": "-1,2"})
+    s, _ = run(s, "battle.move", "S", {"to": "0,2"})  # a second move without engaging is allowed
+    with pytest.raises(RuleError, match="moved twice"):
+        run(s, "battle.engage", "S", {"dice": "combat"})
+    with pytest.raises(RuleError, match="twice"):
+        run(s, "battle.move", "S", {"to": "0,3"})
+
+
+def test_engage_limits_and_extra_engage_fatigue():
+    s = party()
+    s, _ = jailbreak(s, {"S": "-2,2", "R": "-2,1"})
+    with pytest.raises(RuleError, match="adjacent"):
+        run(s, "battle.engage", "S", {"target": "High Elf Bandit", "dice": "combat"})
+    with pytest.raises(RuleError, match="Magic form"):
+        run(s, "battle.engage", "S", {"form": "magic", "dice": "combat"})
+    with pytest.raises(RuleError, match="Light Weapon form|need"):
+        run(s, "battle.engage", "S", {"form": "defensive", "dice": "shield-discipline"})
+    s, _ = run(s, "battle.move", "S", {"to": "0,2"})
+    s, _ = run(s, "battle.engage", "S", {"target": "HEB1", "dice": "combat"}, forced=[5])
+    with pytest.raises(RuleError, match="Resolve your roll"):
+        run(s, "battle.endturn", "S")
+    s, _ = run(s, "battle.resolve", "S", {})
+    with pytest.raises(RuleError, match="moved after engaging|only once"):
+        s2, _ = run(s, "battle.move", "S", {"to": "-1,2"})
+        run(s2, "battle.move", "S", {"to": "0,2"})
+    s, ev = run(s, "battle.engage", "S", {"target": "HEB1", "dice": "shield-discipline"}, forced=[6])
+    assert "gains 1 light fatigue" in texts(ev)
+    # Ryan: Magicka 3 allows 3 Force Shock at most, he has 2; Stamina 2 limits Combat dice
+    s, _ = run(s, "battle.resolve", "S", {"order": "none"})
+    s, _ = run(s, "battle.endturn", "S")
+    with pytest.raises(RuleError, match="Stamina"):
+        s.adventurers["R"].dice["d99"] = {"type": "combat", "line": "combat", "level": 1}
+        run(s, "battle.engage", "R", {"form": "defensive", "dice": "3 combat"})
+
+
+def test_expert_extra_engage_costs_two_fatigue():
+    s = party(difficulty="expert", ryan=False)
+    s, _ = jailbreak(s, {"S": "-2,2"}, forced=(2,))
+    s, _ = run(s, "battle.engage", "S", {"form": "defensive", "dice": "combat"}, forced=[5])
+    s, _ = run(s, "battle.resolve", "S", {})
+    s, _ = run(s, "battle.engage", "S", {"form": "defensive"})
+    assert track.count(s.adventurers["S"], fatigue="light") == 2
+
+
+def test_fatigue_rounds_overfatigue_then_true_damage():
+    s = party(ryan=False)
+    s, _ = jailbreak(s, {"S": "-4,3"}, forced=(4,))  # a Skeleton (range 1) far away
+    sh = s.adventurers["S"]
+    sh.hp = 50  # survive long enough to see the fatigue rounds
+    for _ in range(5):
+        s, ev = run(s, "battle.endturn", "S", forced=[1, 1])
+    assert s.battle["round"] == 6 and s.battle["fatigue_round"]
+    assert track.count(s.adventurers["S"], fatigue="over") == 1
+    assert "Fatigue: Shannon is dealt 1 true damage" in texts(ev)
+
+
+def test_defeat_exhausts_active_dice_and_skips_turns():
+    s = party()
+    s, _ = jailbreak(s, {"S": "-2,2", "R": "-2,1"})
+    s, _ = run(s, "battle.engage", "S", {"form": "defensive", "dice": "combat"}, forced=[1])
+    s, _ = run(s, "battle.resolve", "S", {})
+    c = ctx(s)
+    harm.damage_adventurer(c, "S", 99, true=True)
+    sh = s.adventurers["S"]
+    assert c.unit("a:S")["defeated"] and sh.active == [] and sh.hp == 0
+    assert len(sh.cooldown) == 1  # the active Combat die was exhausted
+    s.battle["turn"]["owner"] = "S"
+    s, ev = run(s, "battle.endturn", "S", forced=[1, 1, 1, 1])
+    assert s.battle["turn"]["owner"] == "R"
+    s, ev = run(s, "battle.endturn", "R", forced=[1, 1, 1, 1])
+    assert "Shannon's turn" not in texts(ev) and s.battle["turn"]["owner"] == "R"
+
+
+def test_conquer_ends_after_the_round_with_cleanup():
+    s = party(ryan=False)
+    s, _ = jailbreak(s, {"S": "-2,2"}, forced=(2,))
+    s.adventurers["S"].bonus_hp = 3
+    s, _ = run(s, "battle.move", "S", {"to": "0,2"})
+    s, _ = run(s, "battle.engage", "S", {"target": "HEB1", "dice": "2 shield-discipline, combat"}, forced=[3, 4, 4])
+    s, ev = run(s, "battle.resolve", "S", {})
+    assert "High Elf Bandit is defeated by Shannon" in texts(ev)
+    assert s.battle is not None  # the battle ends only at the end of the round
+    s, ev = run(s, "battle.endturn", "S")
+    assert s.battle is None
+    last = s.settings["last_battle"]
+    assert last["outcome"] == "victory"
+    assert set(last["achievements"]) >= {"defeat-high-elf-bandit", "first-turn", "last-turn"}
+    sh = s.adventurers["S"]
+    assert sh.active == [] and sh.bonus_hp == 0 and sh.away == []
+    rewards = s.settings["class_rewards"]["S"]
+    assert {"sorcerer", "dragonknight", "healer"} <= set(rewards)
+    s, ev = run(s, "battle.class", "S", {"klass": "healer"})
+    assert s.adventurers["S"].class_id == "healer"
