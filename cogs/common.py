@@ -29,6 +29,8 @@ STYLES = {
     "success": discord.ButtonStyle.success,
     "danger": discord.ButtonStyle.danger,
 }
+# Answer or defer within this many seconds (Discord allows 3).
+DEFER_AFTER = 2.0
 # Discord refuses attachments over this size in an interaction reply on a server without boosts.
 MAX_UPLOAD = 10 * 1024 * 1024
 
@@ -157,7 +159,7 @@ async def send_followup(interaction: discord.Interaction, reply: Reply) -> None:
         await send_followup(interaction, extra)
 
 
-async def respond(interaction: discord.Interaction, name: str, **options: Any) -> None:
+async def respond(interaction: discord.Interaction, name: str, /, **options: Any) -> None:
     """Run command ``name`` for this interaction and answer it."""
     if interaction.guild_id is None:
         await interaction.response.send_message("Hexpost campaigns live in server channels; use it there.",
@@ -170,24 +172,22 @@ async def respond(interaction: discord.Interaction, name: str, **options: Any) -
     for v in options.values():
         if isinstance(v, (discord.abc.User, discord.Member)):
             inv.names[str(v.id)] = v.display_name
-    cmd = COMMANDS[name]
-    if cmd.renders:
-        # Drawing may take longer than Discord's 3 seconds: defer first, answer after.
+    # Run the command first: its answer decides whether the reply is private (errors) or public.
+    # Only if it has not answered within DEFER_AFTER seconds is the interaction deferred, so Discord's
+    # 3-second limit holds even when the channel is busy.  Drawing happens after a defer (send_reply).
+    task = asyncio.ensure_future(table.run(inv, name, opts))
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done:
         await interaction.response.defer(thinking=True)
-        reply = await table.run(inv, name, opts)
+        reply = await task
         if reply.error:
             await interaction.delete_original_response()
             await interaction.followup.send(clip(reply.content, MAX_CONTENT), ephemeral=True,
                                             allowed_mentions=discord.AllowedMentions.none())
             return
-        files = await render_files(reply)
-        await interaction.edit_original_response(attachments=files, **{k: v for k, v in message_kwargs(reply).items()
-                                                                        if k != "files"})
-        for extra in reply.followups:
-            await send_followup(interaction, extra)
+        await send_followup(interaction, reply)
         return
-    reply = await table.run(inv, name, opts)
-    await send_reply(interaction, reply)
+    await send_reply(interaction, task.result())
 
 
 async def handle_component(interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:

@@ -32,3 +32,9 @@ def clean_name(text: str | None, what: str, *, max_len: int = 32) -> str:
 def slug(text: str) -> str:
     """How ids are matched from what a player typed: 'Dark Elf' -> 'dark-elf'."""
     return "-".join(str(text).strip().lower().replace("_", " ").replace("-", " ").split())
+
+
+def echo(value, limit: int = 40) -> str:
+    """A player's bad value, safe to quote back: short, no backticks, no live mentions."""
+    text = " ".join(str(value).split()).replace("`", "'").replace("@", "@\u200b").replace("<", "‹").replace(">", "›")
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -8,7 +8,7 @@ from engine.core import Action, Event, RuleError
 from engine.rules import Ctx, Handler, action, subject
 from engine.rules.campaign import MAX_PARTY
 from engine.state import Adventurer, Campaign, Row, Slot
-from engine.text import clean_name, slug
+from engine.text import clean_name, echo, slug
 
 # Component limits this bot assumes where the rulebook gives no number (docs/rules-notes.md):
 RACE_SHEETS = 2  # "2 sheets for each race": at most 2 adventurers of one race
@@ -27,7 +27,7 @@ def parse_slot(text: str, rows: int) -> tuple[int, str]:
     m = _SLOT_RE.match(str(text or ""))
     if not m:
         raise RuleError(
-            f"`{text}` is not a circular slot. Write the row number and side, like `2L` (row 2, left) or `4R`."
+            f"`{echo(text)}` is not a circular slot. Write the row number and side, like `2L` (row 2, left) or `4R`."
         )
     row = int(m.group(1))
     if not 1 <= row <= rows:
@@ -52,7 +52,7 @@ def lookup(mapping: dict[str, Any], text: Any, what: str, command_hint: str = ""
     close = [getattr(e, "name", i) for i, e in mapping.items() if key[:3] in i][:5]
     hint = f" Did you mean {', '.join(close)}?" if close else ""
     names = ", ".join(getattr(e, "name", i) for i, e in list(mapping.items())[:12])
-    raise RuleError(f"There is no {what} called `{text}`.{hint} Choose one of: {names}.")
+    raise RuleError(f"There is no {what} called `{echo(text)}`.{hint} Choose one of: {names}.")
 
 
 def level_die(pack, line_id: str, level: int):
@@ -169,7 +169,7 @@ class Create(Handler):
                 )
             form = slug(form)
             if form not in BATTLE_FORMS:
-                raise RuleError(f"`{a.get('form')}` is not a battle form. Choose one of: {', '.join(BATTLE_FORMS)}.")
+                raise RuleError(f"`{echo(a.get('form'))}` is not a battle form. Choose one of: {', '.join(BATTLE_FORMS)}.")
 
         class_id = None
         if a.get("klass"):
