@@ -36,11 +36,12 @@ def build_bot(db_path: str, *, sync: bool = False, sync_guild: str | None = None
                              **client_options)
             self.store: Store | None = None
             self.reminders = None
+            self.deadlines = None
 
         async def setup_hook(self) -> None:
             self.store = await Store.open(db_path)
             self.table = Table(CampaignService(self.store))
-            for ext in ("cogs.campaign", "cogs.adventurer", "cogs.misc", "cogs.battle"):
+            for ext in ("cogs.campaign", "cogs.adventurer", "cogs.misc", "cogs.battle", "cogs.lockpick"):
                 await self.load_extension(ext)
             self.add_dynamic_items(HexButton, HexSelect)
             self.tree.on_error = self.on_tree_error
@@ -52,6 +53,9 @@ def build_bot(db_path: str, *, sync: bool = False, sync_guild: str | None = None
                 else:
                     synced = await self.tree.sync()
                 log.info("published %d slash commands", len(synced))
+            from cogs.deadlines import start_deadlines
+
+            self.deadlines = start_deadlines(self)  # prevention time-outs (commands/battle_prompts.py)
             try:
                 from cogs.reminders import start_reminders
             except ImportError:  # reminders arrive with their module
@@ -77,6 +81,8 @@ def build_bot(db_path: str, *, sync: bool = False, sync_guild: str | None = None
         async def close(self) -> None:
             if self.reminders is not None:
                 self.reminders.cancel()
+            if self.deadlines is not None:
+                self.deadlines.cancel()
             await super().close()
             if self.store is not None:
                 await self.store.close()

@@ -47,15 +47,55 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="O
         await respond(interaction, "campaign log", page=page)
 
     @app_commands.command(name="settings", description="Change campaign settings (party leader).")
-    @app_commands.describe(reminder_hours="Remind the player whose move it is after this many hours (0 = off)")
+    @app_commands.describe(reminder_hours="Remind the player whose move it is after this many hours (0 = off)",
+                           prevent_timeout_minutes="Minutes to answer a prevention question before the automatic "
+                                                   "choice applies (0 = wait)")
     async def settings(self, interaction: discord.Interaction,
-                       reminder_hours: app_commands.Range[int, 0, 336] | None = None):
-        await respond(interaction, "campaign settings", reminder_hours=reminder_hours)
+                       reminder_hours: app_commands.Range[int, 0, 336] | None = None,
+                       prevent_timeout_minutes: app_commands.Range[int, 0, 10080] | None = None):
+        await respond(interaction, "campaign settings", reminder_hours=reminder_hours,
+                      prevent_timeout_minutes=prevent_timeout_minutes)
 
     @app_commands.command(name="leader", description="Hand the party lead to another member (party leader).")
     @app_commands.describe(player="The new leader")
     async def leader(self, interaction: discord.Interaction, player: discord.Member):
         await respond(interaction, "campaign leader", player=player)
+
+    @app_commands.command(name="export", description="Download this campaign (state and full log) as a JSON file.")
+    async def export(self, interaction: discord.Interaction):
+        await respond(interaction, "campaign export")
+
+    @app_commands.command(name="import", description="Open a campaign from a /campaign export file in this channel.")
+    @app_commands.describe(file="The .json file /campaign export made")
+    async def import_(self, interaction: discord.Interaction, file: discord.Attachment):
+        await respond_import(interaction, file)
+
+
+async def respond_import(interaction: discord.Interaction, file: discord.Attachment) -> None:
+    """Like ``respond``, but the attachment's bytes go to the command layer (see commands/transfer.py)."""
+    from cogs.common import invocation, message_kwargs, table_of
+    from commands.reply import MAX_CONTENT, clip
+    from commands.transfer import MAX_IMPORT_BYTES, attach
+
+    if interaction.guild_id is None:
+        await interaction.response.send_message("Hexpost campaigns live in server channels; use it there.",
+                                                ephemeral=True)
+        return
+    if file.size > MAX_IMPORT_BYTES:
+        await interaction.response.send_message(
+            f"That file is {file.size // 1024} KB; a campaign export is at most {MAX_IMPORT_BYTES // 2**20} MB.",
+            ephemeral=True)
+        return
+    await interaction.response.defer(thinking=True)
+    inv = invocation(interaction)
+    attach(inv, await file.read())
+    reply = await table_of(interaction.client).run(inv, "campaign import", {"file": file.filename[:100]})
+    if reply.error:
+        await interaction.delete_original_response()
+        await interaction.followup.send(clip(reply.content, MAX_CONTENT), ephemeral=True,
+                                        allowed_mentions=discord.AllowedMentions.none())
+        return
+    await interaction.edit_original_response(**{k: v for k, v in message_kwargs(reply).items() if k != "files"})
 
 
 async def setup(bot: commands.Bot):

@@ -79,7 +79,7 @@ async def _undo(inv, arg, values) -> Reply:
     from commands import handlers as h
 
     reply = await h.undo(inv, confirm=True, expected=arg)
-    reply.update = not reply.error
+    reply.update = not reply.error and not reply.pictures  # in battle: a new post with the map for the party
     return reply
 
 
@@ -88,6 +88,15 @@ async def _retire(inv, arg, values) -> Reply:
     from commands import handlers as h
 
     reply = await h.adventurer_retire(inv, player=arg or None, confirm=True)
+    reply.update = not reply.error
+    return reply
+
+
+@on_click("leave")
+async def _leave(inv, arg, values) -> Reply:
+    from commands import handlers as h
+
+    reply = await h.campaign_leave(inv, player=arg or None, confirm=True)
     reply.update = not reply.error
     return reply
 

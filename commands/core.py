@@ -8,6 +8,7 @@ cogs mirror these declarations as slash commands (a test checks they match).
 from __future__ import annotations
 
 import logging
+import re
 import traceback
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
@@ -117,6 +118,13 @@ def coerce(opt: Opt, value: Any) -> Any:
             raise OptionError(f"`{opt.name}` must be from {opt.min} to {opt.max} (you gave {number}).")
         return number
     text = str(value)
+    if opt.user:
+        # A Discord member arrives as its id; at the local table a plain name.  "<@123>" is accepted too.
+        m = re.fullmatch(r"\s*<@!?(\d{1,20})>\s*|\s*@?([A-Za-z0-9_.-]{1,32})\s*", text)
+        if not m:
+            raise OptionError(f"`{opt.name}` must be a member of this server: pick one from the list "
+                              "(at the local table, type their name).")
+        return m.group(1) or m.group(2)
     if len(text) > MAX_OPTION_TEXT:
         raise OptionError(f"`{opt.name}` is too long ({len(text)} characters); keep it under {MAX_OPTION_TEXT}.")
     if opt.choices and text.strip().lower() not in opt.choices:
@@ -139,6 +147,9 @@ class Table:
         import commands.handlers  # noqa: F401  (registers the commands)
         import commands.guide  # noqa: F401
         import commands.battle  # noqa: F401
+        import commands.transfer  # noqa: F401
+        import commands.lockpick  # noqa: F401
+        import commands.battle_prompts  # noqa: F401
 
     def invocation(self, user_id: str, channel_id: str, guild_id: str | None = None, user_name: str = "") -> Invocation:
         if user_name:
@@ -148,7 +159,7 @@ class Table:
     async def run(self, inv: Invocation, name: str, options: dict[str, Any] | None = None) -> Reply:
         cmd = COMMANDS.get(name)
         if cmd is None:
-            close = [c for c in COMMANDS if c.split()[0] == name.split()[0]] if name else []
+            close = [c for c in COMMANDS if c.split()[0] == name.split()[0]] if name and name.split() else []
             hint = f" Try: {', '.join('/' + c for c in close)}." if close else " See `/help`."
             return Reply.fail(f"There is no command `/{clip_echo(name)}`.{hint}")
         by_name = {o.name: o for o in cmd.options} | {o.key: o for o in cmd.options}

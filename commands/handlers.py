@@ -59,8 +59,24 @@ async def campaign_join(inv: Invocation) -> Reply:
     return Reply(content=events_text(out.events) + " Create your adventurer with `/adventurer create`.")
 
 
-@command("campaign leave", "Leave the party (your adventurer retires).", PLAYER)
-async def campaign_leave(inv: Invocation, player=None) -> Reply:
+@command("campaign leave", "Leave the party (your adventurer retires).", PLAYER,
+         Opt("confirm", bool, "yes to leave without the button (scripts)", local_only=True))
+async def campaign_leave(inv: Invocation, player=None, confirm=None) -> Reply:
+    who = str(player) if player else inv.user_id
+    if not confirm:
+        # Retiring an adventurer, or removing someone else, can't be taken back: confirm first,
+        # and only offer the button when the leave would be allowed.
+        from engine import rules
+
+        state = await _state(inv)
+        adv = state.adventurers.get(who)
+        if who != inv.user_id or adv is not None:
+            rules.execute(state, inv.action("campaign.leave", player=player), rules.dice_for(state))
+            what = ("Leave the party" if who == inv.user_id else f"Remove <@{who}> from the party") + (
+                f"? **{adv.name}** retires for good." if adv else "?")
+            return Reply(content=what, ephemeral=True,
+                         buttons=confirm_buttons("leave", inv.channel_id, who,
+                                                 "Leave the party" if who == inv.user_id else "Remove them"))
     out = await inv.do("campaign.leave", player=player)
     return Reply(content=events_text(out.events))
 
@@ -121,13 +137,19 @@ async def campaign_log(inv: Invocation, page=None) -> Reply:
 
 @command("campaign settings", "Change campaign settings (party leader).",
          Opt("reminder_hours", int, "Remind the player whose move it is after this many hours (0 = off)",
-             min=0, max=24 * 14))
-async def campaign_settings(inv: Invocation, reminder_hours=None) -> Reply:
-    args = {k: v for k, v in {"reminder_hours": reminder_hours}.items() if v is not None}
+             min=0, max=24 * 14),
+         Opt("prevent_timeout_minutes", int, "Minutes to answer a prevention question before the automatic "
+             "choice applies (0 = wait)", min=0, max=7 * 24 * 60))
+async def campaign_settings(inv: Invocation, reminder_hours=None, prevent_timeout_minutes=None) -> Reply:
+    args = {k: v for k, v in {"reminder_hours": reminder_hours,
+                              "prevent_timeout_minutes": prevent_timeout_minutes}.items() if v is not None}
     if not args:
+        from engine.rules.battle_prompts import prevent_timeout_minutes as timeout_of
+
         state = await _state(inv)
         e = Embed(title="Settings")
         e.add("reminder_hours", f"{state.settings.get('reminder_hours', 24)} (0 = no reminders)")
+        e.add("prevent_timeout_minutes", f"{timeout_of(state)} (0 = wait for the answer without a time-out)")
         return Reply(embeds=[e], ephemeral=True)
     out = await inv.do("campaign.settings", args)
     return Reply(content=events_text(out.events))
@@ -283,6 +305,10 @@ async def undo(inv: Invocation, confirm=None, expected: str | None = None) -> Re
         return Reply(content=f"Undo action #{last.seq}: {clip(first, 300)}", ephemeral=True,
                      buttons=confirm_buttons("undo", inv.channel_id, str(last.seq), "Undo it"))
     out = await inv.do("undo", {"confirm": True})
+    if out.state.battle:  # in battle the party sees the map as it is again, and whose move it is
+        from commands.battle import battle_reply
+
+        return await battle_reply(inv, out)
     return Reply(content=events_text(out.events))
 
 

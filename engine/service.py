@@ -76,7 +76,8 @@ class CampaignService:
         reminder: Any = False
         before = rules.whose_move(old)
         after = rules.whose_move(new)
-        if before != after or stored is None:
+        hours_changed = old is not None and old.settings.get("reminder_hours") != new.settings.get("reminder_hours")
+        if before != after or stored is None or hours_changed:
             hours = int(new.settings.get("reminder_hours", 0) or 0)
             reminder = (after[1], after[0], self.clock() + hours * 3600) if (after and hours > 0) else None
         try:

@@ -317,6 +317,65 @@ class Store:
         return [Reminder(*tuple(r)) for r in await cur.fetchall()]
 
 
+    # ---- deadlines (migrations/002_deadlines.sql) --------------------------
+    async def add_deadline(self, campaign_id: int, key: str, kind: str, channel_id: str, user_id: str | None,
+                           due_at: float, now: float | None = None) -> bool:
+        """Schedule a deadline once: True if it is new; an existing one (fired or not) keeps its time."""
+        async with self._write:
+            cur = await self._db.execute(
+                "INSERT OR IGNORE INTO deadlines (campaign_id, key, kind, channel_id, user_id, due_at, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (campaign_id, key, kind, str(channel_id), user_id, due_at, time.time() if now is None else now),
+            )
+            return cur.rowcount == 1
+
+    async def due_deadlines(self, now: float) -> list["Deadline"]:
+        """Unfired deadlines due at ``now`` in active campaigns, oldest first."""
+        cur = await self._db.execute(
+            "SELECT d.campaign_id, d.key, d.kind, d.channel_id, d.user_id, d.due_at FROM deadlines d"
+            " JOIN campaigns c ON c.id = d.campaign_id"
+            " WHERE d.fired_at IS NULL AND d.due_at <= ? AND c.active = 1 ORDER BY d.due_at",
+            (now,),
+        )
+        return [Deadline(*tuple(r)) for r in await cur.fetchall()]
+
+    async def claim_deadline(self, campaign_id: int, key: str, now: float) -> bool:
+        """Mark a deadline fired; True only for the one caller that marked it."""
+        async with self._write:
+            cur = await self._db.execute(
+                "UPDATE deadlines SET fired_at = ? WHERE campaign_id = ? AND key = ? AND fired_at IS NULL",
+                (now, campaign_id, key),
+            )
+            return cur.rowcount == 1
+
+    async def cancel_deadlines(self, campaign_id: int, kind: str, keep: str | None = None) -> int:
+        """Drop the campaign's unfired deadlines of ``kind`` (all but ``keep``); returns how many."""
+        async with self._write:
+            cur = await self._db.execute(
+                "DELETE FROM deadlines WHERE campaign_id = ? AND kind = ? AND fired_at IS NULL AND key != ?",
+                (campaign_id, kind, keep or ""),
+            )
+            return cur.rowcount
+
+    async def pending_deadlines(self, campaign_id: int) -> list["Deadline"]:
+        cur = await self._db.execute(
+            "SELECT campaign_id, key, kind, channel_id, user_id, due_at FROM deadlines"
+            " WHERE campaign_id = ? AND fired_at IS NULL ORDER BY due_at",
+            (campaign_id,),
+        )
+        return [Deadline(*tuple(r)) for r in await cur.fetchall()]
+
+
+@dataclass
+class Deadline:
+    campaign_id: int
+    key: str
+    kind: str
+    channel_id: str
+    user_id: str | None
+    due_at: float
+
+
 def _split_sql(text: str) -> list[str]:
     """Split a migration file into statements, with SQLite's own notion of a complete statement."""
     statements, buffer = [], ""

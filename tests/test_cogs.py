@@ -14,6 +14,7 @@ async def loaded_bot():
     bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
     for ext in ("cogs.campaign", "cogs.adventurer", "cogs.misc"):
         await bot.load_extension(ext)
+    await bot.load_extension("cogs.lockpick")
     try:
         await bot.load_extension("cogs.battle")
     except commands.ExtensionNotFound:

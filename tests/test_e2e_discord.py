@@ -734,7 +734,8 @@ async def test_battle_round_through_discord(world: World) -> None:
         await fake.autocomplete(member, w.chan, "battle class", focused="class", value="")
         for cmd, opts in (("engage", {"target": "99,99"}), ("resolve", {}), ("ability", {"name": "race"}),
                           ("battle escape", {}), ("battle prevent", {"use": "auto"}), ("battle drop", {"slot": 4}),
-                          ("battle class", {"class": "knight"}), ("battle prevention", {"mode": "ask"})):
+                          ("battle class", {"class": "knight"}), ("battle prevention", {"mode": "ask"}),
+                          ("lockpick", {})):
             res = await w.slash(member, cmd, opts)
             text, ephemeral = answer(res)
             assert text, (cmd, res.log)

@@ -136,5 +136,8 @@ TURN_HOOKS: list[Callable[[Campaign], tuple[str, str] | None]] = []
 # Register the action modules (import for their side effect of registering).
 from engine.rules import campaign as _campaign  # noqa: E402,F401
 from engine.rules import adventurer as _adventurer  # noqa: E402,F401
-from engine.rules import guide as _guide  # noqa: E402,F401
+from engine.rules import transfer as _transfer  # noqa: E402,F401
 from engine.rules import battle as _battle  # noqa: E402,F401
+from engine.rules import guide as _guide  # noqa: E402,F401
+from engine.rules import lockpick as _lockpick  # noqa: E402,F401
+from engine.rules import battle_prompts as _battle_prompts  # noqa: E402,F401

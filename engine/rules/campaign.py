@@ -10,7 +10,9 @@ MAX_PARTY = 4
 DEFAULT_SETTINGS = {
     "reminder_hours": 24,  # remind the player whose move it is after this long; 0 turns reminders off
 }
-SETTING_LIMITS = {"reminder_hours": (0, 24 * 14)}
+SETTING_LIMITS = {"reminder_hours": (0, 24 * 14),
+                  # minutes a player in prevention ask mode has to answer (0 = no time-out); default 60
+                  "prevent_timeout_minutes": (0, 7 * 24 * 60)}
 
 
 def _difficulty(value) -> str:

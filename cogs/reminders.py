@@ -1,0 +1,55 @@
+"""The Discord side of turn reminders: a task that polls the database every minute.
+
+``bot.py`` calls ``start_reminders(bot)`` from its setup hook and cancels the
+task on close.  The logic (claim once, then send) is ``engine.reminders``.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+
+from engine.reminders import POLL_SECONDS, reminder_text, run_due
+from engine.store import Reminder
+
+log = logging.getLogger("hexpost.reminders")
+
+
+def start_reminders(bot, *, interval: float = POLL_SECONDS) -> asyncio.Task:
+    return asyncio.get_running_loop().create_task(reminder_loop(bot, interval), name="hexpost-reminders")
+
+
+async def reminder_loop(bot, interval: float = POLL_SECONDS) -> None:
+    await bot.wait_until_ready()
+    while not bot.is_closed():
+        try:
+            if bot.store is not None:
+                await run_due(bot.store, lambda r: post_reminder(bot, r))
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - keep polling; the next round may work
+            log.exception("reminder round failed")
+        await asyncio.sleep(interval)
+
+
+async def post_reminder(bot, reminder: Reminder) -> None:
+    if not str(reminder.user_id).isdigit() or not str(reminder.channel_id).isdigit():
+        return  # not a Discord campaign (e.g. made at the local table)
+    text = await reminder_text(bot.store, reminder)
+    if text is None:
+        return
+    channel = bot.get_channel(int(reminder.channel_id))
+    if channel is None:
+        try:
+            channel = await bot.fetch_channel(int(reminder.channel_id))
+        except (discord.NotFound, discord.Forbidden):
+            log.info("reminder channel %s is gone or hidden; skipped", reminder.channel_id)
+            return
+    await channel.send(text, allowed_mentions=allowed_for(reminder.user_id))
+
+
+def allowed_for(user_id: str) -> discord.AllowedMentions:
+    """Only the player whose move it is may be pinged."""
+    return discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(int(user_id))],
+                                   replied_user=False)
