@@ -186,12 +186,14 @@ EFFECT_TYPES: dict[str, dict[str, Callable[[Any], str | None]]] = {
     "add-dice": {"amount": _amount},
     "reroll": {"amount": _amount},
     "draw-item": {"deck": _one_of(*ITEM_RARITIES), "amount": _amount},
+    "companion": {"companion": _text, "keep": _bool},
     "manual": {"text": _text},
 }
 EFFECT_REQUIRED: dict[str, tuple[str, ...]] = {
     "status": ("status",),
     "fatigue": ("kind",),
     "draw-item": ("deck",),
+    "companion": ("companion",),
     "manual": ("text",),
     "recover": ("what",),
     "prevent": ("while",),
@@ -391,6 +393,30 @@ class Enemy:
 
 
 @dataclass(frozen=True)
+class Companion:
+    """A companion unit's stat block (rulebook page 91): enemy-style stats and enemy skills.
+
+    It always moves up to 2 hexes and its targeting priority is chosen by its
+    controller, so it has neither a movement nor a priority of its own.
+    """
+
+    id: str
+    name: str
+    health: int
+    defense: int
+    combat: int
+    range: int
+    targets: int | None
+    skills: tuple[EnemySkill, ...]
+    traits: tuple[str, ...] = ()
+    description: str = ""
+    movement: int = 2
+    priority: str = "weakest"
+    quest_unit: bool = False
+    level: int = 0
+
+
+@dataclass(frozen=True)
 class Item:
     id: str
     name: str
@@ -472,6 +498,7 @@ class Encounter:
     special_rules: str
     achievements: tuple[Achievement, ...]
     class_rewards: dict[str, tuple[ClassReward, ...]]
+    companions: tuple[str, ...] = ()  # companion ids that join the party for this battle
 
 
 @dataclass(frozen=True)
@@ -540,6 +567,7 @@ class Pack:
     mat: MatSpec
     enemy_combat_die: tuple[Face, ...]
     enemy_skills: dict[str, EnemySkill] = field(default_factory=dict)
+    companions: dict[str, Companion] = field(default_factory=dict)
 
     def die(self, die_id: str) -> DieType:
         for line in self.lines.values():
@@ -1363,6 +1391,64 @@ def _load_enemies(folder: Path, errors: list[str]) -> tuple[dict[str, Enemy], di
     return enemies, skills
 
 
+# -- companions ------------------------------------------------------------
+
+def _load_companions(folder: Path, errors: list[str], skills: dict[str, EnemySkill]) -> dict[str, Companion]:
+    """companions.toml is optional: [[companion]] stat blocks using the enemy skills of enemies.toml."""
+    rel = "companions.toml"
+    doc = _read_toml(folder / rel, rel, errors, required=False)
+    out: dict[str, Companion] = {}
+    if doc is None:
+        return out
+    for cid, e in _entries(doc, "companion", rel, errors, "companion"):
+        e.unknown_keys(["id", "name", "health", "defense", "combat", "range", "targets", "skills", "traits",
+                        "description"])
+        targets_raw = e.get("targets", 1)
+        targets: int | None = 1
+        if targets_raw == "all":
+            targets = None
+        elif isinstance(targets_raw, int) and not isinstance(targets_raw, bool) and 1 <= targets_raw <= 6:
+            targets = targets_raw
+        else:
+            e.err(f'targets must be a whole number from 1 to 6 or "all", got {_show(targets_raw)}')
+        own: list[EnemySkill] = []
+        for ref in e.str_list("skills"):
+            m = _SKILL_REF_RE.match(ref.strip().lower())
+            base = skills.get(m.group(1)) if m else None
+            if base is None:
+                e.err(f'skills names "{ref}", but enemies.toml defines no such skill (write "dodge" or "enfeeble 1")')
+                continue
+            value = int(m.group(2)) if m.group(2) else None
+            if (base.value is not None) != (value is not None):
+                e.err(f'skill "{base.id}" ' + ("needs a number" if value is None else "takes no number"))
+                continue
+            own.append(EnemySkill(base.id, base.name, value, base.timing, base.text, base.effects, base.manual))
+        comp = Companion(cid, e.text("name"), e.int("health", 1, 60), e.int("defense", 0, 10, 0),
+                         e.int("combat", 0, 10), e.int("range", 1, 10), targets, tuple(own), e.str_list("traits"),
+                         e.text("description", "", allow_empty=True))
+        if e.ok:
+            out[cid] = comp
+    return out
+
+
+def _check_companion_refs(errors: list[str], companions: dict[str, Companion], items: dict[str, Item],
+                          encounters: dict[str, Encounter]) -> None:
+    def refs(effects) -> list[str]:
+        return [e.get("companion") for e in effects if e.get("type") == "companion"]
+
+    for it in items.values():
+        for cid in refs(it.effects) + refs(it.overtax_effects):
+            if cid not in companions:
+                errors.append(f'items.toml, item "{it.id}": names companion "{cid}", which companions.toml '
+                              "does not define")
+    for enc in encounters.values():
+        named = list(enc.companions) + [x for t in enc.triggers for x in refs(t.effects)]
+        for cid in named:
+            if cid not in companions:
+                errors.append(f'encounters.toml, encounter "{enc.id}": names companion "{cid}", which '
+                              "companions.toml does not define")
+
+
 # -- items -----------------------------------------------------------------
 
 def _load_items(folder: Path, errors: list[str]) -> dict[str, Item]:
@@ -1477,7 +1563,7 @@ def _load_encounters(folder: Path, errors: list[str], tiles: dict[str, Tile], en
     out: dict[str, Encounter] = {}
     for xid, e in _entries(doc, "encounter", rel, errors, "encounter"):
         e.unknown_keys(["id", "name", "mode", "description", "tiles", "enemies", "objective", "challenge",
-                        "triggers", "special_rules", "achievements", "rewards", "xp_dial"])
+                        "triggers", "special_rules", "achievements", "rewards", "xp_dial", "companions"])
         name = e.text("name")
         mode = e.choice("mode", ENCOUNTER_MODES)
         description = e.text("description", "", allow_empty=True)
@@ -1609,9 +1695,10 @@ def _load_encounters(folder: Path, errors: list[str], tiles: dict[str, Tile], en
             else:
                 e.ok = False
         if e.ok:
+            companions = e.str_list("companions")
             out[xid] = Encounter(xid, name, mode, description, tuple(placements), rule or "pool", bag, per_adv,
                                  xp_dial, named, required, challenge, otype or "conquer", oparams, tuple(triggers),
-                                 special, tuple(achievements), rewards)
+                                 special, tuple(achievements), rewards, companions)
     return out
 
 
@@ -1663,6 +1750,7 @@ def _load_folder(folder: Path) -> Pack:
     n = len(errors)
     enemies, enemy_skills = _load_enemies(folder, errors)
     enemies_ok = _count_errors(errors, "enemies.toml", n)
+    companions = _load_companions(folder, errors, enemy_skills)
     items = _load_items(folder, errors)
     n = len(errors)
     tiles = _load_tiles(folder, errors)
@@ -1671,13 +1759,14 @@ def _load_folder(folder: Path) -> Pack:
     encounters = _load_encounters(folder, errors, tiles, enemies, classes, tiles_ok, enemies_ok, classes_ok)
     enc_ok = _count_errors(errors, "encounters.toml", n)
     quests = _load_quests(folder, errors, encounters, enc_ok)
+    _check_companion_refs(errors, companions, items, encounters)
     if meta is not None and not meta[5] and not any(x.startswith("pack.toml") for x in errors):
         errors.append('pack.toml, pack: is missing the field "enemy_combat_die"')
     if errors or meta is None:
         raise ContentError(errors or ["pack.toml: could not be read"])
     ident, name, version, description, mat, enemy_die = meta
     return Pack(ident, name, version, description, folder, races, lines, classes, enemies, items, tiles,
-                encounters, quests, mat, enemy_die, enemy_skills)
+                encounters, quests, mat, enemy_die, enemy_skills, companions)
 
 
 _CACHE: dict[Path, tuple[float, Pack]] = {}

@@ -89,6 +89,8 @@ class Adventurer:
     drained: list[str] = field(default_factory=list)
     # this adventurer's dice sitting in active slots (its own or another adventurer's)
     away: list[str] = field(default_factory=list)
+    # this adventurer's status-code (S) dice placed on a unit's chip in battle (engine.battle.status)
+    placed: list[str] = field(default_factory=list)
     ready: list[str] = field(default_factory=list)  # item ids in ready slots (max 4)
     pack: list[str] = field(default_factory=list)  # item ids in the pack (ready + pack <= 8)
     race_ability_used: bool = False
@@ -148,11 +150,13 @@ class Adventurer:
             return "cooldown"
         if die_id in self.away:
             return "active"
+        if die_id in self.placed:
+            return "placed"
         return "row"
 
     def available_dice(self) -> list[str]:
         out_of_row = set(self.drained) | {e["die"] for e in self.cooldown if "die" in e}
-        out_of_row |= set(self.away)
+        out_of_row |= set(self.away) | set(self.placed)
         return [d for d in self.dice if d not in out_of_row]
 
 

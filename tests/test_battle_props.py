@@ -48,10 +48,14 @@ def check(s, dice_total):
         where = {}
         for d in a.dice:
             places = [d in a.available_dice() and d not in pending, d in pending,
-                      sum(1 for e in a.cooldown if e.get("die") == d), d in a.drained, d in a.away]
+                      sum(1 for e in a.cooldown if e.get("die") == d), d in a.drained, d in a.away,
+                      d in a.placed]
             where[d] = sum(int(p) for p in places)
             if d in a.away:
                 assert d in actives, "a die marked active sits in no active slot"
+            if d in a.placed:
+                on_chips = [x for u in b["units"].values() for x in (u.get("status_dice") or {}).values()]
+                assert {"owner": owner, "die": d} in on_chips, "a placed die sits on no chip"
         assert len(a.dice) == dice_total[owner]
         for d, n in where.items():
             assert n == 1, f"die {d} is in {n} places"

@@ -339,3 +339,23 @@ def test_cli_validate(copy_pack, capsys):
     assert content.main(["validate", str(copy_pack)]) == 1
     out = capsys.readouterr().out
     assert "health must be a whole number" in out
+
+
+def test_companions_load_and_are_brought_by_an_encounter_and_an_item(pack):
+    assert {"hired-sellsword", "war-hound"} <= set(pack.companions)
+    sword = pack.companions["hired-sellsword"]
+    assert sword.movement == 2 and [s.label for s in sword.skills] == ["Riposte 1"]
+    assert pack.encounters["sellsword-contract"].companions == ("hired-sellsword",)
+    lead = pack.items["war-hound-lead"]
+    assert lead.timing == "start of battle" and lead.effects[0] == {"type": "companion", "companion": "war-hound"}
+
+
+def test_bad_companion_references(copy_pack):
+    _edit(copy_pack / "encounters.toml", 'companions = ["hired-sellsword"]', 'companions = ["hired-sellswerd"]')
+    _edit(copy_pack / "items.toml", 'companion = "war-hound"', 'companion = "war-hund"')
+    _edit(copy_pack / "companions.toml", 'skills = ["hamstring"]', 'skills = ["hamstrung"]')
+    errs = _errors(copy_pack)
+    joined = "\n".join(errs)
+    assert 'encounter "sellsword-contract": names companion "hired-sellswerd"' in joined
+    assert 'item "war-hound-lead": names companion "war-hund"' in joined
+    assert 'companions.toml, companion "war-hound": skills names "hamstrung"' in joined

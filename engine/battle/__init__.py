@@ -9,6 +9,9 @@ Modules, one concern each:
 * ``effects``    the one registry of effect functions (keyed by effect type)
 * ``engage``     the adventurers' move, engage and resolve steps
 * ``enemy``      enemy turns: movement, targets, rolls and skills
+* ``status``     status dice on chips: no duplicates, S-code dice back to their owner's track
+* ``lockpick``   caches, the item decks and lockpick checks
+* ``companion``  companions: joining, deployment and their turns after the adventurers
 * ``objectives`` objectives, achievements and class rewards
 * ``flow``       setup, turn order, rounds, end of battle and cleanup
 

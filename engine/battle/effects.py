@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from engine.battle import harm, track
+from engine.battle import status as status_rules
 from engine.battle.model import Ctx, on_map, pos
 from engine.hexes import distance
 
@@ -30,6 +31,8 @@ class Use:
     damaged: list[str] = field(default_factory=list)  # units an enemy dealt damage to
     previous: int = 0
     free_move: int = 0
+    status_die: tuple[str, str] | None = None  # (owner, die id) of an S-code die being resolved
+    status_die_placed: bool = False
 
 
 def amount_of(use: Use, eff: dict) -> int:
@@ -75,7 +78,7 @@ def _damage(use: Use, eff: dict) -> int:
     total = 0
     by = use.source.get("owner")
     for u in units_for(use, eff.get("target", "target")):
-        if u["side"] == "enemy":
+        if not u.get("owner"):  # an enemy or a companion
             total += harm.damage_enemy(use.c, u["id"], n, true=bool(eff.get("true")), engage=use.engage, by=by,
                                        label=use.label)
         else:
@@ -118,32 +121,23 @@ def _tenacity(use: Use, eff: dict) -> int:
 
 
 def give_status(c: Ctx, u: dict, status: str, label: str) -> bool:
-    if u.get("quest"):
-        c.say("status", f"{label}: {u['name']} is a quest unit and gains no status.", unit=u["id"])
-        return False
-    adv = c.adv_of(u)
-    if adv is not None:
-        if u.get("defeated"):
-            return False
-        track.gain_status(adv, status, c.track_size)
-    elif status not in u.setdefault("statuses", []):
-        u["statuses"].append(status)
-    c.say("status", f"{label}: {u['name']} gains {status}.", unit=u["id"], status=status)
-    return True
+    return status_rules.give(c, u, status, label)
 
 
 def _status(use: Use, eff: dict) -> int:
     n = 0
     for u in units_for(use, eff.get("target", "target")):
         if eff.get("remove"):
-            adv = use.c.adv_of(u)
-            gone = track.remove_status(adv, eff["status"]) if adv else (
-                eff["status"] in u.get("statuses", []) and not u["statuses"].remove(eff["status"]))
-            if gone:
-                use.c.say("status", f"{use.label}: {u['name']} loses {eff['status']}.", unit=u["id"])
+            if status_rules.remove(use.c, u, eff["status"], use.label):
                 n += 1
-        elif give_status(use.c, u, eff["status"], use.label):
+            continue
+        die = None
+        if use.status_die and not use.status_die_placed:
+            die = use.status_die  # a status-code (S) skill die becomes the status die itself
+        if status_rules.give(use.c, u, eff["status"], use.label, die=die):
             n += 1
+            if die is not None:
+                use.status_die_placed = True
     return n
 
 
@@ -195,6 +189,14 @@ def _pierce(use: Use, eff: dict) -> int:
     return n
 
 
+def _companion(use: Use, eff: dict) -> int:
+    """A companion joins: controlled by the adventurer whose effect it is (else the party leader)."""
+    from engine.battle.companion import join
+
+    join(use.c, eff["companion"], use.source.get("owner"), keep=bool(eff.get("keep")), source=use.label)
+    return 1
+
+
 def _nothing(use: Use, eff: dict) -> int:
     """Effects handled where dice are placed (prevent) or before the roll (add-dice)."""
     return 0
@@ -212,6 +214,7 @@ REGISTRY: dict[str, Callable[[Use, dict], int]] = {
     "pierce": _pierce,
     "prevent": _nothing,
     "add-dice": _nothing,
+    "companion": _companion,
 }
 
 

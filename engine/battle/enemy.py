@@ -8,8 +8,9 @@ to the one closest to the priority unit, then the first by (q, r).
 from __future__ import annotations
 
 from engine.battle import harm
+from engine.battle import status as status_rules
 from engine.battle.effects import Use, run_effects
-from engine.battle.model import Ctx, on_map, pos
+from engine.battle.model import Ctx, on_map, pos, stats_of
 from engine.hexes import Hex, distance, reachable, shortest_path, toward
 
 DEFAULT_MOVE = 2
@@ -36,7 +37,7 @@ def turn_order(c: Ctx) -> list[str]:
 
 
 def targetable_from(c: Ctx, u: dict, here: Hex) -> list[dict]:
-    enemy = c.pack.enemies[u["enemy"]]
+    enemy = stats_of(c, u)
     start = (c.b.get("turn") or {}).get("start", {})
     out = []
     if c.has(u, "blind"):
@@ -60,7 +61,7 @@ def targetable_from(c: Ctx, u: dict, here: Hex) -> list[dict]:
 
 
 def plan_move(c: Ctx, u: dict) -> list[Hex]:
-    enemy = c.pack.enemies[u["enemy"]]
+    enemy = stats_of(c, u)
     here = pos(u)
     if targetable_from(c, u, here):
         return []
@@ -95,7 +96,7 @@ def plan_move(c: Ctx, u: dict) -> list[Hex]:
 
 def priority_unit(c: Ctx, u: dict) -> dict | None:
     """The closest opposing unit (by route); ties by the enemy's priority, then turn order."""
-    enemy = c.pack.enemies[u["enemy"]]
+    enemy = stats_of(c, u)
     here = pos(u)
     opp = [t for t in c.units() if c.opposing(u, t)]
     if not opp:
@@ -110,7 +111,7 @@ def priority_unit(c: Ctx, u: dict) -> dict | None:
 
 def enemy_skills_at(c: Ctx, u: dict, timing: str, *, attacker: dict | None = None, engage: dict | None = None,
                     engaged: list[str] | None = None, damaged: list[str] | None = None) -> None:
-    enemy = c.pack.enemies[u["enemy"]]
+    enemy = stats_of(c, u)
     for s in enemy.skills:
         if s.timing != timing or not on_map(u):
             continue
@@ -141,7 +142,7 @@ def enemy_skills_at(c: Ctx, u: dict, timing: str, *, attacker: dict | None = Non
 
 
 def roll_combat(c: Ctx, u: dict, first_target: dict | None) -> tuple[int, list[dict]]:
-    enemy = c.pack.enemies[u["enemy"]]
+    enemy = stats_of(c, u)
     n = enemy.combat
     if first_target is not None and any(s.id == "pack-hunter" for s in enemy.skills) and not c.has(u, "fear"):
         if any(o["id"] != u["id"] and distance(pos(o), pos(first_target)) == 1 for o in c.units("enemy")):
@@ -175,7 +176,7 @@ def take_turn(c: Ctx, u: dict) -> dict | None:
     start_turn(c, u)
     if not on_map(u):
         return None
-    enemy = c.pack.enemies[u["enemy"]]
+    enemy = stats_of(c, u)
     path = plan_move(c, u)
     moved = False
     if path:
@@ -223,12 +224,16 @@ def hit(c: Ctx, cur: dict, h: dict, choice: list[str] | None = None) -> None:
 
 def finish_turn(c: Ctx, cur: dict) -> None:
     u = c.unit(cur["uid"])
+    for tid in cur.get("engaged", []):  # companions it engaged react (e.g. Riposte)
+        t = c.unit(tid)
+        if t["side"] == "companion" and on_map(t) and on_map(u):
+            enemy_skills_at(c, t, "after it is engaged", attacker=u,
+                            engage={"damaged_by": {tid: tid in cur.get("damaged", [])}})
     if on_map(u) and cur.get("engaged"):
         enemy_skills_at(c, u, "after it engages", engaged=cur["engaged"], damaged=cur["damaged"])
         if cur["damaged"] and "stealth" in u.get("statuses", []):
-            u["statuses"].remove("stealth")
-            c.say("status", f"{u['name']} dealt damage and leaves stealth.", unit=u["id"])
+            status_rules.remove(c, u, "stealth", f"{u['name']} dealt damage")
     if on_map(u):
         enemy_skills_at(c, u, "end of its turn")
         if "daze" in u.get("statuses", []):
-            u["statuses"].remove("daze")
+            status_rules.remove(c, u, "daze", "End of turn")

@@ -27,7 +27,15 @@ def my_turn(c: Ctx, owner: str) -> dict:
     return turn
 
 
+def adv_stamina(c: Ctx, owner: str) -> int:
+    return c.adv(owner).stat("stamina")
+
+
 def no_pending(c: Ctx) -> None:
+    if c.b.get("lockpick"):
+        raise RuleError("Finish the lockpick check first: `/lockpick` (adjust:, keep:, or stop:yes).")
+    # any other action after moving onto a cache gives up the chance to pick its lock
+    (c.b.get("turn") or {}).pop("cache", None)
     if c.b.get("pending"):
         raise RuleError("Resolve your roll first: `/resolve` (all results in rolled order) or "
                         "`/resolve order:2,1` to choose which and in what order.")
@@ -109,9 +117,9 @@ def do_move(c: Ctx, owner: str, args: dict) -> None:
     kind = "free move" if free else ("second move" if turn["moves"] == 2 else "move")
     c.say("move", f"🚶 {u['name']} makes a {kind}: {start} → " + " → ".join(str(h) for h in path) + ".",
           unit=u["id"], path=turn["path"])
-    if end in c.map.caches and not u.get("cache_note"):
-        c.say("cache", f"📦 {u['name']} stands on a cache. Lockpicking is not in the bot yet; "
-                       "the party may resolve it at the table.", unit=u["id"])
+    from engine.battle.lockpick import note_cache
+
+    note_cache(c, u, len(path), 0 if free else adv_stamina(c, owner))
 
 
 # ---------------------------------------------------------------- engage --
@@ -376,6 +384,7 @@ def resolve(c: Ctx, owner: str, args: dict) -> None:
             g["value"] += int(value or (1 if icon == "tenacity" else 0))
             g["dice"].append(i)
     use = Use(c, me, "", target=p["target"], engage=engage, form=form, ally=ally)
+    placed: set[int] = set()  # dice placed on a unit as status dice (S code)
     if p.get("item"):
         it = c.pack.items[p["item"]]
         use.label = it.name
@@ -403,14 +412,20 @@ def resolve(c: Ctx, owner: str, args: dict) -> None:
             c.say("status", f"{adv.name} is maimed: Combat damage halved to {value}.", unit=me["id"])
         use.label = f"{line.name}: {icon}"
         use.value = value
+        use.status_die, use.status_die_placed = None, False
+        if ab.code_in(form) == "S" and len(g["dice"]) == 1 and not dice[g["dice"][0]]["free"]:
+            use.status_die = (owner, dice[g["dice"][0]]["die"])
         if any(e.get("type") == "damage" and (not e.get("forms") or form in e["forms"]) for e in ab.effects) \
                 and not p["target"] and not any(e.get("target") not in (None, "target", "near-target")
                                                 for e in ab.effects if e.get("type") == "damage"):
             c.say("note", f"{use.label}: no target was declared, so its damage goes nowhere.")
         run_effects(use, ab.effects, manual=ab.manual, text=ab.text)
+        if use.status_die_placed:
+            placed.add(g["dice"][0])
+        use.status_die = None
     # place every die
     for i, r in enumerate(dice):
-        if r["free"]:
+        if r["free"] or i in placed:
             continue
         d = r["die"]
         if i not in order or (feared and r["line"] != "combat"):
@@ -472,10 +487,9 @@ def after_engage(c: Ctx, me: dict, p: dict) -> None:
         if t["side"] == "enemy" and on_map(t):
             enemy_skills_at(c, t, "after it is engaged", attacker=me, engage=engage)
     if any(engage.get("dealt", {}).values()) and c.has(me, "stealth"):
-        adv = c.adv_of(me)
-        if adv is not None:
-            track.remove_status(adv, "stealth")
-            c.say("status", f"{me['name']} dealt damage and leaves stealth.", unit=me["id"])
+        from engine.battle.status import remove
+
+        remove(c, me, "stealth", f"{me['name']} dealt damage")
 
 
 def drop_active(c: Ctx, owner: str, which: Any) -> None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.battle import enemy as enemy_ai
-from engine.battle import harm, objectives, pool, track
+from engine.battle import companion, harm, objectives, pool, track
+from engine.battle import status as status_rules
 from engine.battle.effects import Use, give_status, run_effects
 from engine.battle.model import Ctx, adv_uid, on_map, pos, short_label
 from engine.core import RuleError
@@ -89,6 +90,7 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
                              "max_hp": None, "statuses": [], "defeated": False, "escaped": False, "quest": False,
                              "slot": None}
         adv.race_ability_used = False
+    companion.setup(c, enc)
     c.say("setup", "Turn order: " + " → ".join(
         f"{state.adventurers[o].name} ({c.unit(adv_uid(o))['q']},{c.unit(adv_uid(o))['r']})" for o in order)
         + ". The round counter is set to 1.")
@@ -129,6 +131,8 @@ def next_adventurer(c: Ctx) -> None:
         b["turn_index"] += 1
         if b["turn_index"] >= len(b["order"]):
             b["turn"] = {}
+            b["step"] = "companions"
+            companion.run_turns(c)  # companions act right after the adventurers
             b["step"] = "enemies"
             b["enemy_phase"] = {"queue": enemy_ai.turn_order(c), "current": None}
             proceed(c)
@@ -171,9 +175,8 @@ def start_turn(c: Ctx, owner: str) -> bool:
 def end_turn(c: Ctx, owner: str) -> None:
     adv = c.adv(owner)
     u = c.unit(adv_uid(owner))
-    if track.count(adv, status="daze"):
-        track.remove_status(adv, "daze")
-        c.say("status", f"{adv.name} shakes off daze.", unit=u["id"])
+    if c.has(u, "daze"):
+        status_rules.remove(c, u, "daze", "End of turn")
     c.say("turn-end", f"{adv.name} ends the turn.", unit=u["id"])
     next_adventurer(c)
 
@@ -344,6 +347,9 @@ def finish(c: Ctx, outcome: str) -> None:
 
 def cleanup(c: Ctx) -> None:
     """End of Battle Cleanup: bonus and excess HP go, active dice are exhausted, drained dice come back."""
+    for u in c.b["units"].values():
+        if u.get("status_dice"):
+            status_rules.clear(c, u)  # status-code dice on chips go to their owners' tracks
     for owner in c.b["order"]:
         adv = c.adv(owner)
         adv.bonus_hp = 0

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.battle import track
-from engine.battle.model import Ctx, pos
+from engine.battle.model import Ctx, pos, stats_of
 from engine.hexes import distance
 
 
@@ -55,6 +55,8 @@ def prevention_sources(c: Ctx, owner: str, *, enemy_engage: bool) -> list[dict[s
                 if amount:
                     out.append({"kind": "item", "item": item_id, "value": amount, "spend": "stay",
                                 "label": f"{it.name} (armor)", "key": f"item:{item_id}"})
+    if enemy_engage:
+        out.extend(interrupt_sources(c, owner))
     actives = []
     for i, e in enumerate(adv.active):
         if e.get("prevent"):
@@ -64,16 +66,64 @@ def prevention_sources(c: Ctx, owner: str, *, enemy_engage: bool) -> list[dict[s
     return out + [a for a in actives if a["value"] > 0]
 
 
+#: Class ability timings that let an interrupt answer an enemy's engage before its damage.
+INTERRUPT_TIMINGS = ("when an enemy engages you",)
+
+
+def interrupt_sources(c: Ctx, owner: str) -> list[dict[str, Any]]:
+    """Interrupt class abilities that can answer an enemy engaging this adventurer now."""
+    adv = c.adv(owner)
+    if not adv.class_id or adv.class_id not in c.pack.classes:
+        return []
+    klass = c.pack.classes[adv.class_id]
+    side = klass.master if adv.class_side == "master" else klass.novice
+    used = (c.b.get("turn") or {}).get("interrupts", [])
+    out = []
+    for ab in side.abilities:
+        if ab.keyword != "interrupt" or ab.timing not in INTERRUPT_TIMINGS or ab.manual:
+            continue
+        if adv.tenacity < ab.cost or f"{owner}:{ab.id}" in used:
+            continue
+        if ab.form and ab.form != adv.battle_form:
+            continue  # switching form would cost fatigue: never done for you
+        stop = sum(int(e.get("amount", 0)) for e in ab.effects if e.get("type") == "prevent"
+                   and e.get("target", "self") == "self" and isinstance(e.get("amount"), int))
+        shield = sum(int(e.get("amount", 0)) for e in ab.effects if e.get("type") == "bonus-hp"
+                     and e.get("target", "self") == "self" and isinstance(e.get("amount"), int))
+        if stop + shield <= 0:
+            continue
+        out.append({"kind": "interrupt", "ability": ab.id, "cost": ab.cost, "value": stop + shield,
+                    "prevent": stop, "spend": "tenacity",
+                    "label": f"{ab.name} ({ab.cost} tenacity, interrupt)", "key": f"interrupt:{ab.id}"})
+    return out
+
+
 def auto_choice(sources: list[dict], amount: int) -> list[str]:
+    """Automatic prevention: free sources first, then interrupts only if HP would be lost, then active dice.
+
+    An interrupt ability costs tenacity, so it is used only when the cooldown track,
+    armor and every active die together would still leave damage to take; then the
+    fewest, largest interrupts that cover the rest are chosen.  Interrupts resolve
+    before anything else, so they come first in the list.
+    """
     chosen: list[str] = []
     left = amount
     for s in sources:
         if left <= 0:
             break
-        if s["kind"] != "active":
+        if s["kind"] not in ("active", "interrupt"):
             chosen.append(s["key"])
             left -= s["value"]
     actives = [s for s in sources if s["kind"] == "active"]
+    short = left - sum(s["value"] for s in actives)
+    first: list[str] = []
+    for s in sorted((s for s in sources if s["kind"] == "interrupt"), key=lambda s: (-s["value"], s["cost"])):
+        if short <= 0:
+            break
+        first.append(s["key"])
+        short -= s["value"]
+        left -= s["value"]
+    chosen = first + chosen
     while left > 0 and actives:
         fits = sorted((s for s in actives if s["value"] >= left), key=lambda s: s["value"])
         pick = fits[0] if fits else max(actives, key=lambda s: s["value"])
@@ -83,7 +133,30 @@ def auto_choice(sources: list[dict], amount: int) -> list[str]:
     return chosen
 
 
-def apply_prevention(c: Ctx, owner: str, amount: int, keys: list[str], sources: list[dict]) -> tuple[int, list[str]]:
+def use_interrupt(c: Ctx, owner: str, ability_id: str, attacker: dict | None) -> None:
+    """Spend the tenacity and resolve an interrupt's other effects (bonus HP, a status on the attacker)."""
+    from engine.battle.effects import Use, run_effects
+
+    adv = c.adv(owner)
+    klass = c.pack.classes[adv.class_id]
+    side = klass.master if adv.class_side == "master" else klass.novice
+    ab = side.ability(ability_id)
+    adv.tenacity -= ab.cost
+    turn = c.b.setdefault("turn", {})
+    turn.setdefault("interrupts", []).append(f"{owner}:{ab.id}")
+    me = c.unit(f"a:{owner}")
+    c.say("interrupt", f"⚡ Interrupt: {adv.name} spends {ab.cost} tenacity on {ab.name} before the damage lands.",
+          unit=me["id"], ability=ab.id, player=owner)
+    rest = [e for e in ab.effects if e.get("type") != "prevent"]
+    if any(e.get("type") == "move" for e in rest):
+        c.say("note", f"{ab.name}: the free move cannot be made during an enemy's turn here; it is skipped.")
+        rest = [e for e in rest if e.get("type") != "move"]
+    if rest:
+        run_effects(Use(c, me, ab.name, target=attacker["id"] if attacker else None), rest)
+
+
+def apply_prevention(c: Ctx, owner: str, amount: int, keys: list[str], sources: list[dict],
+                     attacker: dict | None = None) -> tuple[int, list[str]]:
     """Spend the chosen sources in order; returns (damage left, what was used)."""
     adv = c.adv(owner)
     by_key = {s["key"]: s for s in sources}
@@ -93,6 +166,13 @@ def apply_prevention(c: Ctx, owner: str, amount: int, keys: list[str], sources: 
     for key in keys:
         s = by_key.get(key)
         if s is None or left <= 0:
+            continue
+        if s["kind"] == "interrupt":
+            use_interrupt(c, owner, s["ability"], attacker)
+            stop = min(left, s["prevent"])
+            left -= stop
+            if stop:
+                used.append(f"{s['label']} prevents {stop}")
             continue
         stop = min(left, s["value"])
         left -= stop
@@ -134,7 +214,7 @@ def damage_adventurer(c: Ctx, owner: str, amount: int, *, true: bool = False, so
     if not true:
         sources = prevention_sources(c, owner, enemy_engage=bool(source and source.get("side") == "enemy"))
         keys = auto_choice(sources, amount) if choice is None else choice
-        left, used = apply_prevention(c, owner, amount, keys, sources)
+        left, used = apply_prevention(c, owner, amount, keys, sources, attacker=source)
     taken = left
     bonus_lost = 0
     if not true and adv.bonus_hp and left:
@@ -184,6 +264,9 @@ def defeat_adventurer(c: Ctx, owner: str) -> None:
     u["defeated"] = True
     u["q"] = u["r"] = None
     adv.bonus_hp = 0
+    from engine.battle.status import clear
+
+    clear(c, u)
     c.say("defeated", f"💀 {adv.name} is defeated and leaves the map.", unit=u["id"])
 
 
@@ -193,7 +276,7 @@ def damage_enemy(c: Ctx, uid: str, amount: int, *, true: bool = False, engage: d
     u = c.unit(uid)
     if u.get("defeated") or amount <= 0:
         return 0
-    enemy = c.pack.enemies[u["enemy"]]
+    enemy = stats_of(c, u)
     dealt_before = 0
     reduce = 0
     notes = []
@@ -227,7 +310,7 @@ def damage_enemy(c: Ctx, uid: str, amount: int, *, true: bool = False, engage: d
 
 def defeat_enemy(c: Ctx, uid: str, by: str | None) -> None:
     u = c.unit(uid)
-    enemy = c.pack.enemies[u["enemy"]]
+    enemy = stats_of(c, u)
     if any(s.id == "reassemble" for s in enemy.skills) and not u.get("reassembled"):
         u["reassembled"] = True
         roll = c.dice.roll(6)
@@ -240,7 +323,14 @@ def defeat_enemy(c: Ctx, uid: str, by: str | None) -> None:
         c.say("skill", f"Reassemble: {u['name']} rolls {face} ({roll}) and stays down.", unit=uid, roll=roll)
     u["defeated"] = True
     u["q"] = u["r"] = None
-    u["statuses"] = []
+    from engine.battle.status import clear
+
+    clear(c, u)
+    if u.get("companion"):
+        from engine.battle.companion import defeated
+
+        defeated(c, u)
+        return
     if not u.get("quest"):
         c.b.setdefault("defeated_stack", []).append(u["enemy"])
     who = f" by {c.adv(by).name}" if by and by in c.state.adventurers else ""

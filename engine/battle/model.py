@@ -8,10 +8,13 @@
     await (a prevention choice the engine waits for) | None,
     enemy_phase {queue, current}, achievements {id: owner}, defeated_stack [ids],
     escaped [owners], outcome None | "victory" | "defeat" | "retreat", retreat bool,
-    log [last lines], map_version
+    log [last lines], map_version, caches {"q,r": kind} (chips left; see ``lockpick``),
+    lockpick (a check in progress) | None
 
 A unit: ``{"id", "side", "name", "short", "owner"|None, "enemy"|None, "level",
-"q", "r", "hp", "max_hp", "statuses", "defeated", "escaped", "quest", "slot"}``.
+"q", "r", "hp", "max_hp", "statuses", "defeated", "escaped", "quest", "slot"}`` plus
+``"status_dice"`` (S-code dice on the chip, see ``status``).  A companion unit has
+side "companion" and ``"companion"``, ``"controller"``, ``"keep"``, ``"party"``.
 An adventurer unit's HP lives on the Adventurer (``hp``, ``bonus_hp``).
 """
 from __future__ import annotations
@@ -147,10 +150,9 @@ class Ctx:
         return in_sight(a, b, self.map.tile_of)
 
     def statuses(self, u: dict) -> list[str]:
-        a = self.adv_of(u)
-        if a is not None:
-            return [e["status"] for e in a.cooldown if "status" in e]
-        return list(u.get("statuses", []))
+        from engine.battle.status import names_of
+
+        return names_of(self.state, u)
 
     def has(self, u: dict, status: str) -> bool:
         return status in self.statuses(u)
@@ -168,6 +170,13 @@ class Ctx:
     def current_uid(self) -> str | None:
         t = self.b.get("turn") or {}
         return t.get("unit")
+
+
+def stats_of(c: "Ctx", u: dict):
+    """The stat block of a non-adventurer unit: its companion entry, else its enemy entry."""
+    if u.get("companion"):
+        return c.pack.companions[u["companion"]]
+    return c.pack.enemies[u["enemy"]]
 
 
 def find_unit(c: Ctx, text: str, *, side: str | None = None) -> dict:
