@@ -135,7 +135,11 @@ async def battle_reply(inv: Invocation, out, *, mat_for: str | None = None, titl
         adv = state.adventurers[mat_for]
         pictures.append(Picture("mat", mat_view(state, adv, pack, inv.name_of(mat_for)),
                                 f"mat-{_slug(adv.name)}-{out.seq}.png"))
-    return Reply(content=content, pictures=pictures, ping=ping, followups=followups)
+    reply = Reply(content=content, pictures=pictures, ping=ping, followups=followups)
+    from commands.battle_prompts import attach_prompts
+
+    await attach_prompts(inv, out, reply)  # resolve / prevention buttons, changed mats, the time-out
+    return reply
 
 
 # -------------------------------------------------------------- /battle --
@@ -285,7 +289,8 @@ async def engage(inv: Invocation, dice=None, target=None, form=None, item=None, 
     out = await inv.do("battle.engage", args, player=player)
     reply = await battle_reply(inv, out)
     if out.state.battle and out.state.battle.get("pending"):
-        reply.content += "\nResolve with `/resolve` (all, in rolled order) or `/resolve order:2,1` (only those, in that order)."
+        reply.content += ("\nResolve with the buttons below, `/resolve` (all, in rolled order) or "
+                          "`/resolve order:2,1` (only those, in that order).")
     return reply
 
 
