@@ -1,0 +1,594 @@
+"""Whole-turn benchmark: many battle turns in many channels against a real SQLite file.
+
+Every channel opens a campaign, creates 2-4 adventurers and starts a clash from the
+starter pack (the encounters in turn); then the adventurer whose turn it is moves
+toward an enemy, engages when one is in reach, resolves the roll and ends the turn,
+all through ``commands.core.Table.run`` as that player, exactly like the bot.  When a
+battle ends the leader starts the next one (class rewards are chosen first); when
+nobody can fight any more (someone at 0 HP) the campaign is ended and a new one opened.
+
+Per turn it measures (time.perf_counter, nothing in the engine is edited; the bench
+wraps ``engine.rules.execute`` and the store's methods for the duration of the run):
+
+  engine          rules.execute alone (check + apply on a copy of the state)
+  store commit    Store.commit: the one write transaction (incl. waiting for the write lock)
+  store reads     Store.load_active + Store.next_seq
+  service         CampaignService.execute as a whole
+  command layer   Table.run: the service plus the reply's view models (map, rolls, mat)
+  map render      asyncio.to_thread(render.render, "map", view), as the bot draws it
+  whole turn      Table.run + the map render: what a player waits for
+
+Usage:
+  python bench/bench_turns.py [--channels 20] [--turns 30] [--concurrency 4] [--seed 1]
+                              [--think-ms 0] [--all-pictures] [--tracemalloc] [--profile [N]]
+
+See bench/README.md for how to read the figures.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextvars
+import cProfile
+import io
+import os
+import platform
+import pstats
+import random
+import resource
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import commands.handlers as _handlers  # noqa: E402
+import render  # noqa: E402
+from commands.core import Table  # noqa: E402
+from engine import rules  # noqa: E402
+from engine.battle.model import map_info, on_map  # noqa: E402
+from engine.content import COMBAT_FORMS, load_pack  # noqa: E402
+from engine.hexes import Hex, in_sight, route_distance, toward  # noqa: E402
+from engine.service import CampaignService  # noqa: E402
+from engine.store import Store  # noqa: E402
+from render import battlemap  # noqa: E402
+
+GOAL_MS = 50.0
+GOAL_LINE = "Goal on a 2-core machine: whole turn with map render under 50 ms at p99"
+# starting lines whose form can target an enemy: light, heavy, ranged, magic
+LINES = ("one-hand-and-shield", "two-handed", "bow", "destruction-staff")
+NAMES = ("Shannon", "Ryan", "Ilsa", "Doran", "Mirel", "Tavi", "Quill", "Brann")
+TURN_KINDS = ("battle start", "move", "engage", "resolve", "endturn", "battle prevent")
+MAX_REFUSED_IN_A_ROW = 6
+
+
+# ------------------------------------------------------------- measuring --
+@dataclass
+class TurnRec:
+    kind: str
+    engine: float = 0.0
+    commit: float = 0.0
+    reads: float = 0.0
+    service: float = 0.0
+    run: float = 0.0
+    render_map: float = 0.0
+    render_other: float = 0.0
+    total: float = 0.0
+    ok: bool = True
+    error: str = ""
+
+
+_turn: contextvars.ContextVar[TurnRec | None] = contextvars.ContextVar("bench_turn", default=None)
+_campaign_rng: contextvars.ContextVar[random.Random | None] = contextvars.ContextVar("bench_rng", default=None)
+
+
+def _add(attr: str, seconds: float) -> None:
+    rec = _turn.get()
+    if rec is not None:
+        setattr(rec, attr, getattr(rec, attr) + seconds)
+
+
+class BenchStore(Store):
+    """The real store, with its calls timed into the current turn."""
+
+    async def commit(self, **kwargs):
+        t = time.perf_counter()
+        try:
+            return await super().commit(**kwargs)
+        finally:
+            _add("commit", time.perf_counter() - t)
+
+    async def load_active(self, channel_id):
+        t = time.perf_counter()
+        try:
+            return await super().load_active(channel_id)
+        finally:
+            _add("reads", time.perf_counter() - t)
+
+    async def next_seq(self, campaign_id):
+        t = time.perf_counter()
+        try:
+            return await super().next_seq(campaign_id)
+        finally:
+            _add("reads", time.perf_counter() - t)
+
+
+class BenchService(CampaignService):
+    """The real service, timed; remembers each channel's latest state so the bench's
+    players can decide their next command without reading the database."""
+
+    def __init__(self, store: Store):
+        super().__init__(store)
+        self.latest: dict[str, Any] = {}
+
+    async def execute(self, channel_id, action):
+        t = time.perf_counter()
+        try:
+            out = await super().execute(channel_id, action)
+        finally:
+            _add("service", time.perf_counter() - t)
+        self.latest[str(channel_id)] = out.state
+        return out
+
+
+_real_execute = rules.execute
+
+
+def _timed_execute(*args, **kwargs):
+    t = time.perf_counter()
+    try:
+        return _real_execute(*args, **kwargs)
+    finally:
+        _add("engine", time.perf_counter() - t)
+
+
+class _SeededRandom:
+    """Stands in for the ``random`` module inside commands.handlers during the run, so each
+    campaign's dice seed comes from --seed and a run can be repeated turn for turn."""
+
+    @staticmethod
+    def SystemRandom():  # noqa: N802 - mirrors random.SystemRandom
+        return _campaign_rng.get() or random.SystemRandom()
+
+
+class Profiler:
+    """cProfile of the event-loop thread plus every render in the worker threads."""
+
+    def __init__(self) -> None:
+        self.main = cProfile.Profile()
+        self.threads: list[cProfile.Profile] = []
+
+    def render(self, kind: str, view: dict) -> bytes:
+        p = cProfile.Profile()
+        p.enable()
+        try:
+            return render.render(kind, view)
+        finally:
+            p.disable()
+            self.threads.append(p)
+
+    def report(self, top: int) -> str:
+        out = io.StringIO()
+        st = pstats.Stats(self.main, *self.threads, stream=out)
+        st.strip_dirs()
+        out.write(f"\n--- cProfile, all threads, by own time (top {top}) ---\n")
+        st.sort_stats("tottime").print_stats(top)
+        out.write(f"\n--- cProfile, all threads, by cumulative time (top {top}) ---\n")
+        st.sort_stats("cumulative").print_stats(top)
+        return out.getvalue()
+
+
+# --------------------------------------------------------------- the run --
+@dataclass
+class Config:
+    channels: int = 20
+    turns: int = 30
+    concurrency: int = 4
+    seed: int = 1
+    think_ms: float = 0.0
+    all_pictures: bool = False
+    tracemalloc: bool = False
+    profile: int = 0  # top N lines; 0 = off
+
+
+@dataclass
+class Results:
+    turns: list[TurnRec] = field(default_factory=list)
+    refused: Counter = field(default_factory=Counter)
+    battles_started: int = 0
+    battles_ended: Counter = field(default_factory=Counter)
+    campaigns: int = 0
+    setup_actions: int = 0
+    wall: float = 0.0
+
+
+class Bench:
+    def __init__(self, cfg: Config, table: Table, service: BenchService, results: Results,
+                 profiler: Profiler | None):
+        self.cfg = cfg
+        self.table = table
+        self.service = service
+        self.res = results
+        self.profiler = profiler
+        self.pack = load_pack("starter")
+        self.encounters = [k for k, e in self.pack.encounters.items() if e.mode == "clash"]
+        self.races = sorted(self.pack.races)
+
+    # ---- plumbing -----------------------------------------------------
+    async def setup_cmd(self, channel: str, user: str, name: str, options: dict | None = None, *,
+                        must: bool = True):
+        """An untimed command (campaign setup, class choice); by default it must succeed."""
+        reply = await self.table.run(self.table.invocation(user, channel, "bench-guild", f"p{user}"), name, options)
+        if reply.error and must:
+            raise RuntimeError(f"setup command /{name} {options} in channel {channel} failed: {reply.content}")
+        self.res.setup_actions += 1
+        return reply
+
+    async def turn(self, channel: str, user: str, name: str, options: dict | None = None) -> TurnRec:
+        """One timed turn: the command as the bot runs it, then its map picture."""
+        rec = TurnRec(kind=name)
+        token = _turn.set(rec)
+        try:
+            inv = self.table.invocation(user, channel, "bench-guild", f"p{user}")
+            t0 = time.perf_counter()
+            reply = await self.table.run(inv, name, options)
+            t1 = time.perf_counter()
+            draw = self.profiler.render if self.profiler else render.render
+            for pic in reply.pictures:
+                if pic.kind != "map" and not self.cfg.all_pictures:
+                    continue
+                t = time.perf_counter()
+                await asyncio.to_thread(draw, pic.kind, pic.view)
+                spent = time.perf_counter() - t
+                if pic.kind == "map":
+                    rec.render_map += spent
+                else:
+                    rec.render_other += spent
+            t2 = time.perf_counter()
+        finally:
+            _turn.reset(token)
+        rec.run, rec.total = t1 - t0, t2 - t0
+        rec.ok = not reply.error
+        if rec.ok:
+            self.res.turns.append(rec)
+        else:
+            rec.error = reply.content.split("\n")[0][:90]
+            self.res.refused[f"/{name}: {rec.error}"] += 1
+        return rec
+
+    # ---- a channel ----------------------------------------------------
+    async def open_party(self, channel: str, users: list[str], rng: random.Random, number: int) -> None:
+        await self.setup_cmd(channel, users[0], "campaign new", {"name": f"Bench {channel}-{number}"})
+        self.res.campaigns += 1
+        names = rng.sample(NAMES, len(users))
+        lines = rng.sample(LINES, len(users))  # each starting line's token only once per party
+        races = rng.sample(self.races * 2, len(users))  # two sheets of each race
+        for user, name, line, race in zip(users, names, lines, races):
+            await self.setup_cmd(channel, user, "adventurer create",
+                                 {"name": name, "race": race, "line": line})
+
+    async def play_channel(self, index: int) -> None:
+        cfg = self.cfg
+        rng = random.Random(f"{cfg.seed}:{index}")
+        _campaign_rng.set(random.Random(f"{cfg.seed}:{index}:dice"))
+        channel = str(900_000 + index)
+        users = [str(100_000 + index * 10 + k) for k in range(rng.randint(2, 4))]
+        leader = users[0]
+        campaigns = 1
+        await self.open_party(channel, users, rng, campaigns)
+        next_encounter = rng.randrange(len(self.encounters))
+        done = refused_in_a_row = 0
+        in_battle = False  # a battle this loop started (or saw) is going on
+        while done < cfg.turns:
+            state = self.service.latest[channel]
+            if state.battle is None:
+                if in_battle:
+                    last = state.settings.get("last_battle") or {}
+                    self.res.battles_ended[last.get("outcome", "?")] += 1
+                    in_battle = False
+                for owner, ids in list((state.settings.get("class_rewards") or {}).items()):
+                    adv = state.adventurers.get(owner)
+                    if ids and adv is not None and not adv.class_id:
+                        # the first reward whose class sheet nobody in the party holds yet
+                        for klass in ids:
+                            if not (await self.setup_cmd(channel, owner, "battle class", {"class": klass},
+                                                         must=False)).error:
+                                break
+                state = self.service.latest[channel]
+                if any(a.hp <= 0 for a in state.adventurers.values()):
+                    # nobody heals between clashes outside the Jailbreak: a new campaign instead
+                    await self.setup_cmd(channel, leader, "campaign end", {"confirm": True})
+                    campaigns += 1
+                    await self.open_party(channel, users, rng, campaigns)
+                    continue
+                encounter = self.encounters[next_encounter % len(self.encounters)]
+                next_encounter += 1
+                rec = await self.turn(channel, leader, "battle start", {"encounter": encounter})
+                if rec.ok:
+                    self.res.battles_started += 1
+                    in_battle = True
+                    done += 1
+                    refused_in_a_row = 0
+                else:
+                    refused_in_a_row += 1
+            else:
+                in_battle = True
+                user, name, options = decide(state, self.pack)
+                rec = await self.turn(channel, user, name, options)
+                if rec.ok:
+                    done += 1
+                    refused_in_a_row = 0
+                else:
+                    refused_in_a_row += 1
+                    if name != "endturn":
+                        rec = await self.turn(channel, user, "endturn")
+                        done += rec.ok
+            if refused_in_a_row >= MAX_REFUSED_IN_A_ROW:
+                raise RuntimeError(f"channel {channel} is stuck; last refusal: {rec.error}")
+            if cfg.think_ms > 0:
+                await asyncio.sleep(rng.uniform(0, 2 * cfg.think_ms) / 1000)
+
+    async def run(self) -> None:
+        sem = asyncio.Semaphore(max(1, self.cfg.concurrency))
+
+        async def one(i: int) -> None:
+            async with sem:
+                await self.play_channel(i)
+
+        t = time.perf_counter()
+        tasks = [asyncio.ensure_future(one(i)) for i in range(self.cfg.channels)]
+        try:
+            await asyncio.gather(*tasks)
+        except BaseException:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise
+        self.res.wall = time.perf_counter() - t
+
+
+# ---------------------------------------------------------- the players --
+def decide(state, pack) -> tuple[str, str, dict]:
+    """The command the table waits for: (user, command name, options)."""
+    b = state.battle
+    if b.get("await"):
+        return b["await"]["owner"], "battle prevent", {"use": "auto"}
+    turn = b.get("turn") or {}
+    owner = turn.get("owner")
+    if b.get("step") != "adventurer" or not owner:
+        raise RuntimeError(f"nobody to act: step {b.get('step')}, turn {turn}")
+    if b.get("pending"):
+        return owner, "resolve", {}
+    adv = state.adventurers[owner]
+    me = b["units"][f"a:{owner}"]
+    here = Hex(me["q"], me["r"])
+    m = map_info(pack, b)
+    statuses = {e["status"] for e in adv.cooldown if "status" in e}
+    foes = [u for u in b["units"].values() if u["side"] == "enemy" and on_map(u)]
+    if not foes:
+        return owner, "endturn", {}
+    form = adv.battle_form
+    if (turn["engages"] == 0 and turn["moves"] < 2 and "blind" not in statuses
+            and not ("daze" in statuses and turn.get("moved"))):
+        dice = usable_dice(adv, pack, form)
+        target = pick_target(here, foes, form, adv, m) if dice else None
+        if target is not None:
+            return owner, "engage", {"target": f"{target['q']},{target['r']}", "dice": ", ".join(dice)}
+    if turn["engages"] == 0 and turn["moves"] < 2 and not ("daze" in statuses and turn.get("rolled")):
+        dest = step_toward(here, foes, adv, m, b, me["id"])
+        if dest is not None:
+            return owner, "move", {"to": f"{dest.q},{dest.r}"}
+    return owner, "endturn", {}
+
+
+def usable_dice(adv, pack, form: str) -> list[str]:
+    per_stat: Counter = Counter()
+    out = []
+    for d in adv.available_dice():
+        line = pack.lines[adv.dice[d]["line"]]
+        ok = form in COMBAT_FORMS if line.id == "combat" else (not line.form or line.form == form)
+        if ok and per_stat[line.stat] < adv.stat(line.stat):
+            per_stat[line.stat] += 1
+            out.append(d)
+    return out
+
+
+def pick_target(here: Hex, foes: list[dict], form: str, adv, m) -> dict | None:
+    fits = []
+    for u in foes:
+        th = Hex(u["q"], u["r"])
+        if "stealth" in (u.get("statuses") or []) or not in_sight(here, th, m.tile_of):
+            continue
+        rng = route_distance(here, th, m.passable)
+        if rng is None:
+            continue
+        if (form in ("light", "heavy") and rng == 1) or (form == "ranged" and 2 <= rng <= adv.stat("stamina")) \
+                or (form == "magic" and rng <= adv.stat("magicka")):
+            fits.append((u["hp"], u["id"], u))
+    return min(fits, key=lambda x: x[:2])[2] if fits else None
+
+
+def step_toward(here: Hex, foes: list[dict], adv, m, b: dict, my_uid: str) -> Hex | None:
+    blocked = {Hex(u["q"], u["r"]) for u in b["units"].values() if on_map(u) and u["id"] != my_uid}
+    best = None
+    for u in foes:
+        th = Hex(u["q"], u["r"])
+        d = route_distance(here, th, m.passable)
+        if d is not None and (best is None or (d, u["id"]) < best[:2]):
+            best = (d, u["id"], th)
+    if best is None or best[0] <= 1:
+        return None
+    path = toward(here, best[2], adv.stat("stamina"), m.passable, blocked)
+    return path[-1] if path else None
+
+
+# ------------------------------------------------------------- reporting --
+def pct(sorted_ms: list[float], p: float) -> float:
+    """Percentile with linear interpolation between closest ranks (like numpy's default)."""
+    if not sorted_ms:
+        return float("nan")
+    k = (len(sorted_ms) - 1) * p / 100
+    lo = int(k)
+    hi = min(lo + 1, len(sorted_ms) - 1)
+    return sorted_ms[lo] + (sorted_ms[hi] - sorted_ms[lo]) * (k - lo)
+
+
+def row(label: str, seconds: list[float]) -> str:
+    ms = sorted(s * 1000 for s in seconds)
+    if not ms:
+        return f"{label:<34} {0:>6}" + "       -" * 6
+    return (f"{label:<34} {len(ms):>6} {statistics.fmean(ms):7.2f} {pct(ms, 50):7.2f} {pct(ms, 95):7.2f} "
+            f"{pct(ms, 99):7.2f} {ms[-1]:7.2f}")
+
+
+def rss_mib() -> float:
+    ru = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return ru / (1024 * 1024) if sys.platform == "darwin" else ru / 1024
+
+
+def report(cfg: Config, res: Results, db: Path, rss_before: float, trace_peak: int | None,
+           cache: dict) -> str:
+    t = res.turns
+    out = io.StringIO()
+    w = lambda s="": out.write(s + "\n")  # noqa: E731
+    kinds = Counter(r.kind for r in t)
+    w(f"Hexpost turn bench: {cfg.channels} channels x {cfg.turns} turns, concurrency {cfg.concurrency}, "
+      f"seed {cfg.seed}, think {cfg.think_ms:g} ms" + (", all pictures" if cfg.all_pictures else ""))
+    w(f"machine: {os.cpu_count()} CPUs, Python {platform.python_version()}, SQLite file (WAL) in a temp dir")
+    w(f"played: {len(t)} turns (" + ", ".join(f"{k} {kinds[k]}" for k in TURN_KINDS if kinds[k]) + f"); "
+      f"{res.battles_started} battles started, ended: "
+      + (", ".join(f"{k} {v}" for k, v in sorted(res.battles_ended.items())) or "none")
+      + f"; {res.campaigns} campaigns, {res.setup_actions} untimed setup actions")
+    w(f"wall {res.wall:.2f} s, {len(t) / res.wall if res.wall else 0:.1f} turns/s; "
+      f"refused turns: {sum(res.refused.values())} (not in the figures)")
+    for msg, n in res.refused.most_common(5):
+        w(f"  refused x{n}: {msg}")
+    if cfg.tracemalloc or cfg.profile:
+        w("NOTE: " + " and ".join(x for x, on in (("tracemalloc", cfg.tracemalloc), ("cProfile", cfg.profile)) if on)
+          + " on: every time below is inflated; use a plain run for the figures.")
+    w()
+    w(f"{'figure (ms)':<34} {'n':>6} {'mean':>7} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7}")
+    w(row("engine per action (rules.execute)", [r.engine for r in t]))
+    w(row("store commit per action", [r.commit for r in t]))
+    w(row("store reads per action", [r.reads for r in t]))
+    w(row("service per action (execute)", [r.service for r in t]))
+    w(row("  service rest (state copy, locks)", [r.service - r.engine - r.commit - r.reads for r in t]))
+    w(row("command layer (Table.run)", [r.run for r in t]))
+    w(row("  views (Table.run - service)", [r.run - r.service for r in t]))
+    w(row("map render (to_thread)", [r.render_map for r in t if r.render_map]))
+    if cfg.all_pictures:
+        w(row("other pictures (rolls, mat)", [r.render_other for r in t if r.render_other]))
+    w(row("whole turn (run + map render)" if not cfg.all_pictures else "whole turn (run + all pictures)",
+          [r.total for r in t]))
+    w()
+    w("whole turn by command:")
+    for k in TURN_KINDS:
+        if kinds[k]:
+            w(row(f"  /{k}", [r.total for r in t if r.kind == k]))
+    w("engine by command:")
+    for k in TURN_KINDS:
+        if kinds[k]:
+            w(row(f"  /{k}", [r.engine for r in t if r.kind == k]))
+    w()
+    rss_after = rss_mib()
+    w(f"memory: peak RSS {rss_after:.1f} MiB (after imports and warm-up {rss_before:.1f} MiB)"
+      + (f"; tracemalloc peak {trace_peak / 2**20:.1f} MiB" if trace_peak is not None
+         else "; tracemalloc off (--tracemalloc)"))
+    size = sum(p.stat().st_size for p in db.parent.glob(db.name + "*") if p.exists())
+    w(f"database: {size / 2**20:.2f} MiB (with WAL); map static-layer cache: {cache['hits']} hits, "
+      f"{cache['misses']} misses")
+    w()
+    whole = sorted(r.total * 1000 for r in t)
+    p99 = pct(whole, 99)
+    verdict = "PASS" if p99 < GOAL_MS else "MISS"
+    w(GOAL_LINE)
+    w(f"  {verdict}: whole turn p99 {p99:.1f} ms here ({os.cpu_count()} CPUs, concurrency {cfg.concurrency}); "
+      "just a report, nothing fails")
+    return out.getvalue()
+
+
+# ------------------------------------------------------------------ main --
+def parse_args(argv: list[str] | None) -> Config:
+    ap = argparse.ArgumentParser(description="Hexpost whole-turn benchmark (see bench/README.md).")
+    ap.add_argument("--channels", type=int, default=20, help="channels (campaigns) to play (default 20)")
+    ap.add_argument("--turns", type=int, default=30, help="timed battle turns per channel (default 30)")
+    ap.add_argument("--concurrency", type=int, default=4,
+                    help="channels played at the same time with asyncio.gather (default 4)")
+    ap.add_argument("--seed", type=int, default=1, help="seed for parties, encounters and campaign dice (default 1)")
+    ap.add_argument("--think-ms", type=float, default=0.0,
+                    help="mean pause between a channel's turns, uniform 0..2x (default 0: back to back)")
+    ap.add_argument("--all-pictures", action="store_true",
+                    help="also render the roll and mat pictures of each reply (the bot sends them too)")
+    ap.add_argument("--tracemalloc", action="store_true", help="report the tracemalloc peak (slows everything)")
+    ap.add_argument("--profile", type=int, nargs="?", const=25, default=0, metavar="N",
+                    help="cProfile the run (event loop and render threads) and print the top N (default 25)")
+    a = ap.parse_args(argv)
+    if a.channels < 1 or a.turns < 1 or a.concurrency < 1:
+        ap.error("--channels, --turns and --concurrency must be at least 1")
+    return Config(a.channels, a.turns, a.concurrency, a.seed, a.think_ms, a.all_pictures, a.tracemalloc, a.profile)
+
+
+def warm_up() -> None:
+    """Pay the one-off costs a running bot has already paid: the pack and the fonts."""
+    from render.samples import battle_mat_view, example_map_view, example_roll_view
+
+    load_pack("starter")
+    render.render("map", example_map_view())
+    render.render("mat", battle_mat_view())
+    render.render("roll", example_roll_view())
+    battlemap.clear_cache()
+
+
+async def run_bench(cfg: Config) -> str:
+    warm_up()
+    rss_before = rss_mib()
+    res = Results()
+    profiler = Profiler() if cfg.profile else None
+    with tempfile.TemporaryDirectory(prefix="hexpost-bench-") as tmp:
+        db = Path(tmp) / "bench.db"
+        store = await BenchStore.open(db)
+        saved_random = _handlers.random
+        rules.execute = _timed_execute
+        _handlers.random = _SeededRandom
+        trace_peak = None
+        try:
+            service = BenchService(store)
+            bench = Bench(cfg, Table(service), service, res, profiler)
+            if cfg.tracemalloc:
+                tracemalloc.start()
+            if profiler:
+                profiler.main.enable()
+            try:
+                await bench.run()
+            finally:
+                if profiler:
+                    profiler.main.disable()
+                if cfg.tracemalloc:
+                    trace_peak = tracemalloc.get_traced_memory()[1]
+                    tracemalloc.stop()
+            text = report(cfg, res, db, rss_before, trace_peak, battlemap.cache_info())
+        finally:
+            rules.execute = _real_execute
+            _handlers.random = saved_random
+            await store.close()
+    if profiler:
+        text += profiler.report(cfg.profile)
+    return text
+
+
+def main(argv: list[str] | None = None) -> int:
+    cfg = parse_args(argv)
+    print(asyncio.run(run_bench(cfg)), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
