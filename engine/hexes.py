@@ -87,9 +87,11 @@ _LABEL_FORM = 'a hex written as "q,r" (for example "2,-1"; "2 -1" and "(2, -1)" 
 _LABEL_RE = re.compile(r"^\(?\s*([+-]?\d+)\s*(?:,\s*|\s+)([+-]?\d+)\s*\)?$")
 
 
-@dataclass(frozen=True, order=True, slots=True)
-class Hex:
+class Hex(NamedTuple):
     """One hex in axial coordinates.  Hashable, ordered by ``(q, r)``.
+
+    A named tuple, so hashing and comparing cost no Python code: path searches
+    hash hexes millions of times.
 
     ``str(Hex(2, -1)) == "2,-1"`` and ``Hex.parse("2,-1") == Hex(2, -1)``.
     Supports ``a + b``, ``a - b`` and ``h * k`` (k an int) as vector operations.

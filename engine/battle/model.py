@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import Dice, Event, RuleError
-from engine.hexes import Hex, in_sight, route_distance
+from engine.hexes import Hex, adjacent_tiles, reachable, route_distance
 from engine.state import Adventurer, Campaign
 
 LOG_KEEP = 40
@@ -42,6 +42,44 @@ class MapInfo:
 
 
 _MAPS: dict[tuple[int, str], tuple[Any, MapInfo]] = {}
+# Range ignores units, so it depends on the map alone: one breadth-first distance field per
+# (map, hex) serves every later question about that hex.  Keyed by the MapInfo's id (MapInfos
+# live in _MAPS for the life of the process).
+_FIELDS: dict[tuple[int, Hex], dict[Hex, int]] = {}
+_TILE_ADJ: dict[int, dict[Any, set[Any]]] = {}
+_FIELDS_MAX = 20000
+
+
+def map_range(info: MapInfo, a: Hex, b: Hex) -> int | None:
+    """The rulebook's range from ``a`` to ``b`` (route around impassable hexes), cached per map."""
+    if a == b:
+        return 0
+    if b not in info.passable:
+        return None
+    if a not in info.passable:  # a unit never stands off the map; measure directly just in case
+        return route_distance(a, b, info.passable)
+    key = (id(info), b)
+    field_ = _FIELDS.get(key)
+    if field_ is None:
+        if len(_FIELDS) > _FIELDS_MAX:
+            _FIELDS.clear()
+        field_ = _FIELDS[key] = reachable(b, 10_000, info.passable)
+    return field_.get(a)
+
+
+def map_sight(info: MapInfo, a: Hex, b: Hex) -> bool:
+    """Sight by tiles (same tile or adjacent tiles), with the tile adjacency computed once per map."""
+    if a == b:
+        return True
+    ta, tb = info.tile_of.get(a), info.tile_of.get(b)
+    if ta is None or tb is None:
+        return False
+    if ta == tb:
+        return True
+    adj = _TILE_ADJ.get(id(info))
+    if adj is None:
+        adj = _TILE_ADJ[id(info)] = adjacent_tiles(info.tile_of)
+    return tb in adj.get(ta, ())
 
 
 def _map_info(encounter: str, pack) -> MapInfo:
@@ -144,10 +182,10 @@ class Ctx:
         return None
 
     def range_to(self, a: Hex, b: Hex) -> int | None:
-        return route_distance(a, b, self.map.passable)
+        return map_range(self.map, a, b)
 
     def sight(self, a: Hex, b: Hex) -> bool:
-        return in_sight(a, b, self.map.tile_of)
+        return map_sight(self.map, a, b)
 
     def statuses(self, u: dict) -> list[str]:
         from engine.battle.status import names_of
