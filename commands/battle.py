@@ -10,25 +10,12 @@ import re
 from typing import Any
 
 from commands.core import Invocation, Opt, command
+from commands.handlers import PLAYER, _pack, _state
 from commands.presenter import mat_view, short
 from commands.reply import COLOR_BATTLE, Embed, Picture, Reply, clip
 from engine.core import RuleError
 
-PLAYER = Opt("player", str, "Act for this player's adventurer (party leader only)", user=True)
 LOG_LINES = 6
-
-
-def _pack(state):
-    from engine.content import load_pack
-
-    return load_pack(state.pack)
-
-
-async def _state(inv: Invocation):
-    state = await inv.service.campaign(inv.channel_id)
-    if state is None:
-        raise RuleError("This channel has no campaign yet. Start one with `/campaign new`.")
-    return state
 
 
 # ------------------------------------------------------------ view models --

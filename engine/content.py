@@ -1326,14 +1326,7 @@ def _load_enemies(folder: Path, errors: list[str]) -> tuple[dict[str, Enemy], di
         province = e.opt_text("province")
         if province is not None and not re.match(r"^[A-Z]{2}$", province):
             e.err(f"province must be a two-letter code like \"VW\", got {_show(province)}")
-        targets_raw = e.get("targets", 1)
-        targets: int | None = 1
-        if targets_raw == "all":
-            targets = None
-        elif isinstance(targets_raw, int) and not isinstance(targets_raw, bool) and 1 <= targets_raw <= 6:
-            targets = targets_raw
-        else:
-            e.err(f'targets must be a whole number from 1 to 6 or "all", got {_show(targets_raw)}')
+        targets = _targets(e)
         enemy_skills: list[EnemySkill] = []
         for ref in e.str_list("skills"):
             m = _SKILL_REF_RE.match(ref.strip().lower())
@@ -1403,14 +1396,7 @@ def _load_companions(folder: Path, errors: list[str], skills: dict[str, EnemySki
     for cid, e in _entries(doc, "companion", rel, errors, "companion"):
         e.unknown_keys(["id", "name", "health", "defense", "combat", "range", "targets", "skills", "traits",
                         "description"])
-        targets_raw = e.get("targets", 1)
-        targets: int | None = 1
-        if targets_raw == "all":
-            targets = None
-        elif isinstance(targets_raw, int) and not isinstance(targets_raw, bool) and 1 <= targets_raw <= 6:
-            targets = targets_raw
-        else:
-            e.err(f'targets must be a whole number from 1 to 6 or "all", got {_show(targets_raw)}')
+        targets = _targets(e)
         own: list[EnemySkill] = []
         for ref in e.str_list("skills"):
             m = _SKILL_REF_RE.match(ref.strip().lower())
@@ -1861,3 +1847,14 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":  # pragma: no cover
     raise SystemExit(main())
+
+
+def _targets(e) -> int | None:
+    """An enemy's or companion's ``targets``: 1 to 6, or "all" (None)."""
+    raw = e.get("targets", 1)
+    if raw == "all":
+        return None
+    if isinstance(raw, int) and not isinstance(raw, bool) and 1 <= raw <= 6:
+        return raw
+    e.err(f'targets must be a whole number from 1 to 6 or "all", got {_show(raw)}')
+    return 1

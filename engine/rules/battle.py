@@ -26,6 +26,19 @@ def _in_battle(state, action) -> str:
     return owner
 
 
+class TurnAction(Handler):
+    """An adventurer's battle action: find them in the battle, then run ``step`` on a battle context."""
+
+    def apply(self, state, action, ctx):
+        owner = _in_battle(state, action)
+        c = _ctx(state, ctx)
+        self.step(c, owner, action.args)
+        return state, c.events
+
+    def step(self, c: Ctx, owner: str, args: dict) -> None:
+        raise NotImplementedError
+
+
 @action
 class Start(Handler):
     type = "battle.start"
@@ -63,100 +76,79 @@ class Start(Handler):
 
 
 @action
-class Move(Handler):
+class Move(TurnAction):
     type = "battle.move"
     summary = "Move up to your Stamina in hexes."
 
-    def apply(self, state, action, ctx):
-        owner = _in_battle(state, action)
-        c = _ctx(state, ctx)
-        eng.do_move(c, owner, action.args)
-        return state, c.events
+    def step(self, c, owner, args):
+        eng.do_move(c, owner, args)
 
 
 @action
-class Engage(Handler):
+class Engage(TurnAction):
     type = "battle.engage"
     summary = "Choose form, target and dice, and roll."
 
-    def apply(self, state, action, ctx):
-        owner = _in_battle(state, action)
-        c = _ctx(state, ctx)
-        eng.do_engage(c, owner, action.args)
-        return state, c.events
+    def step(self, c, owner, args):
+        eng.do_engage(c, owner, args)
 
 
 @action
-class Resolve(Handler):
+class Resolve(TurnAction):
     type = "battle.resolve"
     summary = "Resolve your rolled dice (which ones, in what order)."
 
-    def apply(self, state, action, ctx):
-        owner = _in_battle(state, action)
-        c = _ctx(state, ctx)
+    def step(self, c, owner, args):
         eng.my_turn(c, owner)
-        eng.resolve(c, owner, action.args)
-        return state, c.events
+        eng.resolve(c, owner, args)
 
 
 @action
-class Drop(Handler):
+class Drop(TurnAction):
     type = "battle.drop"
     summary = "Remove a die from one of your active slots (it is exhausted)."
 
-    def apply(self, state, action, ctx):
-        owner = _in_battle(state, action)
-        c = _ctx(state, ctx)
+    def step(self, c, owner, args):
         eng.no_pending(c)
-        eng.drop_active(c, owner, action.args.get("slot"))
-        return state, c.events
+        eng.drop_active(c, owner, args.get("slot"))
 
 
 @action
-class EndTurn(Handler):
+class EndTurn(TurnAction):
     type = "battle.endturn"
     summary = "End your turn; enemies act when every adventurer is done."
 
-    def apply(self, state, action, ctx):
-        owner = _in_battle(state, action)
-        c = _ctx(state, ctx)
+    def step(self, c, owner, args):
         eng.my_turn(c, owner)
         eng.no_pending(c)
         flow.end_turn(c, owner)
-        return state, c.events
 
 
 @action
-class Escape(Handler):
+class Escape(TurnAction):
     type = "battle.escape"
     summary = "Leave the map from an escape hex at the start of your turn."
 
-    def apply(self, state, action, ctx):
-        owner = _in_battle(state, action)
-        c = _ctx(state, ctx)
+    def step(self, c, owner, args):
         flow.escape(c, owner)
-        return state, c.events
 
 
 @action
-class Ability(Handler):
+class Ability(TurnAction):
     type = "battle.ability"
     summary = "Use your race ability or a class ability."
 
-    def apply(self, state, action, ctx):
-        owner = _in_battle(state, action)
-        c = _ctx(state, ctx)
+    def step(self, c, owner, args):
         eng.no_pending(c)
-        name = str(action.args.get("name") or "").strip()
-        adv = state.adventurers[owner]
+        name = str(args.get("name") or "").strip()
+        adv = c.adv(owner)
         race = c.pack.races[adv.race]
         if not name:
             raise RuleError(f"Name the ability: `race` for {race.ability.name}, or a class ability.")
         if name.lower() in ("race", race.ability.name.lower()):
             flow.race_ability(c, owner)
         else:
-            flow.class_ability(c, owner, name, action.args.get("form"))
-        return state, c.events
+            flow.class_ability(c, owner, name, args.get("form"))
 
 
 @action
@@ -194,15 +186,12 @@ class PreventionMode(Handler):
 
 
 @action
-class Prevent(Handler):
+class Prevent(TurnAction):
     type = "battle.prevent"
     summary = "Answer a prevention question during an enemy turn."
 
-    def apply(self, state, action, ctx):
-        owner = _in_battle(state, action)
-        c = _ctx(state, ctx)
-        flow.answer_prevention(c, owner, action.args.get("use"))
-        return state, c.events
+    def step(self, c, owner, args):
+        flow.answer_prevention(c, owner, args.get("use"))
 
 
 @action

@@ -8,30 +8,26 @@ from __future__ import annotations
 
 from engine.battle import lockpick as lp
 from engine.battle.engage import my_turn
-from engine.battle.model import Ctx, require_battle
+from engine.battle.model import require_battle
 from engine.core import RuleError
-from engine.rules import Handler, action, subject
+from engine.rules import action
+from engine.rules.battle import TurnAction
 
 
 @action
-class Lockpick(Handler):
+class Lockpick(TurnAction):
     type = "battle.lockpick"
     undoable = False
     summary = "Pick the lock of a cache you just moved onto (adjust, keep, stop)."
 
-    def apply(self, state, action, ctx):
-        b = require_battle(state)
-        owner = subject(state, action)
-        if owner not in b["order"]:
-            raise RuleError("Your adventurer is not in this battle.")
-        c = Ctx(state, ctx.pack_for(state), ctx.dice)
+    def step(self, c, owner, args):
+        b = require_battle(c.state)
         if b.get("lockpick"):
-            lp.answer(c, owner, action.args)
-            return state, c.events
+            lp.answer(c, owner, args)
+            return
         my_turn(c, owner)
         if b.get("pending"):
             raise RuleError("Resolve your roll first (`/resolve`); then move onto the cache to pick its lock.")
-        if action.args.get("adjust") or action.args.get("keep") or action.args.get("stop"):
+        if args.get("adjust") or args.get("keep") or args.get("stop"):
             raise RuleError("No lockpick check is going on. Move onto a cache and use `/lockpick` to start one.")
-        lp.start(c, owner, action.args)
-        return state, c.events
+        lp.start(c, owner, args)
