@@ -29,6 +29,15 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Clash
         await respond(interaction, "battle start", encounter=encounter, first=first, deploy=deploy, ep=ep,
                       session=session)
 
+    @app_commands.command(name="deploy", description="Before your first turn: choose your battle form and your ready items.")
+    @app_commands.describe(form="Battle form to deploy in",
+                           ready="Items for the ready slots, comma separated (the rest go to the pack)",
+                           player="Act for this player's adventurer (party leader only)")
+    @app_commands.autocomplete(form=completer("battle deploy", "form"))
+    async def deploy(self, interaction: discord.Interaction, form: str | None = None, ready: str | None = None,
+                     player: discord.Member | None = None):
+        await respond(interaction, "battle deploy", form=form, ready=ready, player=player)
+
     @app_commands.command(name="map", description="Show the battle map.")
     async def map(self, interaction: discord.Interaction):
         await respond(interaction, "battle map")

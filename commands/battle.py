@@ -161,6 +161,16 @@ async def battle_start(inv: Invocation, encounter, first=None, deploy=None, ep=N
     return await battle_reply(inv, out)
 
 
+@command("battle deploy", "Before your first turn: choose your battle form and your ready items.",
+         Opt("form", str, "Battle form to deploy in", autocomplete="forms"),
+         Opt("ready", str, "Items for the ready slots, comma separated (the rest go to the pack)"),
+         PLAYER, renders=True)
+async def battle_deploy(inv: Invocation, form=None, ready=None, player=None) -> Reply:
+    out = await inv.do("battle.deploy", {k: v for k, v in {"form": form, "ready": ready}.items() if v is not None},
+                       player=player)
+    return await battle_reply(inv, out, mat_for=str(player) if player else inv.user_id)
+
+
 @command("battle map", "Show the battle map.", renders=True)
 async def battle_map(inv: Invocation) -> Reply:
     state = await _state(inv)

@@ -145,3 +145,35 @@ def test_conquer_ends_after_the_round_with_cleanup():
     assert {"sorcerer", "dragonknight", "healer"} <= set(rewards)
     s, ev = run(s, "battle.class", "S", {"klass": "healer"})
     assert s.adventurers["S"].class_id == "healer"
+
+
+async def test_deploy_sets_form_and_ready_items_before_the_first_turn_only(tmp_path):
+    from commands.core import Table
+    from commands.local import LocalTable
+    from engine.service import CampaignService
+    from engine.store import Store
+
+    store = await Store.open(tmp_path / "d.db")
+    try:
+        out: list[str] = []
+        local = LocalTable(Table(CampaignService(store)), out_dir=tmp_path / "o", echo=out.append, user="ryan")
+        await local.run_script([
+            "/campaign new name:Deploy",
+            "/adventurer create name:Vilya race:dark-elf line:destruction-staff",
+            "@shannon /adventurer create name:Sil race:argonian line:one-hand-and-shield",
+            "/battle start encounter:jailbreak",
+        ])
+        bad = await local.run_line("@shannon /battle deploy form:sideways")
+        assert bad.error and "not a battle form" in bad.content
+        ok = await local.run_line("@shannon /battle deploy form:defensive")
+        assert not ok.error, ok.content
+        state = await local.table.service.campaign("local")
+        assert state.adventurers["shannon"].battle_form == "defensive"
+        ghost = await local.run_line("@shannon /battle deploy ready:\"Sword of Nowhere\"")
+        assert ghost.error and "carries no" in ghost.content
+        # Vilya acts, ends the turn; Vilya can no longer redeploy
+        await local.run_line("/move to:-3,2")
+        late = await local.run_line("/battle deploy form:magic")
+        assert late.error and "before your first turn" in late.content
+    finally:
+        await store.close()

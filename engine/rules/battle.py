@@ -76,6 +76,66 @@ class Start(Handler):
 
 
 @action
+class Deploy(TurnAction):
+    """Deploy Adventurers step: set the battle form and choose the ready items, free of cost.
+
+    In play-by-post each player does this before their first turn of the battle: while it is
+    round 1 and their first turn has not begun acting (docs/rules-notes-battle.md).
+    """
+
+    type = "battle.deploy"
+    summary = "Before your first turn: choose your battle form and ready items."
+
+    def step(self, c, owner, args):
+        from engine.content import BATTLE_FORMS
+        from engine.text import echo, slug
+
+        b = c.b
+        idx = b["order"].index(owner)
+        turn = b.get("turn") or {}
+        started = idx < b["turn_index"] or (idx == b["turn_index"] and (turn.get("acted") or turn.get("moves")
+                                                                          or turn.get("engages")))
+        if b["round"] != 1 or started:
+            raise RuleError("Battle form and ready items are chosen when you deploy, before your first turn. "
+                            "Now change form with `/engage form:` and items only between battles.")
+        adv = c.adv(owner)
+        form, ready = args.get("form"), args.get("ready")
+        if not form and ready is None:
+            raise RuleError("Give `form:` (light, heavy, defensive, ranged, magic) and/or `ready:` (item names, "
+                            "comma separated; empty to ready nothing).")
+        if form:
+            f = slug(form)
+            if f not in BATTLE_FORMS:
+                raise RuleError(f"`{echo(form)}` is not a battle form. Choose one of: {', '.join(BATTLE_FORMS)}.")
+            adv.battle_form = f
+            c.say("deploy", f"{adv.name} deploys in {f} form.")
+        if ready is not None:
+            owned = adv.ready + adv.pack
+            chosen: list[str] = []
+            for part in [p.strip() for p in str(ready).split(",") if p.strip()]:
+                key = slug(part)
+                hit = next((i for i in owned if i not in chosen and (i == key or slug(c.pack.items[i].name) == key)),
+                           None)
+                if hit is None:
+                    names = ", ".join(c.pack.items[i].name for i in owned) or "none"
+                    raise RuleError(f"{adv.name} carries no `{echo(part)}`. Items carried: {names}.")
+                chosen.append(hit)
+            if len(chosen) > c.pack.mat.ready_slots:
+                raise RuleError(f"Only {c.pack.mat.ready_slots} items fit in the ready slots.")
+            areas = [t for i in chosen if c.pack.items[i].subtype == "armor" for t in c.pack.items[i].traits[:1]]
+            dup = next((a for a in areas if areas.count(a) > 1), None)
+            if dup:
+                raise RuleError(f"Only one armor item per body area may be ready; two are `{dup}`.")
+            pets = [i for i in adv.ready if c.pack.items[i].subtype == "pet" and i not in chosen]
+            if pets:
+                raise RuleError(f"{c.pack.items[pets[0]].name} is a pet in a ready slot; it can't go back in the pack.")
+            adv.pack = [i for i in owned if i not in chosen]
+            adv.ready = chosen
+            c.say("deploy", f"{adv.name} readies " + (", ".join(c.pack.items[i].name for i in chosen) or "nothing")
+                  + ".")
+
+
+@action
 class Move(TurnAction):
     type = "battle.move"
     summary = "Move up to your Stamina in hexes."
