@@ -1,4 +1,4 @@
-"""The rulebook's worked battle examples, reproduced with forced dice (see docs/rules-notes-battle.md)."""
+"""The rulebook's worked battle examples, reproduced with forced dice (see docs/rules-notes.md)."""
 from __future__ import annotations
 
 from battle_helpers import ctx, jailbreak, party, run, texts

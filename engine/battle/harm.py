@@ -1,7 +1,7 @@
 """Damage, prevention, healing and defeat.
 
 Damage to an adventurer: prevention first (unless true damage), then bonus HP,
-then HP.  Automatic prevention spends, in this order (docs/rules-notes-battle.md):
+then HP.  Automatic prevention spends, in this order (docs/rules-notes.md):
 
 1. cooldown-track dice that prevent and stay (e.g. Resolve) — they cost nothing;
 2. the plain ability of ready armor items, when an enemy engage deals the damage;

@@ -80,7 +80,7 @@ class Deploy(TurnAction):
     """Deploy Adventurers step: set the battle form and choose the ready items, free of cost.
 
     In play-by-post each player does this before their first turn of the battle: while it is
-    round 1 and their first turn has not begun acting (docs/rules-notes-battle.md).
+    round 1 and their first turn has not begun acting (docs/rules-notes.md).
     """
 
     type = "battle.deploy"
