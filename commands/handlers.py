@@ -318,10 +318,13 @@ async def help_(inv: Invocation) -> Reply:
     e.description = (
         "Run a campaign of *The Elder Scrolls: Betrayal of the Second Era* in this channel, a few moves a day. "
         "The bot keeps the rules, rolls the dice and draws the mats and the map.\n\n"
-        "**Start**: `/campaign new` (you lead) → friends `/campaign join` → everyone `/adventurer create` → "
-        "`/adventurer show` to see your mat.\n"
+        "**Start**: `/campaign new` (you lead) → friends `/campaign join` → everyone `/adventurer create` "
+        "(or `/adventurer guide` for menus) → `/adventurer show` to see your mat.\n"
+        "**Battle**: the leader `/battle start encounter:jailbreak`; on your turn `/move`, `/engage`, "
+        "`/resolve` (or the buttons), `/ability`, `/endturn`. `/battle map` any time.\n"
         "**Anytime**: `/campaign status`, `/campaign log`, `/roll 2d6`, `/content races`.\n"
-        "**Leader**: `/campaign settings`, `/undo`, `/campaign end`; add `player:` to act for an absent player."
+        "**Leader**: `/campaign settings`, `/undo`, `/campaign end`, `/campaign export`; "
+        "add `player:` to act for an absent player."
     )
     return Reply(embeds=[e], ephemeral=True)
 
