@@ -1,9 +1,15 @@
 """The battle map picture: ``render_map(view) -> PNG bytes``.
 
-Pointy-top hexes in axial coordinates (q, r).  The static layer (tiles, hex outlines, coordinate
-labels, impassable / entrance / escape hexes, enemy slots) depends only on the hexes list, so it is
-drawn once per map version and kept in a small LRU cache; units, caches, the move path, the engage
-arrow, the header, the legend and the log are drawn on a copy each time.
+Pointy-top hexes in axial coordinates (q, r).  The static layer (header band, tiles, hex outlines,
+coordinate labels, impassable / entrance / escape hexes, enemy slots and the legend) depends only on
+the hexes list, so it is drawn once per map version and kept in a small LRU cache together with the
+PNG palette for that map; the header text, units, caches, the move path, the engage arrow and the
+log are drawn on a copy each time, and the frame is only mapped onto the cached palette.
+
+The palette is computed once from the static layer plus a specimen of everything the per-turn
+layer can draw (tokens of every side, HP pills of every colour, every status badge, the glow, the
+arrows, the header and log text), with every flat colour, and explicitly every colour in
+_dynamic_colours(), kept exactly.
 """
 from __future__ import annotations
 
@@ -13,12 +19,13 @@ import math
 import threading
 import zlib
 from collections import OrderedDict
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
 from render.common import (
-    BG, GOLD, INK, INK_FAINT, INK_SOFT, WHITE, arrow, ellipsize, encode_png, fit_font, font, mix,
-    status_colour, status_letter, text_on, wrap,
+    BG, GOLD, INK, INK_FAINT, INK_SOFT, STATUS_COLOURS, WHITE, arrow, build_palette, colour_counts, ellipsize,
+    encode_png, fit_font, font, mix, status_colour, status_letter, text_on, text_width, wrap,
 )
 
 SQRT3 = math.sqrt(3.0)
@@ -28,6 +35,8 @@ MIN_SIZE = 40           # hex "radius" (centre to corner) in pixels, clamped so 
 MAX_SIZE = 80
 MAX_MAP_H = 1000
 HEADER_H = 70
+HEADER_BG = (44, 40, 52)
+LEGEND_H = 36 * 4 + 10
 LOG_LINES = 6
 
 SIDE_COLOURS = {
@@ -48,21 +57,26 @@ ENTRANCE_TINT = (240, 196, 80)
 EDGE_NEIGHBOURS = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)]
 
 _CACHE_MAX = 8
-_cache: "OrderedDict[str, tuple[Image.Image, dict]]" = OrderedDict()
+_cache: "OrderedDict[str, _Static]" = OrderedDict()
 _cache_lock = threading.Lock()
-_stats = {"hits": 0, "misses": 0}
+_stats = {"hits": 0, "misses": 0, "palettes": 0}
+# parts that depend only on the picture's width / hex size, shared by every map of that size: the
+# legend strip (by width) and the specimen's colour counts (by width and hex size)
+_shared: dict = {}
 
 
 def cache_info() -> dict[str, int]:
-    """Static-layer cache counters: hits, misses and current size."""
+    """Static-layer cache counters: hits, misses, palettes computed and current size."""
     with _cache_lock:
-        return {"hits": _stats["hits"], "misses": _stats["misses"], "size": len(_cache)}
+        return {"hits": _stats["hits"], "misses": _stats["misses"], "palettes": _stats["palettes"],
+                "size": len(_cache)}
 
 
 def clear_cache() -> None:
     with _cache_lock:
         _cache.clear()
-        _stats["hits"] = _stats["misses"] = 0
+        _shared.clear()
+        _stats["hits"] = _stats["misses"] = _stats["palettes"] = 0
 
 
 def tile_colour(tile: str | None) -> tuple[int, int, int]:
@@ -121,7 +135,7 @@ def _draw_static(view: dict) -> tuple[Image.Image, _Layout]:
     img = Image.new("RGB", (lay.width, lay.layer_h), BG)
     d = ImageDraw.Draw(img)
     tiles = {_qr(h): h for h in hexes}
-    hatch_mask = None
+    hatched: list[list[tuple[float, float]]] = []
     # fills
     for h in hexes:
         q, r = _qr(h)
@@ -130,21 +144,14 @@ def _draw_static(view: dict) -> tuple[Image.Image, _Layout]:
         col = tile_colour(h.get("tile"))
         if h.get("impassable"):
             col = IMPASSABLE
-            if hatch_mask is None:
-                hatch_mask = Image.new("L", img.size, 0)
-            ImageDraw.Draw(hatch_mask).polygon(pts, fill=255)
+            hatched.append(pts)
         elif h.get("escape"):
             col = ESCAPE
         elif h.get("entrance"):
             col = mix(col, ENTRANCE_TINT, 0.55)
         d.polygon(pts, fill=col)
-    if hatch_mask is not None:
-        hatch = Image.new("RGB", img.size, IMPASSABLE)
-        hd = ImageDraw.Draw(hatch)
-        step = max(10, int(s / 4))
-        for x in range(-lay.layer_h, lay.width, step):
-            hd.line([(x, lay.layer_h), (x + lay.layer_h, 0)], fill=(112, 104, 96), width=max(2, int(s / 18)))
-        img.paste(hatch, (0, 0), hatch_mask)
+    if hatched:
+        _hatch(img, lay, hatched)
     # thin outlines, then thick borders between tiles and along the map's edge
     thin = max(1, int(s / 40))
     thick = max(3, int(s / 14))
@@ -185,7 +192,85 @@ def _draw_static(view: dict) -> tuple[Image.Image, _Layout]:
     return img, lay
 
 
-def _static_layer(view: dict) -> tuple[Image.Image, _Layout]:
+class _Static(NamedTuple):
+    """One cached map version: everything of the picture that does not change from turn to turn."""
+    base: Image.Image       # header band + map layer + legend; the whole picture when there is no log
+    layout: _Layout
+    palette: Image.Image    # "P" image every frame of this map is quantized against
+    legend_end: float       # y below the legend (the log starts 4 px lower)
+
+
+def _shared_get(key, make):
+    hit = _shared.get(key)
+    if hit is None:
+        hit = make()
+        with _cache_lock:
+            if len(_shared) >= 32:
+                _shared.clear()
+            _shared[key] = hit
+    return hit
+
+
+def _legend_strip(W: int) -> tuple[Image.Image, float]:
+    """The separator line and the legend, as drawn below the map layer; and the y under the legend."""
+    strip = Image.new("RGB", (W, LEGEND_H + 10), BG)
+    d = ImageDraw.Draw(strip)
+    d.line([(M, 6), (W - M, 6)], fill=(200, 190, 172), width=2)
+    end = _legend(d, M, 16, W - 2 * M)
+    return strip, end
+
+
+def _build_static(view: dict) -> _Static:
+    layer, lay = _draw_static(view)
+    W = lay.width
+    top = HEADER_H + lay.layer_h
+    base = Image.new("RGB", (W, top + LEGEND_H + 10), BG)
+    ImageDraw.Draw(base).rectangle([0, 0, W, HEADER_H - 6], fill=HEADER_BG)
+    base.paste(layer, (0, HEADER_H))
+    legend, legend_end = _shared_get(("legend", W), lambda: _legend_strip(W))
+    base.paste(legend, (0, top))
+    counts = colour_counts(base)
+    spec = _shared_get(("specimen", W, lay.s), lambda: colour_counts(_draw_specimen(lay)))
+    if counts is None or spec is None:
+        palette = build_palette(base, exact=_dynamic_colours())
+    else:
+        for c, n in spec.items():
+            counts[c] = counts.get(c, 0) + n
+        palette = build_palette(exact=_dynamic_colours(), counts=counts)
+    with _cache_lock:
+        _stats["palettes"] += 1
+    return _Static(base, lay, palette, top + legend_end)
+
+
+def _hatch(img: Image.Image, lay: _Layout, polys: list) -> None:
+    """Diagonal hatching over the impassable hexes: one pattern for the whole layer (lines from
+    (x, layer_h) to (x + layer_h, 0) every ``step`` px), drawn only inside the hexes' bounding box
+    (integer offsets, so the pixels are those of a whole-layer pattern)."""
+    s = lay.s
+    lw = max(2, int(s / 18))
+    xs = [x for pts in polys for x, _ in pts]
+    ys = [y for pts in polys for _, y in pts]
+    bx0, by0 = max(0, int(math.floor(min(xs))) - 2), max(0, int(math.floor(min(ys))) - 2)
+    bx1, by1 = min(img.width, int(math.ceil(max(xs))) + 3), min(img.height, int(math.ceil(max(ys))) + 3)
+    if bx1 <= bx0 or by1 <= by0:
+        return
+    mask = Image.new("L", (bx1 - bx0, by1 - by0), 0)
+    md = ImageDraw.Draw(mask)
+    for pts in polys:
+        md.polygon([(x - bx0, y - by0) for x, y in pts], fill=255)
+    hatch = Image.new("RGB", mask.size, IMPASSABLE)
+    hd = ImageDraw.Draw(hatch)
+    step = max(10, int(s / 4))
+    H = lay.layer_h
+    for x in range(-H, lay.width, step):
+        # the line crosses x' = x + H - y; skip it when that band misses the box
+        if x + H - by1 > bx1 + lw or x + H - by0 < bx0 - lw:
+            continue
+        hd.line([(x - bx0, H - by0), (x + H - bx0, -by0)], fill=(112, 104, 96), width=lw)
+    img.paste(hatch, (bx0, by0), mask)
+
+
+def _static_layer(view: dict) -> _Static:
     key = _static_key(view)
     with _cache_lock:
         hit = _cache.get(key)
@@ -194,7 +279,7 @@ def _static_layer(view: dict) -> tuple[Image.Image, _Layout]:
             _stats["hits"] += 1
             return hit
         _stats["misses"] += 1
-    built = _draw_static(view)
+    built = _build_static(view)
     with _cache_lock:
         _cache[key] = built
         _cache.move_to_end(key)
@@ -294,10 +379,10 @@ def _draw_units(d: ImageDraw.ImageDraw, lay: _Layout, units: list[dict], yoff: f
         # HP pill overlapping the token's bottom edge
         hp, mx, bonus = _int(u.get("hp")), _int(u.get("max_hp")), _int(u.get("bonus_hp"))
         hp_txt = f"{hp}/{mx}" if mx else str(hp)
-        pw = fhp.getlength(hp_txt) + 10
+        pw = text_width(hp_txt, fhp) + 10
         ph = fhp.size + 5
         py = ty + R
-        bonus_w = (fhp.getlength(f"+{bonus}") + 8) if bonus else 0
+        bonus_w = (text_width(f"+{bonus}", fhp) + 8) if bonus else 0
         px0 = cx - (pw + bonus_w + (2 if bonus else 0)) / 2
         pc = _hp_colour(hp, mx) if not defeated else (120, 116, 110)
         d.rounded_rectangle([px0, py - ph / 2, px0 + pw, py + ph / 2], radius=ph / 2, fill=pc, outline=WHITE,
@@ -311,7 +396,7 @@ def _draw_units(d: ImageDraw.ImageDraw, lay: _Layout, units: list[dict], yoff: f
         # full name under it
         name = ellipsize(str(u.get("label") or ""), fname, s * 1.62)
         ny = py + ph / 2 + fname.size * 0.62
-        nw = fname.getlength(name)
+        nw = text_width(name, fname)
         d.rounded_rectangle([cx - nw / 2 - 4, ny - fname.size * 0.6, cx + nw / 2 + 4, ny + fname.size * 0.6],
                             radius=4, fill=(255, 252, 245) if not defeated else (220, 216, 210))
         d.text((cx, ny), name, font=fname, fill=INK if not defeated else INK_FAINT, anchor="mm")
@@ -389,34 +474,78 @@ def _legend(d: ImageDraw.ImageDraw, x0: float, y: float, width: float) -> float:
     return y + 36
 
 
-def render_map(view: dict) -> bytes:
-    """Draw a battle map from its view model; returns PNG bytes."""
-    view = view or {}
-    static, lay = _static_layer(view)
-    W = lay.width
-    s = lay.s
-    # measure the log
-    flog = font(19)
-    log_lines: list[str] = []
-    for entry in list(view.get("log") or [])[-LOG_LINES:]:
-        log_lines.extend(wrap(str(entry), flog, W - 2 * M - 24, max_lines=2))
-    log_lines = log_lines[-(LOG_LINES + 2):]
-    legend_h = 36 * 4 + 10
-    log_h = (34 + len(log_lines) * 26 + 12) if log_lines else 0
-    H = HEADER_H + lay.layer_h + legend_h + log_h + 10
-    img = Image.new("RGB", (W, H), BG)
-    img.paste(static, (0, HEADER_H))
-    d = ImageDraw.Draw(img)
+def _dynamic_colours() -> list[tuple[int, int, int]]:
+    """Every flat colour the per-turn layer draws; each is kept exactly in the map's palette."""
+    cols = [BG, WHITE, INK, INK_SOFT, INK_FAINT, GOLD, HEADER_BG, PATH_COLOUR, ENGAGE_COLOUR]
+    for col in list(SIDE_COLOURS.values()) + [(90, 90, 90), (150, 146, 140)]:
+        cols += [col, mix(col, (0, 0, 0), 0.45), mix(col, WHITE, 0.5)]
+    cols += [mix(GOLD, WHITE, 0.4), mix(GOLD, WHITE, 0.1), (200, 130, 0)]            # acting glow
+    cols += [(40, 140, 60), (200, 130, 20), (190, 30, 30), (110, 110, 110), (120, 116, 110)]  # HP pills
+    cols += list(STATUS_COLOURS.values()) + [status_colour("")]                      # badges
+    cols += [(90, 86, 80), (120, 20, 20), (255, 252, 245), (220, 216, 210)]          # defeated, name tags
+    cols += [(140, 88, 40), (60, 36, 14)]                                            # cache chest
+    cols += [(210, 40, 30), (255, 210, 80), (120, 110, 98)]                          # fatigue banner, log box
+    return list(dict.fromkeys(cols))
 
-    # header
-    d.rectangle([0, 0, W, HEADER_H - 6], fill=(44, 40, 52))
-    title = str(view.get("title") or "Battle")
-    fatigue = bool(view.get("fatigue_round"))
-    rnd = view.get("round")
+
+class _Grid:
+    """Stands in for _Layout when drawing the specimen: unit i of a row sits in column q, row r."""
+
+    def __init__(self, s: float):
+        self.s = s
+
+    def centre(self, q: int, r: int) -> tuple[float, float]:
+        return self.s * 1.3 + q * self.s * 2.6, self.s * 1.1 + r * self.s * 2.5
+
+
+_SPECIMEN_LOG = ["Round 12 begins: fatigue round, every adventurer gains 1 fatigue die.",
+                 "Skeleton Archer engages Shannon with Bone Arrow: 2 damage, Shannon is at 3/5.",
+                 "Vilya moves 3 hexes to -2,4 and engages Jailer: 4 damage (0123456789)."]
+
+
+def _draw_specimen(lay: _Layout) -> Image.Image:
+    """Everything the per-turn layer can draw, at this map's scale: the palette's sample of its colours
+    and of the anti-aliasing blends of its text (white on every token, pill and badge colour, ink on
+    the name tags, the header and the log)."""
+    s, W = lay.s, lay.width
+    statuses = list(STATUS_COLOURS) + ["other"]
+    units = [
+        {"side": "adventurer", "label": "Vilya the Long-Named", "short": "VIL", "hp": 5, "max_hp": 5,
+         "bonus_hp": 2, "statuses": statuses[:4], "acting": True},
+        {"side": "companion", "label": "Lyris", "short": "LYR", "hp": 3, "max_hp": 5, "statuses": statuses[4:]},
+        {"side": "enemy", "label": "Skeleton Archer", "short": "SKA", "hp": 1, "max_hp": 5, "level": 2,
+         "statuses": statuses[:2]},
+        {"side": "other", "label": "Wardstone", "short": "W?", "hp": 2, "max_hp": 0, "level": 10},
+        {"side": "enemy", "label": "Rat", "short": "RAT", "hp": 0, "max_hp": 3, "level": 1, "defeated": True},
+    ]
+    cols = max(1, int((W - s * 0.4) // (s * 2.6)))
+    for i, u in enumerate(units):
+        u["q"], u["r"] = i % cols, i // cols
+    rows = (len(units) + cols - 1) // cols
+    flog = font(19)
+    log_y = HEADER_H + rows * s * 2.5 + s * 0.8
+    H = int(log_y + 34 + len(_SPECIMEN_LOG) * 26 + 12 + 10)
+    img = Image.new("RGB", (W, H), BG)
+    d = ImageDraw.Draw(img)
+    d.rectangle([0, 0, W, HEADER_H - 6], fill=HEADER_BG)
+    _draw_header(d, W, "Specimen of the Jailbreak Introduction", 12, True)
+    grid = _Grid(s)
+    _draw_units(d, grid, units, HEADER_H)
+    y = log_y - s * 0.5
+    _chest(d, M + s * 0.3, y, s * 0.34)
+    arrow(d, (M + s, y), (M + s * 3, y), PATH_COLOUR, max(4, int(s / 11)), s * 0.3)
+    arrow(d, (M + s * 4, y), (M + s * 6, y), WHITE, max(6, int(s / 7)) + 6, s * 0.42)
+    arrow(d, (M + s * 4, y), (M + s * 6, y), ENGAGE_COLOUR, max(6, int(s / 7)), s * 0.34)
+    _draw_log(d, W, log_y, _SPECIMEN_LOG, flog)
+    return img
+
+
+def _draw_header(d: ImageDraw.ImageDraw, W: int, title: str, rnd, fatigue: bool) -> None:
+    """The header's text and badges (its dark band is in the static layer)."""
     right_x = W - M
     if fatigue:
         ft = font(24, True)
-        fw = ft.getlength("FATIGUE ROUND") + 28
+        fw = text_width("FATIGUE ROUND", ft) + 28
         d.rounded_rectangle([right_x - fw, 10, right_x, HEADER_H - 16], radius=10, fill=(210, 40, 30),
                             outline=(255, 210, 80), width=3)
         d.text((right_x - fw / 2, (HEADER_H - 6) / 2), "FATIGUE ROUND", font=ft, fill=WHITE, anchor="mm")
@@ -424,12 +553,55 @@ def render_map(view: dict) -> bytes:
     if rnd is not None:
         fr = font(26, True)
         rt = f"Round {rnd}"
-        rw = fr.getlength(rt) + 24
+        rw = text_width(rt, fr) + 24
         d.rounded_rectangle([right_x - rw, 10, right_x, HEADER_H - 16], radius=10, fill=WHITE)
         d.text((right_x - rw / 2, (HEADER_H - 6) / 2), rt, font=fr, fill=INK, anchor="mm")
         right_x -= rw + 12
     d.text((M, (HEADER_H - 6) / 2), ellipsize(title, font(32, True), right_x - M - 10), font=font(32, True),
            fill=WHITE, anchor="lm")
+
+
+def _log_lines(view: dict, W: int, flog) -> list[str]:
+    lines: list[str] = []
+    for entry in list(view.get("log") or [])[-LOG_LINES:]:
+        lines.extend(wrap(str(entry), flog, W - 2 * M - 24, max_lines=2))
+    return lines[-(LOG_LINES + 2):]
+
+
+def _log_height(lines: list[str]) -> int:
+    return (34 + len(lines) * 26 + 12) if lines else 0
+
+
+def _draw_log(d: ImageDraw.ImageDraw, W: int, y: float, lines: list[str], flog) -> None:
+    d.rounded_rectangle([M, y, W - M, y + _log_height(lines) - 6], radius=10, fill=(255, 252, 245),
+                        outline=(120, 110, 98), width=2)
+    d.text((M + 12, y + 8), "LOG", font=font(18, True), fill=INK_SOFT)
+    ly = y + 36
+    for i, line in enumerate(lines):
+        last = i == len(lines) - 1
+        d.text((M + 12, ly), line, font=font(19, last) if last else flog, fill=INK)
+        ly += 26
+
+
+def render_map(view: dict) -> bytes:
+    """Draw a battle map from its view model; returns PNG bytes."""
+    view = view or {}
+    st = _static_layer(view)
+    lay = st.layout
+    W = lay.width
+    s = lay.s
+    flog = font(19)
+    log_lines = _log_lines(view, W, flog)
+    log_h = _log_height(log_lines)
+    if log_h:
+        img = Image.new("RGB", (W, st.base.height + log_h), BG)
+        img.paste(st.base, (0, 0))
+    else:
+        img = st.base.copy()
+    d = ImageDraw.Draw(img)
+
+    # header
+    _draw_header(d, W, str(view.get("title") or "Battle"), view.get("round"), bool(view.get("fatigue_round")))
 
     yoff = HEADER_H
     # caches
@@ -473,19 +645,7 @@ def render_map(view: dict) -> bytes:
             arrow(d, p0, p1, WHITE, lw + 6, s * 0.42)
             arrow(d, p0, p1, ENGAGE_COLOUR, lw, s * 0.34)
 
-    # legend
-    y = HEADER_H + lay.layer_h + 6
-    d.line([(M, y), (W - M, y)], fill=(200, 190, 172), width=2)
-    y = _legend(d, M, y + 10, W - 2 * M)
-    # log
+    # log (the legend above it is in the static layer)
     if log_lines:
-        y += 4
-        d.rounded_rectangle([M, y, W - M, y + log_h - 6], radius=10, fill=(255, 252, 245), outline=(120, 110, 98),
-                            width=2)
-        d.text((M + 12, y + 8), "LOG", font=font(18, True), fill=INK_SOFT)
-        ly = y + 36
-        for i, line in enumerate(log_lines):
-            last = i == len(log_lines) - 1
-            d.text((M + 12, ly), line, font=font(19, last) if last else flog, fill=INK)
-            ly += 26
-    return encode_png(img)
+        _draw_log(d, W, st.legend_end + 4, log_lines, flog)
+    return encode_png(img, palette_image=st.palette)

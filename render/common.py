@@ -1,4 +1,4 @@
-"""Shared drawing helpers: fonts, colours, text fitting, icons and PNG encoding."""
+"""Shared drawing helpers: fonts, colours, text fitting (memoised per thread), icons, PNG palettes and encoding."""
 from __future__ import annotations
 
 import io
@@ -114,11 +114,39 @@ def font(size: int, bold: bool = False):
     return f
 
 
+# Text measuring is pure (same font object + text -> same result) but ``getlength`` runs a whole
+# layout each call (~25 µs), and the same strings are measured every turn (unit names, HP labels,
+# the log). Results are memoised per thread, keyed by the font object itself (fonts are per thread
+# too); the table is simply dropped when it grows past _MEMO_MAX entries.
+_MEMO_MAX = 20000
+
+
+def _memo() -> dict:
+    m = getattr(_local, "memo", None)
+    if m is None or len(m) > _MEMO_MAX:
+        m = _local.memo = {}
+    return m
+
+
 def text_width(text: str, f) -> float:
-    return f.getlength(text)
+    m = _memo()
+    key = ("w", f, text)
+    w = m.get(key)
+    if w is None:
+        w = m[key] = f.getlength(text)
+    return w
 
 
 def ellipsize(text: str, f, width: float) -> str:
+    m = _memo()
+    key = ("e", f, text, width)
+    out = m.get(key)
+    if out is None:
+        out = m[key] = _ellipsize(text, f, width)
+    return out
+
+
+def _ellipsize(text: str, f, width: float) -> str:
     if text_width(text, f) <= width:
         return text
     ell = "…"
@@ -134,6 +162,15 @@ def ellipsize(text: str, f, width: float) -> str:
 
 def wrap(text: str, f, width: float, max_lines: int | None = None, first_indent: float = 0) -> list[str]:
     """Greedy word wrap; the last allowed line ends with an ellipsis when text is cut."""
+    m = _memo()
+    key = ("wrap", f, str(text or ""), width, max_lines, first_indent)
+    lines = m.get(key)
+    if lines is None:
+        lines = m[key] = tuple(_wrap(str(text or ""), f, width, max_lines, first_indent))
+    return list(lines)
+
+
+def _wrap(text: str, f, width: float, max_lines: int | None, first_indent: float) -> list[str]:
     words = str(text or "").split()
     lines: list[str] = []
     cur = ""
@@ -169,10 +206,15 @@ def wrap(text: str, f, width: float, max_lines: int | None = None, first_indent:
 
 def fit_font(text: str, width: float, size: int, bold: bool = False, min_size: int = 10):
     """The largest font not above ``size`` in which ``text`` fits ``width``."""
-    s = size
-    while s > min_size and text_width(text, font(s, bold)) > width:
-        s -= 1
-    return font(s, bold)
+    m = _memo()
+    key = ("fit", text, width, int(size), bool(bold), min_size)
+    f = m.get(key)
+    if f is None:
+        s = size
+        while s > min_size and text_width(text, font(s, bold)) > width:
+            s -= 1
+        f = m[key] = font(s, bold)
+    return f
 
 
 def draw_centered(d: ImageDraw.ImageDraw, xy, text: str, f, fill, anchor: str = "mm", **kw) -> None:
@@ -268,19 +310,159 @@ def draw_icon(d: ImageDraw.ImageDraw, icon: str, cx: float, cy: float, size: flo
 
 
 # Encoding ------------------------------------------------------------------
-def encode_png(img: Image.Image, compress_level: int = 3, palette: bool = True) -> bytes:
-    """PNG bytes, fast: a 256-colour palette (fast octree, no dithering) and low zlib effort.
+def encode_png(img: Image.Image, compress_level: int = 3, palette: bool = True,
+               palette_image: Image.Image | None = None) -> bytes:
+    """PNG bytes, fast: a 256-colour palette (no dithering) and low zlib effort.
 
     Flat-colour pictures lose nothing visible in palette mode, which is both quicker to encode and
     less than half the size of an RGB PNG. Never ``optimize=True`` (it is many times slower).
+
+    Without ``palette_image`` the palette is computed for this picture (fast octree, ~10 ms for a
+    map). With one (a "P" image from :func:`build_palette`, computed once and reused), every pixel
+    is only mapped to its nearest entry, which is several times quicker.
     """
     buf = io.BytesIO()
     if img.mode not in ("RGB", "P", "L"):
         img = img.convert("RGB")
     if palette and img.mode == "RGB":
-        img = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        if palette_image is not None:
+            img = img.quantize(palette=palette_image, dither=Image.Dither.NONE)
+        else:
+            img = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     img.save(buf, format="PNG", compress_level=compress_level)
     return buf.getvalue()
+
+
+# Palettes ------------------------------------------------------------------
+EXACT_MIN_PIXELS = 48   # a colour covering at least this many pixels of the source gets its own entry
+EXACT_MAX = 160         # at most this many such entries; the rest of the 256 go to anti-aliasing blends
+
+
+def palette_colours(pal: Image.Image) -> list[tuple[int, int, int]]:
+    flat = pal.getpalette("RGB") or []
+    return [tuple(flat[i:i + 3]) for i in range(0, len(flat) - 2, 3)]
+
+
+def _palette_image(entries: list) -> Image.Image:
+    entries = list(entries)[:256]
+    entries += [entries[0]] * (256 - len(entries))   # pad with a real colour, never an unused black
+    pal = Image.new("P", (1, 1))
+    pal.putpalette([v for c in entries for v in c])
+    pal.load()   # apply the palette now: later quantize() calls from any thread only read it
+    return pal
+
+
+def _strip(colours: list) -> Image.Image:
+    return Image.frombytes("RGB", (len(colours), 1), b"".join(bytes(c) for c in colours))
+
+
+class _Twins:
+    """The kept colours, bucketed by 8-level cells, to ask quickly whether a colour is within
+    ``tol`` (per channel, tol < 8) of one of them."""
+
+    def __init__(self, tol: int = 4):
+        self.tol = tol
+        self.cells: dict[tuple[int, int, int], list] = {}
+
+    def add(self, c) -> None:
+        self.cells.setdefault((c[0] >> 3, c[1] >> 3, c[2] >> 3), []).append(c)
+
+    def near(self, c) -> bool:
+        t = self.tol
+        r, g, b = c
+        for kr in {(r - t) >> 3, r >> 3, (r + t) >> 3}:
+            for kg in {(g - t) >> 3, g >> 3, (g + t) >> 3}:
+                for kb in {(b - t) >> 3, b >> 3, (b + t) >> 3}:
+                    for w in self.cells.get((kr, kg, kb), ()):
+                        if abs(w[0] - r) <= t and abs(w[1] - g) <= t and abs(w[2] - b) <= t:
+                            return True
+        return False
+
+
+def colour_counts(img: Image.Image) -> dict[tuple[int, int, int], int] | None:
+    """{colour: pixels} of an RGB image, or None past 65536 distinct colours."""
+    got = img.getcolors(1 << 16)
+    return None if got is None else {c: n for n, c in got}
+
+
+def build_palette(source: Image.Image | None = None, exact: Iterable = (),
+                  counts: dict[tuple[int, int, int], int] | None = None) -> Image.Image:
+    """A 256-entry "P" image to quantize pictures like ``source`` against (``encode_png(palette_image=)``).
+
+    ``counts`` ({colour: pixels}, see colour_counts) may be given instead of ``source``, e.g. summed
+    over several images. ``exact`` colours come first and are guaranteed to map to themselves,
+    followed by every flat colour (at least EXACT_MIN_PIXELS pixels, most common first, up to
+    EXACT_MAX, skipping near twins of colours already kept); the remaining entries are a fast
+    octree of the other (anti-aliasing) colours weighted by their pixel count. Pillow maps a pixel
+    through a 64-level-per-channel cache whose cells are filled with the entry nearest to the cell's
+    corner, so a kept colour can lose its cell to a nearby entry; such an entry is dropped (replaced
+    by a copy of the kept colour) until every kept colour maps to itself, the more common winning
+    when two kept colours share a cell (the brief ``exact`` list first of all).
+    """
+    want = list(dict.fromkeys(tuple(int(v) for v in c[:3]) for c in exact))[:256]
+    if counts is None and source is not None:
+        source = source.convert("RGB") if source.mode != "RGB" else source
+        counts = colour_counts(source)
+    if counts is None:
+        if source is None:
+            extra = []
+        else:  # photographic source: nothing is flat, let the octree decide
+            octree = source.quantize(max(1, 256 - len(want)), method=Image.Quantize.FASTOCTREE,
+                                     dither=Image.Dither.NONE)
+            extra = palette_colours(octree)[:256 - len(want)]
+    else:
+        ranked = sorted(((n, c) for c, n in counts.items()), reverse=True)  # most common first; ties by colour
+        fixed = set(want)
+        twins = _Twins()
+        for c in want:
+            twins.add(c)
+        for n, c in ranked:
+            if n < EXACT_MIN_PIXELS or len(want) >= EXACT_MAX:
+                break
+            # a near twin of a kept colour (an anti-aliasing step next to a fill) would take that
+            # colour's cache cell; it is left to the blends
+            if c not in fixed and not twins.near(c):
+                fixed.add(c)
+                twins.add(c)
+                want.append(c)
+        rest = [(n, c) for n, c in ranked if c not in fixed]
+        room = 256 - len(want)
+        if len(rest) <= room:
+            extra = [c for _, c in rest]
+        elif room <= 0:
+            extra = []
+        else:
+            blob = b"".join(bytes(c) * n for n, c in rest)
+            blends = Image.frombytes("RGB", (len(blob) // 3, 1), blob)
+            octree = blends.quantize(room, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+            used = {i for _, i in (octree.getcolors(256) or [])}
+            allc = palette_colours(octree)
+            extra = [allc[i] for i in sorted(used) if i < len(allc)]
+    kept = set(want)
+    entries = (want + [c for c in extra if c not in kept])[:256] or [(0, 0, 0)]
+    n_exact = len(want)
+    pal = _palette_image(entries)
+    if n_exact:
+        probe = _strip(want)
+        given_up: set[int] = set()   # kept colours that lost their cell to an earlier (more common) one
+        for _ in range(8):
+            got = probe.quantize(palette=pal, dither=Image.Dither.NONE).tobytes()
+            cur = palette_colours(pal)
+            changed = False
+            for i, j in enumerate(got):
+                if i in given_up or cur[j] == want[i]:
+                    continue
+                if j < i:
+                    given_up.add(i)        # an earlier entry is nearer the cell: keep that one
+                    continue
+                cur[j] = want[i]           # a later entry steals the cell: drop that entry
+                if j < n_exact:
+                    given_up.add(j)
+                changed = True
+            if not changed:
+                break
+            pal = _palette_image(cur)
+    return pal
 
 
 def rounded(d: ImageDraw.ImageDraw, box, radius: float, fill=None, outline=None, width: int = 1) -> None:

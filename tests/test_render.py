@@ -6,7 +6,7 @@ import io
 import os
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageStat
 
 import render
 from render import battlemap, common, dice, mat
@@ -185,6 +185,84 @@ def test_map_static_layer_is_cached_per_version():
     other["hexes"][0]["impassable"] = True
     battlemap.render_map(other)
     assert battlemap.cache_info()["misses"] == 2
+
+
+def test_map_second_render_reuses_the_cached_palette(monkeypatch):
+    battlemap.clear_cache()
+    built = []
+    real = battlemap.build_palette
+    monkeypatch.setattr(battlemap, "build_palette", lambda *a, **kw: built.append(1) or real(*a, **kw))
+    view = example_map_view()
+    first = battlemap.render_map(view)
+    pal = battlemap._static_layer(view).palette
+    moved = copy.deepcopy(view)
+    moved["units"][1]["q"], moved["units"][1]["r"] = 0, 2
+    moved["units"][5]["statuses"] = ["maim", "stealth"]
+    moved["log"].append("Shannon moves 2 hexes.")
+    second = battlemap.render_map(moved)
+    assert len(built) == 1 and battlemap.cache_info()["palettes"] == 1
+    assert battlemap._static_layer(moved).palette is pal
+    assert first != second
+    pa, pb = Image.open(io.BytesIO(first)), Image.open(io.BytesIO(second))
+    assert pa.mode == pb.mode == "P" and pa.getpalette() == pb.getpalette() == pal.getpalette()
+    other = copy.deepcopy(view)
+    other["version"] = "jailbreak-2"
+    battlemap.render_map(other)
+    assert len(built) == 2 and battlemap.cache_info()["palettes"] == 2
+
+
+def test_map_unit_and_badge_colours_are_exact():
+    battlemap.clear_cache()
+    view = example_map_view()
+    img = _open(battlemap.render_map(view))
+    # every colour the per-turn layer draws maps to itself through the cached palette
+    want = battlemap._dynamic_colours()
+    strip = Image.frombytes("RGB", (len(want), 1), b"".join(bytes(c) for c in want))
+    got = strip.quantize(palette=battlemap._static_layer(view).palette, dither=Image.Dither.NONE).convert("RGB")
+    assert _pixels(got) == want
+    for u in view["units"]:
+        if u["defeated"]:
+            continue
+        x, y, lay = _unit_token_pixel(view, u["id"])
+        assert img.getpixel((x, y)) == battlemap.SIDE_COLOURS[u["side"]], u["id"]
+        s = lay.s
+        R, br = s * 0.34, max(9, s * 0.14)
+        cx, cy = lay.centre(u["q"], u["r"])
+        ty = cy + battlemap.HEADER_H - s * 0.08
+        for i, st in enumerate(u["statuses"]):
+            bx, by = cx + R + br * 0.55, ty - R + br * 0.6 + i * (br * 2.05)
+            box = img.crop((int(bx - br), int(by - br), int(bx + br) + 1, int(by + br) + 1))
+            exact = sum(1 for p in _pixels(box) if p == common.status_colour(st))
+            assert exact > br * br, (u["id"], st, exact)  # the rest: letter, outline, engage arrow
+
+
+def test_map_palette_keeps_the_picture(monkeypatch):
+    """The PNG differs from the drawn RGB picture only by small anti-aliasing steps."""
+    battlemap.clear_cache()
+    drawn = {}
+    real = battlemap.encode_png
+
+    def keep(img, **kw):
+        drawn["rgb"] = img.copy()
+        return real(img, **kw)
+
+    monkeypatch.setattr(battlemap, "encode_png", keep)
+    view = example_map_view()
+    for v in (view, dict(view, log=[], round=12)):
+        png = _open(battlemap.render_map(v))
+        diff = ImageChops.difference(png, drawn["rgb"])
+        mean = sum(ImageStat.Stat(diff).mean) / 3
+        assert mean < 0.2, mean
+        assert max(hi for lo, hi in diff.getextrema()) < 64
+
+
+def test_text_measures_are_memoised_safely():
+    f = common.font(19)
+    assert common.text_width("Round 4 begins", f) == f.getlength("Round 4 begins")
+    lines = common.wrap("one two three four five six seven", f, 80)
+    lines.append("mutated")
+    assert common.wrap("one two three four five six seven", f, 80) == lines[:-1]
+    assert common.fit_font("WWWWWW", 40, 30, True) is common.fit_font("WWWWWW", 40, 30, True)
 
 
 def test_map_fits_any_extent():
