@@ -138,18 +138,24 @@ def clip_echo(value: Any) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
+
+def load_commands() -> None:
+    """Import every command module so its ``@command`` declarations register (idempotent)."""
+    import commands.handlers  # noqa: F401
+    import commands.guide  # noqa: F401
+    import commands.battle  # noqa: F401
+    import commands.transfer  # noqa: F401
+    import commands.lockpick  # noqa: F401
+    import commands.battle_prompts  # noqa: F401
+
+
 class Table:
     """The command layer: owns the service and runs commands for either front door."""
 
     def __init__(self, service: CampaignService):
         self.service = service
         self.names: dict[str, str] = {}
-        import commands.handlers  # noqa: F401  (registers the commands)
-        import commands.guide  # noqa: F401
-        import commands.battle  # noqa: F401
-        import commands.transfer  # noqa: F401
-        import commands.lockpick  # noqa: F401
-        import commands.battle_prompts  # noqa: F401
+        load_commands()
 
     def invocation(self, user_id: str, channel_id: str, guild_id: str | None = None, user_name: str = "") -> Invocation:
         if user_name:

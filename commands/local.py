@@ -19,7 +19,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from commands.core import COMMANDS, Table
+from commands.core import COMMANDS, Table, load_commands
 from commands.reply import Reply
 
 MENTION = re.compile(r"<@!?([^>\s]+)>")
@@ -27,6 +27,7 @@ MENTION = re.compile(r"<@!?([^>\s]+)>")
 
 def parse_line(line: str) -> tuple[str | None, str, dict[str, str]]:
     """'@bob /adventurer create race:argonian name:"Sil Tail"' -> ('bob', 'adventurer create', {...})."""
+    load_commands()
     text = line.strip()
     user = None
     if text.startswith("@"):

@@ -55,3 +55,14 @@ def player(table):
         return Player(table, user, channel)
 
     return make
+
+
+# Property tests: a fixed example sequence in CI (a red build must mean a real change broke
+# something); a fresh random sequence on a developer's machine, to keep finding new cases.
+import os  # noqa: E402
+
+from hypothesis import settings as _hsettings  # noqa: E402
+
+_hsettings.register_profile("ci", derandomize=True, database=None)
+if os.environ.get("CI"):
+    _hsettings.load_profile("ci")

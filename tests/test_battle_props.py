@@ -43,7 +43,9 @@ def check(s, dice_total):
         assert len(a.cooldown) <= PACK.mat.cooldown_track_size
         assert len(a.active) <= PACK.mat.active_slots
         assert 0 <= a.tenacity <= PACK.mat.tenacity_max
-        pending = {d["die"] for d in (b.get("pending") or {}).get("dice", []) if d.get("die")}
+        held = b.get("pending") or {}
+        # die ids are per adventurer ("d1" for everyone): only the roller's pending dice count here
+        pending = {d["die"] for d in held.get("dice", []) if d.get("die")} if held.get("owner") == owner else set()
         actives = {e["die"] for x in s.adventurers.values() for e in x.active}
         where = {}
         for d in a.dice:

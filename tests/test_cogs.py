@@ -5,9 +5,9 @@ import discord
 import pytest
 from discord.ext import commands
 
-from commands.core import COMMANDS, Table
+from commands.core import COMMANDS, load_commands
 
-Table(None)  # registers every command module, as the bot does at start
+load_commands()  # registers every command module, as the bot does at start
 
 
 async def loaded_bot():
