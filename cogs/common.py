@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 
 from commands.components import ID_RE
-from commands.core import COMMANDS, Invocation, Table
+from commands.core import Invocation, Table
 from commands.reply import MAX_CONTENT, Reply, clip
 
 log = logging.getLogger("hexpost.discord")

@@ -36,7 +36,7 @@ from commands.core import Invocation, Opt, clip_echo, command
 from commands.presenter import events_text
 from commands.reply import COLOR_OK, Embed, FileOut, Reply
 from engine.core import RuleError
-from engine.state import SCHEMA, Campaign
+from engine.state import SCHEMA
 from engine.rules.transfer import check_pack, check_state
 
 FORMAT = "hexpost-campaign"

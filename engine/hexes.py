@@ -36,7 +36,7 @@ import math
 import re
 from collections import deque
 from dataclasses import dataclass
-from typing import Callable, Collection, Container, Hashable, Iterable, Iterator, Mapping, NamedTuple, Union
+from typing import Callable, Container, Hashable, Iterable, Mapping, NamedTuple, Union
 
 __all__ = [
     "Hex",

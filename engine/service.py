@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from engine import rules
-from engine.core import Action, Dice, Event, RuleError
+from engine.core import Action, Event, RuleError
 from engine.state import Campaign
 from engine.store import ChannelTaken, LogEntry, StaleWrite, Store
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import discord
-import pytest
 from discord.ext import commands
 
 from commands.core import COMMANDS, load_commands

@@ -10,7 +10,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from commands.core import Table
 from engine.core import Action, RuleError
 from engine.service import CampaignService, replay
 from engine.store import Store

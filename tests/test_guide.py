@@ -1,7 +1,6 @@
 """/adventurer guide: step-by-step creation with menus, kept in the campaign as a draft."""
 from __future__ import annotations
 
-import pytest
 
 from commands.components import ID_RE
 from commands.core import Table

@@ -127,15 +127,7 @@ def take_turn(c: Ctx, u: dict) -> None:
     if not on_map(u):
         return
     comp = c.pack.companions[u["companion"]]
-    path = enemy_ai.plan_move(c, u)
-    moved = False
-    if path:
-        start = pos(u)
-        u["q"], u["r"] = path[-1].q, path[-1].r
-        moved = True
-        c.b["turn"]["path"] = [[start.q, start.r]] + [[h.q, h.r] for h in path]
-        c.say("companion-move", f"{u['name']} moves {start} → " + " → ".join(str(h) for h in path) + ".",
-              unit=u["id"], path=c.b["turn"]["path"])
+    moved = enemy_ai.walk(c, u, enemy_ai.plan_move(c, u), "companion-move")
     cur = {"uid": u["id"], "hits": [], "engaged": [], "damaged": []}
     targets = enemy_ai.targetable_from(c, u, pos(u))
     if moved and c.has(u, "daze"):

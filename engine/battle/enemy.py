@@ -60,6 +60,18 @@ def targetable_from(c: Ctx, u: dict, here: Hex) -> list[dict]:
     return out
 
 
+def walk(c: Ctx, u: dict, path: list[Hex], kind: str) -> bool:
+    """Move a unit the bot plays along ``path`` (drawn on the map); True if it moved."""
+    if not path:
+        return False
+    start = pos(u)
+    u["q"], u["r"] = path[-1].q, path[-1].r
+    c.b["turn"]["path"] = [[start.q, start.r]] + [[h.q, h.r] for h in path]
+    c.say(kind, f"{u['name']} moves {start} → " + " → ".join(str(h) for h in path) + ".",
+          unit=u["id"], path=c.b["turn"]["path"])
+    return True
+
+
 def plan_move(c: Ctx, u: dict) -> list[Hex]:
     enemy = stats_of(c, u)
     here = pos(u)
@@ -177,15 +189,7 @@ def take_turn(c: Ctx, u: dict) -> dict | None:
     if not on_map(u):
         return None
     enemy = stats_of(c, u)
-    path = plan_move(c, u)
-    moved = False
-    if path:
-        start = pos(u)
-        u["q"], u["r"] = path[-1].q, path[-1].r
-        moved = True
-        c.b["turn"]["path"] = [[start.q, start.r]] + [[h.q, h.r] for h in path]
-        c.say("enemy-move", f"{u['name']} moves {start} → " + " → ".join(str(h) for h in path) + ".",
-              unit=u["id"], path=c.b["turn"]["path"])
+    moved = walk(c, u, plan_move(c, u), "enemy-move")
     if moved and c.has(u, "daze"):
         c.say("status", f"{u['name']} is dazed and moved, so it cannot roll this turn.", unit=u["id"])
         return {"uid": u["id"], "hits": [], "engaged": [], "damaged": []}

@@ -1,8 +1,8 @@
 """Campaign-level actions: open, join, leave, settings, leadership, end, forced dice."""
 from __future__ import annotations
 
-from engine.core import Action, Event, RuleError
-from engine.rules import Ctx, Handler, action
+from engine.core import Event, RuleError
+from engine.rules import Handler, action
 from engine.state import DIFFICULTIES, Campaign
 from engine.text import clean_name, slug
 
