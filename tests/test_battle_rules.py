@@ -177,3 +177,19 @@ async def test_deploy_sets_form_and_ready_items_before_the_first_turn_only(tmp_p
         assert late.error and "before your first turn" in late.content
     finally:
         await store.close()
+
+
+def test_fatigue_dice_run_out_into_overfatigue_then_nothing():
+    from engine.battle import track
+    from engine.state import Adventurer
+
+    a, b = (Adventurer(owner=o, name=o, race="nord", rows=[], hp=5, cooldown_stat=2, battle_form="light")
+            for o in ("A", "B"))
+    b.cooldown = [{"fatigue": "light"}] * (track.LIGHT_FATIGUE_DICE - 1)
+    notes: list[str] = []
+    track.gain_fatigue(a, "light", 2, 13, notes, party=[a, b])
+    assert a.cooldown == [{"fatigue": "light"}, {"fatigue": "over"}]
+    assert "overfatigue is gained instead" in notes[0]
+    b.cooldown += [{"fatigue": "over"}] * (track.OVERFATIGUE_DICE - 1)
+    track.gain_fatigue(a, "light", 1, 13, notes, party=[a, b])
+    assert len(a.cooldown) == 2 and "none is placed" in notes[-1]

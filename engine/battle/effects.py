@@ -147,7 +147,7 @@ def _fatigue(use: Use, eff: dict) -> int:
         adv = use.c.adv_of(u)
         if adv is None or u.get("defeated") or n <= 0:
             continue
-        track.gain_fatigue(adv, eff.get("kind", "light"), n, use.c.track_size)
+        track.gain_fatigue(adv, eff.get("kind", "light"), n, use.c.track_size, party=use.c.state.adventurers.values())
         kind = "overfatigue" if eff.get("kind") == "over" else "light fatigue"
         use.c.say("fatigue", f"{use.label}: {adv.name} gains {n} {kind}.", unit=u["id"], amount=n)
     return n

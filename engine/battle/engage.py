@@ -276,7 +276,7 @@ def do_engage(c: Ctx, owner: str, args: dict) -> None:
     me = c.unit(f"a:{owner}")
     if turn["engages"] >= 1:
         n = 2 if c.state.difficulty == "expert" else 1
-        track.gain_fatigue(adv, "light", n, c.track_size)
+        track.gain_fatigue(adv, "light", n, c.track_size, party=c.state.adventurers.values())
         c.say("fatigue", f"{adv.name} engages again this turn and gains {n} light fatigue.", unit=me["id"])
     if plan["form"] != adv.battle_form:
         adv.battle_form = plan["form"]

@@ -281,7 +281,7 @@ def answer(c: Ctx, owner: str, args: dict) -> None:
     keep = None if args.get("keep") is None else _parse_numbers(args["keep"], DICE, "keep")
     cost = sum(abs(v - lp["dice"][i]) for i, v in changes)
     if cost:
-        track.gain_fatigue(adv, "light", cost, c.track_size)
+        track.gain_fatigue(adv, "light", cost, c.track_size, party=c.state.adventurers.values())
         lp["fatigue"] += cost
         for i, v in changes:
             lp["dice"][i] = v

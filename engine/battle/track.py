@@ -6,6 +6,8 @@ for a die working from the track), ``{"fatigue": "light" | "over"}`` or
 """
 from __future__ import annotations
 
+from typing import Iterable
+
 from engine.state import Adventurer
 
 
@@ -54,9 +56,34 @@ def exhaust(adv: Adventurer, die_id: str, size: int, notes: list[str] | None = N
     place(adv, {"die": die_id, **face}, size, notes)
 
 
-def gain_fatigue(adv: Adventurer, kind: str, n: int, size: int, notes: list[str] | None = None) -> None:
+# Component limits (rulebook: Component Limits).  The rulebook states no count of fatigue dice
+# we could use, so these are ours (docs/rules-notes.md): silver light fatigue and black overfatigue
+# dice shared by the whole party.
+LIGHT_FATIGUE_DICE = 30
+OVERFATIGUE_DICE = 15
+
+
+def fatigue_in_use(party: Iterable[Adventurer], kind: str) -> int:
+    return sum(1 for a in party for e in list(a.cooldown) + list(a.active) if e.get("fatigue") == kind)
+
+
+def gain_fatigue(adv: Adventurer, kind: str, n: int, size: int, notes: list[str] | None = None,
+                 party: Iterable[Adventurer] | None = None) -> None:
+    """Gain ``n`` fatigue dice.  With ``party`` the supply is counted: when no light fatigue die is
+    left an overfatigue die is placed instead, and when none of those is left either, nothing."""
+    members = list(party) if party is not None else None
     for _ in range(max(0, int(n))):
-        place(adv, {"fatigue": kind}, size, notes)
+        k = kind
+        if members is not None:
+            if k == "light" and fatigue_in_use(members, "light") >= LIGHT_FATIGUE_DICE:
+                k = "over"
+                if notes is not None:
+                    notes.append("no light fatigue dice are left in the supply, so overfatigue is gained instead")
+            if k == "over" and fatigue_in_use(members, "over") >= OVERFATIGUE_DICE:
+                if notes is not None:
+                    notes.append("no fatigue dice of either kind are left in the supply, so none is placed")
+                continue
+        place(adv, {"fatigue": k}, size, notes)
 
 
 def gain_status(adv: Adventurer, status: str, size: int, notes: list[str] | None = None) -> None:
