@@ -38,6 +38,24 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Clash
                      player: discord.Member | None = None):
         await respond(interaction, "battle deploy", form=form, ready=ready, player=player)
 
+    @app_commands.command(name="adjust", description="Apply a manual effect by hand (party leader): HP, bonus HP, tenacity, status, fatigue, hex.")
+    @app_commands.describe(unit="The unit: a name, its label or its hex q,r",
+                           hp="Heal (positive) or deal true damage (negative)", bonus_hp="Add or remove bonus HP",
+                           tenacity="Add or remove tenacity",
+                           status="Give a status (bane, blind, daze, fear, maim, stealth) or remove it with -name",
+                           fatigue="Add this many fatigue dice", fatigue_kind="light or over (default light)",
+                           to="Move the unit to this hex q,r",
+                           reason="What the adjustment applies, for the log (e.g. the ability's name)")
+    async def adjust(self, interaction: discord.Interaction, unit: str,
+                     hp: app_commands.Range[int, -99, 99] | None = None,
+                     bonus_hp: app_commands.Range[int, -99, 99] | None = None,
+                     tenacity: app_commands.Range[int, -5, 5] | None = None, status: str | None = None,
+                     fatigue: app_commands.Range[int, 1, 13] | None = None,
+                     fatigue_kind: Literal["light", "over"] | None = None, to: str | None = None,
+                     reason: str | None = None):
+        await respond(interaction, "battle adjust", unit=unit, hp=hp, bonus_hp=bonus_hp, tenacity=tenacity,
+                      status=status, fatigue=fatigue, fatigue_kind=fatigue_kind, to=to, reason=reason)
+
     @app_commands.command(name="map", description="Show the battle map.")
     async def map(self, interaction: discord.Interaction):
         await respond(interaction, "battle map")

@@ -171,6 +171,25 @@ async def battle_deploy(inv: Invocation, form=None, ready=None, player=None) -> 
     return await battle_reply(inv, out, mat_for=str(player) if player else inv.user_id)
 
 
+@command("battle adjust", "Apply a manual effect by hand (party leader): HP, bonus HP, tenacity, status, fatigue, hex.",
+         Opt("unit", str, "The unit: a name, its label or its hex q,r", required=True),
+         Opt("hp", int, "Heal (positive) or deal true damage (negative)", min=-99, max=99),
+         Opt("bonus_hp", int, "Add or remove bonus HP", min=-99, max=99),
+         Opt("tenacity", int, "Add or remove tenacity", min=-5, max=5),
+         Opt("status", str, "Give a status (bane, blind, daze, fear, maim, stealth) or remove it with -name"),
+         Opt("fatigue", int, "Add this many fatigue dice", min=1, max=13),
+         Opt("fatigue_kind", str, "light or over (default light)", choices=("light", "over")),
+         Opt("to", str, "Move the unit to this hex q,r"),
+         Opt("reason", str, "What the adjustment applies, for the log (e.g. the ability's name)"),
+         renders=True)
+async def battle_adjust(inv: Invocation, unit, hp=None, bonus_hp=None, tenacity=None, status=None, fatigue=None,
+                        fatigue_kind=None, to=None, reason=None) -> Reply:
+    args = {"unit": unit, "hp": hp, "bonus_hp": bonus_hp, "tenacity": tenacity, "status": status,
+            "fatigue": fatigue, "fatigue_kind": fatigue_kind, "to": to, "reason": reason}
+    out = await inv.do("battle.adjust", {k: v for k, v in args.items() if v is not None})
+    return await battle_reply(inv, out)
+
+
 @command("battle map", "Show the battle map.", renders=True)
 async def battle_map(inv: Invocation) -> Reply:
     state = await _state(inv)

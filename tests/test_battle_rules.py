@@ -193,3 +193,35 @@ def test_fatigue_dice_run_out_into_overfatigue_then_nothing():
     b.cooldown += [{"fatigue": "over"}] * (track.OVERFATIGUE_DICE - 1)
     track.gain_fatigue(a, "light", 1, 13, notes, party=[a, b])
     assert len(a.cooldown) == 2 and "none is placed" in notes[-1]
+
+
+async def test_leader_adjusts_a_manual_effect_and_it_is_logged(tmp_path):
+    from commands.core import Table
+    from commands.local import LocalTable
+    from engine.service import CampaignService
+    from engine.store import Store
+
+    store = await Store.open(tmp_path / "a.db")
+    try:
+        out: list[str] = []
+        local = LocalTable(Table(CampaignService(store)), out_dir=tmp_path / "o", echo=out.append, user="ryan")
+        await local.run_script([
+            "/campaign new name:Adjust",
+            "/adventurer create name:Vilya race:dark-elf line:destruction-staff",
+            "@shannon /adventurer create name:Sil race:argonian line:one-hand-and-shield",
+            "/battle start encounter:jailbreak",
+        ])
+        refused = await local.run_line('@shannon /battle adjust unit:Vilya hp:-1')
+        assert refused.error and "party leader" in refused.content
+        ok = await local.run_line('/battle adjust unit:Sil hp:-2 tenacity:1 status:bane reason:"Raise Dead"')
+        assert not ok.error, ok.content
+        state = await local.table.service.campaign("local")
+        sil = state.adventurers["shannon"]
+        assert sil.hp == sil.max_hp - 2 and sil.tenacity == 1 and {"status": "bane"} in sil.cooldown
+        assert "Adjustment by the leader" in ok.content and "Raise Dead" in ok.content
+        bad = await local.run_line("/battle adjust unit:Sil status:sleepy")
+        assert bad.error and "not a status" in bad.content
+        nothing = await local.run_line("/battle adjust unit:Sil")
+        assert nothing.error and "Say what to adjust" in nothing.content
+    finally:
+        await store.close()

@@ -141,3 +141,4 @@ from engine.rules import battle as _battle  # noqa: E402,F401
 from engine.rules import guide as _guide  # noqa: E402,F401
 from engine.rules import lockpick as _lockpick  # noqa: E402,F401
 from engine.rules import battle_prompts as _battle_prompts  # noqa: E402,F401
+from engine.rules import adjust as _adjust  # noqa: E402,F401
