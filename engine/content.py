@@ -1845,9 +1845,6 @@ def main(argv: list[str] | None = None) -> int:
     return 2
 
 
-if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())
-
 
 def _targets(e) -> int | None:
     """An enemy's or companion's ``targets``: 1 to 6, or "all" (None)."""
@@ -1858,3 +1855,8 @@ def _targets(e) -> int | None:
         return raw
     e.err(f'targets must be a whole number from 1 to 6 or "all", got {_show(raw)}')
     return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
+

@@ -359,3 +359,16 @@ def test_bad_companion_references(copy_pack):
     assert 'encounter "sellsword-contract": names companion "hired-sellswerd"' in joined
     assert 'item "war-hound-lead": names companion "war-hund"' in joined
     assert 'companions.toml, companion "war-hound": skills names "hamstrung"' in joined
+
+
+def test_cli_validate_as_a_module_from_the_shell():
+    """`python -m engine.content validate starter`, exactly as docs/content-format.md tells a pack author."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.run([sys.executable, "-m", "engine.content", "validate", "starter"], cwd=root,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("OK: ") and "15 classes" in proc.stdout
