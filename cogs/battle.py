@@ -132,6 +132,11 @@ class TurnCog(commands.Cog):
                       player: discord.Member | None = None):
         await respond(interaction, "resolve", order=order, ally=ally, player=player)
 
+    @app_commands.command(name="reroll", description="Reroll dice of your waiting roll, with a reroll a weapon or ability gave you (battle).")
+    @app_commands.describe(dice="Die numbers from the roll, e.g. 2 or 1,3", player=PLAYER)
+    async def reroll(self, interaction: discord.Interaction, dice: str, player: discord.Member | None = None):
+        await respond(interaction, "reroll", dice=dice, player=player)
+
     @app_commands.command(name="ability", description="Use your race ability (name: race) or a class ability.")
     @app_commands.describe(name="race, or the class ability's name",
                            form="Switch to this form first (1 light fatigue) if the ability needs it", player=PLAYER)

@@ -319,6 +319,13 @@ async def resolve(inv: Invocation, order=None, ally=None, player=None) -> Reply:
     return await battle_reply(inv, out)
 
 
+@command("reroll", "Reroll dice of your waiting roll, with a reroll a weapon or ability gave you (battle).",
+         Opt("dice", str, "Die numbers from the roll, e.g. 2 or 1,3", required=True), PLAYER, renders=True)
+async def reroll(inv: Invocation, dice, player=None) -> Reply:
+    out = await inv.do("battle.reroll", {"dice": dice}, player=player)
+    return await battle_reply(inv, out)
+
+
 @command("ability", "Use your race ability (name: race) or a class ability.",
          Opt("name", str, "race, or the class ability's name", required=True),
          Opt("form", str, "Switch to this form first (1 light fatigue) if the ability needs it",

@@ -184,7 +184,7 @@ EFFECT_TYPES: dict[str, dict[str, Callable[[Any], str | None]]] = {
     "fatigue": {"amount": _amount, "kind": _one_of("light", "over"), "target": _one_of(*TARGETS)},
     "pierce": {"amount": _amount},
     "add-dice": {"amount": _amount},
-    "reroll": {"amount": _amount},
+    "reroll": {"amount": _amount, "blank_only": _bool},
     "draw-item": {"deck": _one_of(*ITEM_RARITIES), "amount": _amount},
     "companion": {"companion": _text, "keep": _bool},
     "manual": {"text": _text},

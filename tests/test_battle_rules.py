@@ -225,3 +225,28 @@ async def test_leader_adjusts_a_manual_effect_and_it_is_logged(tmp_path):
         assert nothing.error and "Say what to adjust" in nothing.content
     finally:
         await store.close()
+
+
+def test_a_weapon_reroll_rerolls_before_resolving_and_only_as_often_as_granted():
+    from battle_helpers import jailbreak, party, run
+
+    from engine.core import RuleError
+
+    s = party()
+    s, _ = jailbreak(s, {"S": "-2,2", "R": "-2,1"})
+    s.adventurers["S"].ready = ["battle-axe"]
+    s, ev = run(s, "battle.engage", "S", {"form": "heavy", "dice": "combat", "item": "battle-axe"}, forced=[1])
+    p = s.battle["pending"]
+    assert p["dice"][0]["roll"] == 1 and p["rerolls"][0]["left"] == 1
+    assert any("reroll up to 1" in e.text for e in ev)
+    s, ev = run(s, "battle.reroll", "S", {"dice": "1"}, forced=[5])
+    assert s.battle["pending"]["dice"][0]["roll"] == 5
+    assert any("rerolls: 1. Combat" in e.text for e in ev)
+    try:
+        run(s, "battle.reroll", "S", {"dice": "1"}, forced=[2])
+        raise AssertionError("a second reroll was allowed")
+    except RuleError as err:
+        assert "Nothing lets you reroll" in err.message
+    s, ev = run(s, "battle.resolve", "S", {})
+    assert s.battle["pending"] is None
+    assert not any("apply this yourselves" in e.text and "Reroll" in e.text for e in ev)

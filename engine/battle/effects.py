@@ -197,6 +197,21 @@ def _companion(use: Use, eff: dict) -> int:
     return 1
 
 
+def _reroll(use: Use, eff: dict) -> int:
+    """Rerolls for the roll waiting to be resolved (step 5a: before any result is resolved)."""
+    p = use.c.b.get("pending") if use.c.state.battle else None
+    if not p or p.get("owner") != use.source.get("owner"):
+        use.c.say("reroll", f"{use.label}: there is no roll of yours waiting to be resolved, so no reroll.",
+                  unit=use.source.get("id"))
+        return 0
+    n = amount_of(use, eff)
+    p.setdefault("rerolls", []).append({"source": use.label, "left": n,
+                                        "blank_only": bool(eff.get("blank_only"))})
+    use.c.say("reroll", f"🎲 {use.label}: you may reroll up to {n} of these dice with `/reroll dice:` "
+                        "before resolving.", unit=use.source.get("id"))
+    return n
+
+
 def _nothing(use: Use, eff: dict) -> int:
     """Effects handled where dice are placed (prevent) or before the roll (add-dice)."""
     return 0
@@ -215,6 +230,7 @@ REGISTRY: dict[str, Callable[[Use, dict], int]] = {
     "prevent": _nothing,
     "add-dice": _nothing,
     "companion": _companion,
+    "reroll": _reroll,
 }
 
 

@@ -309,8 +309,44 @@ def do_engage(c: Ctx, owner: str, args: dict) -> None:
                      if plan["item"] else "")
                   + (f": {dice_txt}." if rolled else ", rolling no dice."),
           unit=me["id"], dice=rolled, target=plan["target"], form=plan["form"])
+    if plan["item"] and rolled:
+        it = c.pack.items[plan["item"]]
+        effs = list(it.effects) + (list(it.overtax_effects) if plan["overtax"] else [])
+        rr = [e for e in effs if e.get("type") == "reroll" and (not e.get("forms") or plan["form"] in e["forms"])]
+        if rr:
+            run_effects(Use(c, me, it.name, form=plan["form"]), rr)
     if not rolled:
         resolve(c, owner, {"order": []})
+
+
+def reroll(c: Ctx, owner: str, args: dict) -> None:
+    """Step 5a: reroll some dice of the waiting roll, using rerolls an item or ability granted."""
+    p = c.b.get("pending")
+    if not p or p["owner"] != owner:
+        raise RuleError("There is no roll of yours to reroll. Engage first with `/engage`.")
+    pool = [r for r in p.get("rerolls", []) if r["left"] > 0]
+    if not pool:
+        raise RuleError("Nothing lets you reroll this roll. Rerolls come from some weapons and abilities; "
+                        "resolve it with `/resolve`.")
+    picks = parse_order(args.get("dice"), len(p["dice"]))
+    if not picks:
+        raise RuleError("Name the dice to reroll by their numbers in the roll, e.g. `dice:2` or `dice:1,3`.")
+    left = sum(r["left"] for r in pool)
+    if len(picks) > left:
+        raise RuleError(f"You may reroll {left} more {'die' if left == 1 else 'dice'} of this roll, not {len(picks)}.")
+    lines = []
+    for i in picks:
+        old = p["dice"][i]
+        grant = next((r for r in pool if r["left"] > 0 and (not r["blank_only"] or not old["results"])), None)
+        if grant is None:
+            raise RuleError(f"Die {i + 1} is not blank; your reroll works only on blank results.")
+        faces = c.pack.enemy_combat_die if old["free"] else c.pack.die(old["type"]).faces
+        new = roll_die(c, faces, old["label"], old["line"], old["die"], old["type"], old["free"])
+        p["dice"][i] = new
+        grant["left"] -= 1
+        lines.append(f"{i + 1}. {old['label']} {old['face']} → 🎲{new['roll']} **{new['face']}**")
+    adv = c.adv(owner)
+    c.say("roll", f"🎲 {adv.name} rerolls: " + "; ".join(lines) + ".", unit=f"a:{owner}", dice=p["dice"])
 
 
 # --------------------------------------------------------------- resolve --
@@ -388,11 +424,14 @@ def resolve(c: Ctx, owner: str, args: dict) -> None:
     if p.get("item"):
         it = c.pack.items[p["item"]]
         use.label = it.name
-        run_effects(use, [e for e in it.effects if e.get("type") not in ("add-dice",)], manual=it.manual,
-                    text=it.text)
+        at_resolve = [e for e in it.effects if e.get("type") not in ("add-dice", "reroll")]
+        if at_resolve or it.manual:  # add-dice and reroll already worked at the roll
+            run_effects(use, at_resolve, manual=it.manual, text=it.text)
         if p.get("overtax"):
             use.label = f"{it.name} (overtax)"
-            run_effects(use, [e for e in it.overtax_effects if e.get("type") != "add-dice"], text=it.overtax_text)
+            over = [e for e in it.overtax_effects if e.get("type") not in ("add-dice", "reroll")]
+            if over or not it.overtax_effects:
+                run_effects(use, over, text=it.overtax_text)
             adv.ready.remove(p["item"])
             c.say("item", f"{it.name} is discarded after its overtax.", item=p["item"])
     for g in groups:

@@ -164,6 +164,16 @@ class Resolve(TurnAction):
 
 
 @action
+class Reroll(TurnAction):
+    type = "battle.reroll"
+    summary = "Reroll dice of your waiting roll with a reroll an item or ability gave you."
+
+    def step(self, c, owner, args):
+        eng.my_turn(c, owner)
+        eng.reroll(c, owner, args)
+
+
+@action
 class Drop(TurnAction):
     type = "battle.drop"
     summary = "Remove a die from one of your active slots (it is exhausted)."
