@@ -1,6 +1,8 @@
 """Unit tests: recovery, the full cooldown track, move legality, engage limits, fatigue rounds, defeat, objectives."""
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from battle_helpers import ctx, jailbreak, party, run, texts
 
@@ -148,21 +150,7 @@ def test_conquer_ends_after_the_round_with_cleanup():
 
 
 async def test_deploy_sets_form_and_ready_items_before_the_first_turn_only(tmp_path):
-    from commands.core import Table
-    from commands.local import LocalTable
-    from engine.service import CampaignService
-    from engine.store import Store
-
-    store = await Store.open(tmp_path / "d.db")
-    try:
-        out: list[str] = []
-        local = LocalTable(Table(CampaignService(store)), out_dir=tmp_path / "o", echo=out.append, user="ryan")
-        await local.run_script([
-            "/campaign new name:Deploy",
-            "/adventurer create name:Vilya race:dark-elf line:destruction-staff",
-            "@shannon /adventurer create name:Sil race:argonian line:one-hand-and-shield",
-            "/battle start encounter:jailbreak",
-        ])
+    async with jailbreak_table(tmp_path) as local:
         bad = await local.run_line("@shannon /battle deploy form:sideways")
         assert bad.error and "not a battle form" in bad.content
         ok = await local.run_line("@shannon /battle deploy form:defensive")
@@ -171,12 +159,10 @@ async def test_deploy_sets_form_and_ready_items_before_the_first_turn_only(tmp_p
         assert state.adventurers["shannon"].battle_form == "defensive"
         ghost = await local.run_line("@shannon /battle deploy ready:\"Sword of Nowhere\"")
         assert ghost.error and "carries no" in ghost.content
-        # Vilya acts, ends the turn; Vilya can no longer redeploy
+        # Vilya moves: her first turn has begun acting, so she can no longer redeploy
         await local.run_line("/move to:-3,2")
         late = await local.run_line("/battle deploy form:magic")
         assert late.error and "before your first turn" in late.content
-    finally:
-        await store.close()
 
 
 def test_fatigue_dice_run_out_into_overfatigue_then_nothing():
@@ -196,21 +182,7 @@ def test_fatigue_dice_run_out_into_overfatigue_then_nothing():
 
 
 async def test_leader_adjusts_a_manual_effect_and_it_is_logged(tmp_path):
-    from commands.core import Table
-    from commands.local import LocalTable
-    from engine.service import CampaignService
-    from engine.store import Store
-
-    store = await Store.open(tmp_path / "a.db")
-    try:
-        out: list[str] = []
-        local = LocalTable(Table(CampaignService(store)), out_dir=tmp_path / "o", echo=out.append, user="ryan")
-        await local.run_script([
-            "/campaign new name:Adjust",
-            "/adventurer create name:Vilya race:dark-elf line:destruction-staff",
-            "@shannon /adventurer create name:Sil race:argonian line:one-hand-and-shield",
-            "/battle start encounter:jailbreak",
-        ])
+    async with jailbreak_table(tmp_path) as local:
         refused = await local.run_line('@shannon /battle adjust unit:Vilya hp:-1')
         assert refused.error and "party leader" in refused.content
         ok = await local.run_line('/battle adjust unit:Sil hp:-2 tenacity:1 status:bane reason:"Raise Dead"')
@@ -223,8 +195,6 @@ async def test_leader_adjusts_a_manual_effect_and_it_is_logged(tmp_path):
         assert bad.error and "not a status" in bad.content
         nothing = await local.run_line("/battle adjust unit:Sil")
         assert nothing.error and "Say what to adjust" in nothing.content
-    finally:
-        await store.close()
 
 
 def test_a_weapon_reroll_rerolls_before_resolving_and_only_as_often_as_granted():
@@ -250,3 +220,27 @@ def test_a_weapon_reroll_rerolls_before_resolving_and_only_as_often_as_granted()
     s, ev = run(s, "battle.resolve", "S", {})
     assert s.battle["pending"] is None
     assert not any("apply this yourselves" in e.text and "Reroll" in e.text for e in ev)
+
+
+
+@contextlib.asynccontextmanager
+async def jailbreak_table(tmp_path):
+    """A local table with Vilya (ryan, leading) and Sil (shannon) in a freshly started Jailbreak."""
+    from commands.core import Table
+    from commands.local import LocalTable
+    from engine.service import CampaignService
+    from engine.store import Store
+
+    store = await Store.open(tmp_path / "table.db")
+    try:
+        out: list[str] = []
+        local = LocalTable(Table(CampaignService(store)), out_dir=tmp_path / "o", echo=out.append, user="ryan")
+        await local.run_script([
+            "/campaign new name:Table",
+            "/adventurer create name:Vilya race:dark-elf line:destruction-staff",
+            "@shannon /adventurer create name:Sil race:argonian line:one-hand-and-shield",
+            "/battle start encounter:jailbreak",
+        ])
+        yield local
+    finally:
+        await store.close()
