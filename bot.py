@@ -24,8 +24,8 @@ def build_bot(db_path: str, *, sync: bool = False, sync_guild: str | None = None
 
     from cogs.common import HexButton, HexSelect
     from commands.core import Table
-    from engine.service import CampaignService
-    from engine.store import Store
+    from kernel.service import CampaignService
+    from kernel.store import Store
 
     class HexpostBot(commands.Bot):
         table: Table
@@ -55,7 +55,7 @@ def build_bot(db_path: str, *, sync: bool = False, sync_guild: str | None = None
                 log.info("published %d slash commands", len(synced))
             from cogs.deadlines import start_deadlines
 
-            self.deadlines = start_deadlines(self)  # prevention time-outs (commands/battle_prompts.py)
+            self.deadlines = start_deadlines(self)  # prevention time-outs (rulesets/tes/present/battle_prompts.py)
             try:
                 from cogs.reminders import start_reminders
             except ImportError:  # reminders arrive with their module

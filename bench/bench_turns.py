@@ -8,7 +8,7 @@ battle ends the leader starts the next one (class rewards are chosen first); whe
 nobody can fight any more (someone at 0 HP) the campaign is ended and a new one opened.
 
 Per turn it measures (time.perf_counter, nothing in the engine is edited; the bench
-wraps ``engine.rules.execute`` and the store's methods for the duration of the run):
+wraps ``rulesets.tes.rules.execute`` and the store's methods for the duration of the run):
 
   engine          rules.execute alone (check + apply on a copy of the state)
   store commit    Store.commit: the one write transaction (incl. waiting for the write lock)
@@ -50,15 +50,15 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import commands.handlers as _handlers  # noqa: E402
+import rulesets.tes.present.handlers as _handlers  # noqa: E402
 import render  # noqa: E402
 from commands.core import Table  # noqa: E402
-from engine import rules  # noqa: E402
-from engine.battle.model import map_info, on_map  # noqa: E402
-from engine.content import COMBAT_FORMS, load_pack  # noqa: E402
-from engine.hexes import Hex, in_sight, route_distance, toward  # noqa: E402
-from engine.service import CampaignService  # noqa: E402
-from engine.store import Store  # noqa: E402
+from rulesets.tes import rules  # noqa: E402
+from rulesets.tes.battle.model import map_info, on_map  # noqa: E402
+from rulesets.tes.content import COMBAT_FORMS, load_pack  # noqa: E402
+from kernel.hexes import Hex, in_sight, route_distance, toward  # noqa: E402
+from kernel.service import CampaignService  # noqa: E402
+from kernel.store import Store  # noqa: E402
 from render import battlemap  # noqa: E402
 
 GOAL_MS = 50.0
@@ -151,7 +151,7 @@ def _timed_execute(*args, **kwargs):
 
 
 class _SeededRandom:
-    """Stands in for the ``random`` module inside commands.handlers during the run, so each
+    """Stands in for the ``random`` module inside rulesets.tes.present.handlers during the run, so each
     campaign's dice seed comes from --seed and a run can be repeated turn for turn."""
 
     @staticmethod

@@ -74,7 +74,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="O
 async def respond_import(interaction: discord.Interaction, file: discord.Attachment) -> None:
     """Like ``respond``, but the attachment's bytes go to the command layer (see commands/transfer.py)."""
     from cogs.common import invocation, message_kwargs, table_of
-    from commands.reply import MAX_CONTENT, clip
+    from kernel.reply import MAX_CONTENT, clip
     from commands.transfer import MAX_IMPORT_BYTES, attach
 
     if interaction.guild_id is None:

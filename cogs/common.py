@@ -17,9 +17,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from commands.components import ID_RE
+from kernel.components import ID_RE
 from commands.core import Invocation, Table
-from commands.reply import MAX_CONTENT, Reply, clip
+from kernel.reply import MAX_CONTENT, Reply, clip
 
 log = logging.getLogger("hexpost.discord")
 

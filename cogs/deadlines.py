@@ -1,7 +1,7 @@
 """The Discord side of deadlines (the prevention time-out): a task that polls the database every minute.
 
 ``bot.py`` calls ``start_deadlines(bot)`` from its setup hook and cancels the task on close.  The logic
-(which deadlines are due, firing each exactly once, the post) is ``commands.battle_prompts``.
+(which deadlines are due, firing each exactly once, the post) is ``rulesets.tes.present.battle_prompts``.
 """
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import logging
 
 import discord
 
-from commands.battle_prompts import POLL_SECONDS, run_due_deadlines, sweep
-from commands.reply import Reply
+from rulesets.tes.present.battle_prompts import POLL_SECONDS, run_due_deadlines, sweep
+from kernel.reply import Reply
 
 log = logging.getLogger("hexpost.deadlines")
 

@@ -1,152 +1,31 @@
 """The one command layer behind both front doors (Discord cogs and the local table).
 
-A command is declared once with ``@command`` — its name, description, typed
-options and handler.  ``Table.run`` coerces and checks the options, calls the
-handler and turns rule errors into ephemeral replies that name the fix.  The
-cogs mirror these declarations as slash commands (a test checks they match).
+Commands are declared once with ``kernel.commands.command`` (here and in each
+ruleset's package).  ``Table.run`` coerces and checks the options, calls the
+handler and turns rule errors into ephemeral replies that name the fix.
 """
 from __future__ import annotations
 
 import logging
-import re
 import traceback
-from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any
 
-from commands.reply import Reply
-from engine.core import Action, RuleError
-from engine.service import CampaignService
+from kernel.commands import (  # noqa: F401 - re-exported for the front doors
+    COMMANDS, Command, Invocation, Opt, OptionError, clip_echo, coerce, command,
+)
+from kernel.core import RuleError
+from kernel.reply import Reply
+from kernel.service import CampaignService
 
 log = logging.getLogger("hexpost.commands")
-
-MAX_OPTION_TEXT = 200
-
-
-@dataclass
-class Opt:
-    name: str
-    type: type = str  # str | int | bool; "user" options are str ids
-    description: str = ""
-    required: bool = False
-    choices: tuple[str, ...] = ()
-    autocomplete: str | None = None  # "races" | "lines" | "classes" | "packs" | "adventurers" | "forms" ...
-    min: int | None = None
-    max: int | None = None
-    user: bool = False  # a Discord member (the local table takes a name)
-    local_only: bool = False  # only at the local table (e.g. confirm:yes; Discord confirms with a button)
-    arg: str | None = None  # the handler's parameter name when the option's name is a Python keyword ("class")
-
-    @property
-    def key(self) -> str:
-        return self.arg or self.name
-
-
-@dataclass
-class Command:
-    name: str  # "campaign new"
-    description: str
-    options: list[Opt]
-    handler: Callable[..., Awaitable[Reply]]
-    renders: bool = False  # may draw pictures: the cog defers first
-    local_only: bool = False  # not offered as a slash command
-
-
-COMMANDS: dict[str, Command] = {}
-
-
-def command(name: str, description: str, *options: Opt, renders: bool = False, local_only: bool = False):
-    def deco(fn):
-        if name in COMMANDS:
-            raise RuntimeError(f"command {name} declared twice")
-        COMMANDS[name] = Command(name, description, list(options), fn, renders, local_only)
-        return fn
-
-    return deco
-
-
-@dataclass
-class Invocation:
-    """Who asks, where, and how to reach the campaign."""
-
-    table: "Table"
-    user_id: str
-    channel_id: str
-    guild_id: str | None = None
-    user_name: str = ""
-    names: dict[str, str] = field(default_factory=dict)  # user id -> display name, when the front door knows it
-    local: bool = False  # typed at the offline local table (trusted: may name a pack folder by path)
-
-    @property
-    def service(self) -> CampaignService:
-        return self.table.service
-
-    def action(self, type_: str, args: dict[str, Any] | None = None, *, player: str | None = None) -> Action:
-        on_behalf = str(player) if player and str(player) != self.user_id else None
-        return Action(type=type_, actor=self.user_id, args=args or {}, on_behalf=on_behalf)
-
-    async def do(self, type_: str, args: dict[str, Any] | None = None, *, player: str | None = None):
-        return await self.service.execute(self.channel_id, self.action(type_, args, player=player))
-
-    def name_of(self, user_id: str) -> str:
-        return self.names.get(str(user_id)) or self.table.names.get(str(user_id)) or f"player {user_id}"
-
-
-class OptionError(RuleError):
-    pass
-
-
-def coerce(opt: Opt, value: Any) -> Any:
-    if value is None or value == "":
-        if opt.required:
-            raise OptionError(f"`{opt.name}` is required: {opt.description}")
-        return None
-    if opt.type is bool:
-        if isinstance(value, bool):
-            return value
-        text = str(value).strip().lower()
-        if text in ("yes", "true", "1", "y", "on"):
-            return True
-        if text in ("no", "false", "0", "n", "off"):
-            return False
-        raise OptionError(f"`{opt.name}` must be yes or no.")
-    if opt.type is int:
-        try:
-            number = int(str(value).strip())
-        except ValueError:
-            raise OptionError(f"`{opt.name}` must be a whole number (you gave `{clip_echo(value)}`).") from None
-        if opt.min is not None and number < opt.min or opt.max is not None and number > opt.max:
-            raise OptionError(f"`{opt.name}` must be from {opt.min} to {opt.max} (you gave {number}).")
-        return number
-    text = str(value)
-    if opt.user:
-        # A Discord member arrives as its id; at the local table a plain name.  "<@123>" is accepted too.
-        m = re.fullmatch(r"\s*<@!?(\d{1,20})>\s*|\s*@?([A-Za-z0-9_.-]{1,32})\s*", text)
-        if not m:
-            raise OptionError(f"`{opt.name}` must be a member of this server: pick one from the list "
-                              "(at the local table, type their name).")
-        return m.group(1) or m.group(2)
-    if len(text) > MAX_OPTION_TEXT:
-        raise OptionError(f"`{opt.name}` is too long ({len(text)} characters); keep it under {MAX_OPTION_TEXT}.")
-    if opt.choices and text.strip().lower() not in opt.choices:
-        raise OptionError(f"`{opt.name}` must be one of: {', '.join(opt.choices)} (you gave `{clip_echo(text)}`).")
-    return text.strip().lower() if opt.choices else text
-
-
-def clip_echo(value: Any) -> str:
-    """Echo a bad value back safely: short, no backticks or mentions."""
-    text = str(value).replace("`", "'").replace("@", "@\u200b")
-    return text if len(text) <= 40 else text[:39] + "…"
-
 
 
 def load_commands() -> None:
     """Import every command module so its ``@command`` declarations register (idempotent)."""
-    import commands.handlers  # noqa: F401
-    import commands.guide  # noqa: F401
-    import commands.battle  # noqa: F401
+    import rulesets
+
+    rulesets.load_all()
     import commands.transfer  # noqa: F401
-    import commands.lockpick  # noqa: F401
-    import commands.battle_prompts  # noqa: F401
 
 
 class Table:
@@ -186,7 +65,7 @@ class Table:
                               "The bot's host can find the details in its log.")
 
     async def autocomplete(self, inv: Invocation, name: str, option: str, current: str) -> list[tuple[str, str]]:
-        from commands.handlers import autocomplete as ac
+        from rulesets.tes.present.handlers import autocomplete as ac
 
         cmd = COMMANDS.get(name)
         opt = next((o for o in (cmd.options if cmd else []) if option in (o.name, o.key)), None)
@@ -199,7 +78,7 @@ class Table:
             return []
 
     async def click(self, inv: Invocation, custom_id: str, values: list[str] | None = None) -> Reply:
-        from commands.components import handle_click
+        from kernel.components import handle_click
 
         try:
             return await handle_click(inv, custom_id, values or [])

@@ -13,7 +13,7 @@ Import checks the file before anything is written: its JSON shape, the format
 and state schema versions, that every content pack it names exists here, and
 that its log replays (with this bot's rules) to exactly the state it states.
 Then one ``campaign.import`` action opens the campaign in this channel; the
-file's log goes into that action's ``history`` (see ``engine/rules/transfer.py``).
+file's log goes into that action's ``history`` (see ``rulesets/tes/rules/transfer.py``).
 
 Only the party leader exports (the file holds the dice seed, so whoever has it
 could foresee rolls) and only the exported campaign's leader imports.
@@ -33,11 +33,11 @@ from pathlib import Path
 from typing import Any
 
 from commands.core import Invocation, Opt, clip_echo, command
-from commands.presenter import events_text
-from commands.reply import COLOR_OK, Embed, FileOut, Reply
-from engine.core import RuleError
-from engine.state import SCHEMA
-from engine.rules.transfer import check_pack, check_state
+from rulesets.tes.present.presenter import events_text
+from kernel.reply import COLOR_OK, Embed, FileOut, Reply
+from kernel.core import RuleError
+from rulesets.tes.state import SCHEMA
+from rulesets.tes.rules.transfer import check_pack, check_state
 
 FORMAT = "hexpost-campaign"
 FORMAT_VERSION = 1
@@ -177,8 +177,8 @@ def parse_export(data: bytes, *, local: bool = False) -> tuple[dict[str, Any], l
 
     ``local``: the offline local table, where a campaign may use a pack folder by path.
     """
-    from engine.content import list_packs
-    from engine.service import ReplayMismatch, replay
+    from rulesets.tes.content import list_packs
+    from kernel.service import ReplayMismatch, replay
 
     if len(data) > MAX_IMPORT_BYTES:
         raise RuleError(f"That file is {len(data) // 1024} KB; a campaign export is at most "

@@ -1,10 +1,10 @@
 """Helpers for the battle tests: a two-adventurer campaign and running actions with forced dice."""
 from __future__ import annotations
 
-from engine import rules
-from engine.battle.model import Ctx
-from engine.content import load_pack
-from engine.core import Action
+from rulesets.tes import rules
+from rulesets.tes.battle.model import Ctx
+from rulesets.tes.content import load_pack
+from kernel.core import Action
 
 
 def run(state, type_, actor, args=None, forced=None):

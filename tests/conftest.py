@@ -11,8 +11,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from commands.core import Table  # noqa: E402
-from engine.service import CampaignService  # noqa: E402
-from engine.store import Store  # noqa: E402
+from kernel.service import CampaignService  # noqa: E402
+from kernel.store import Store  # noqa: E402
 
 
 @pytest.fixture
@@ -66,3 +66,8 @@ from hypothesis import settings as _hsettings  # noqa: E402
 _hsettings.register_profile("ci", derandomize=True, database=None)
 if os.environ.get("CI"):
     _hsettings.load_profile("ci")
+
+
+import rulesets as _rulesets  # noqa: E402
+
+_rulesets.load_all()  # every installed ruleset registers with the kernel, as the front doors do

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from battle_helpers import ctx, party, run, texts
 
-from engine.battle import harm, status
-from engine.battle.model import on_map
+from rulesets.tes.battle import harm, status
+from rulesets.tes.battle.model import on_map
 
 HEXES = {"S": "-2,2", "R": "-2,1"}
 
@@ -88,7 +88,7 @@ def test_a_companion_waits_beside_a_full_entrance_and_enters_later():
     s = party()
     s, _ = run(s, "battle.start", "S", {"encounter": "sellsword-contract", "ep": 2, "hexes": HEXES})
     c = ctx(s)
-    from engine.battle import companion
+    from rulesets.tes.battle import companion
     for i in range(6):
         companion.join(c, "war-hound", "S")
     waiting = [u for u in c.b["units"].values() if u["side"] == "companion" and u["q"] is None]

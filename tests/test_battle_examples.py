@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from battle_helpers import ctx, jailbreak, party, run, texts
 
-from engine.battle import harm, pool
-from engine.hexes import Hex
+from rulesets.tes.battle import harm, pool
+from kernel.hexes import Hex
 
 
 def test_enemy_pool_ep8_draws_one_level5_and_three_level1():

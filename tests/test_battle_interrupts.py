@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from battle_helpers import ctx, jailbreak, party, run, texts
 
-from engine.battle import harm
+from rulesets.tes.battle import harm
 
 
 def _spellsworn(tenacity=3):

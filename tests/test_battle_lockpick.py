@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 from battle_helpers import jailbreak, party, run, texts
 
-from engine.battle import lockpick as lp
-from engine.core import RuleError
+from rulesets.tes.battle import lockpick as lp
+from kernel.core import RuleError
 
 COMMON = ["iron-sword", "healing-draught", "leather-cap"]
 
@@ -106,8 +106,8 @@ def test_remaining_movement_and_inventory_options():
 
 def test_decks_shuffle_with_campaign_dice_and_reshuffle_discards():
     s = party()
-    from engine.content import load_pack
-    from engine.core import Dice
+    from rulesets.tes.content import load_pack
+    from kernel.core import Dice
     pack = load_pack("starter")
     s.adventurers["S"].ready = ["iron-sword"]
     d = lp.deck(s, pack, "common", Dice(1, 0))

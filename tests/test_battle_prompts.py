@@ -6,14 +6,14 @@ import asyncio
 import pytest
 
 from cogs.common import allowed_mentions
-from commands.battle import map_view
-from commands.battle_prompts import changed_by_enemies, run_due_deadlines, sweep
-from commands.components import ID_RE
+from rulesets.tes.present.battle import map_view
+from rulesets.tes.present.battle_prompts import changed_by_enemies, run_due_deadlines, sweep
+from kernel.components import ID_RE
 from commands.core import Table
-from engine import rules
-from engine.content import load_pack
-from engine.service import CampaignService, replay
-from engine.store import Store
+from rulesets.tes import rules
+from rulesets.tes.content import load_pack
+from kernel.service import CampaignService, replay
+from kernel.store import Store
 from test_e2e_discord import answer, assert_refused, labels, party, png_files
 from test_e2e_discord import button as wire_button
 from test_e2e_discord import world  # noqa: F401  (the fake-Discord fixture)
@@ -404,7 +404,7 @@ def changed_by_enemies_labels(reply):
 
 
 def test_changed_by_enemies_reads_the_enemy_phase_only():
-    from engine.core import Action, Event
+    from kernel.core import Action, Event
 
     class Out:
         def __init__(self, type_, events):

@@ -5,9 +5,9 @@ from battle_helpers import jailbreak, party, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.battle.model import on_map, pos
-from engine.content import load_pack
-from engine.core import RuleError
+from rulesets.tes.battle.model import on_map, pos
+from rulesets.tes.content import load_pack
+from kernel.core import RuleError
 
 PACK = load_pack("starter")
 HEXES = ["-1,2", "0,2", "0,1", "1,1", "-1,1", "0,3", "3,2", "3,3", "2,2", "4,2", "1,0", "0,0"]

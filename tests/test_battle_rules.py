@@ -6,9 +6,9 @@ import contextlib
 import pytest
 from battle_helpers import ctx, jailbreak, party, run, texts
 
-from engine.battle import harm, track
-from engine.core import RuleError
-from engine.state import Adventurer
+from rulesets.tes.battle import harm, track
+from kernel.core import RuleError
+from rulesets.tes.state import Adventurer
 
 
 def _adv(cooldown, stat=2):
@@ -19,7 +19,7 @@ def _adv(cooldown, stat=2):
 
 
 def test_recovery_takes_leftmost_and_moves_overfatigue_back(pack=None):
-    from engine.content import load_pack
+    from rulesets.tes.content import load_pack
     a = _adv([{"fatigue": "over"}, {"die": "d1"}, {"fatigue": "light"}, {"status": "bane"}], stat=3)
     out = track.recovery(a, load_pack("starter"))
     assert a.cooldown == [{"status": "bane"}, {"fatigue": "over"}]
@@ -166,8 +166,8 @@ async def test_deploy_sets_form_and_ready_items_before_the_first_turn_only(tmp_p
 
 
 def test_fatigue_dice_run_out_into_overfatigue_then_nothing():
-    from engine.battle import track
-    from engine.state import Adventurer
+    from rulesets.tes.battle import track
+    from rulesets.tes.state import Adventurer
 
     a, b = (Adventurer(owner=o, name=o, race="nord", rows=[], hp=5, cooldown_stat=2, battle_form="light")
             for o in ("A", "B"))
@@ -200,7 +200,7 @@ async def test_leader_adjusts_a_manual_effect_and_it_is_logged(tmp_path):
 def test_a_weapon_reroll_rerolls_before_resolving_and_only_as_often_as_granted():
     from battle_helpers import jailbreak, party, run
 
-    from engine.core import RuleError
+    from kernel.core import RuleError
 
     s = party()
     s, _ = jailbreak(s, {"S": "-2,2", "R": "-2,1"})
@@ -228,8 +228,8 @@ async def jailbreak_table(tmp_path):
     """A local table with Vilya (ryan, leading) and Sil (shannon) in a freshly started Jailbreak."""
     from commands.core import Table
     from commands.local import LocalTable
-    from engine.service import CampaignService
-    from engine.store import Store
+    from kernel.service import CampaignService
+    from kernel.store import Store
 
     store = await Store.open(tmp_path / "table.db")
     try:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from battle_helpers import ctx, jailbreak, party, run, texts
 
-from engine.battle import status
+from rulesets.tes.battle import status
 
 
 def _ryan_burns(forced_face=4):
@@ -26,7 +26,7 @@ def test_status_code_die_is_placed_on_the_enemy_and_returns_when_it_is_defeated(
     assert ryan.die_location("d99") == "placed"
     assert not any(e.get("die") == "d99" for e in ryan.cooldown)
     c = ctx(s)
-    from engine.battle import harm
+    from rulesets.tes.battle import harm
     harm.damage_enemy(c, "e1", 10, true=True)
     assert e1["defeated"] and ryan.placed == [] and {"die": "d99"} in ryan.cooldown
     assert "returns to Ryan's cooldown track" in texts(c.events)
@@ -66,7 +66,7 @@ def test_cloak_on_yourself_and_stealth_ends_after_dealing_damage():
     assert status.give(c, me, "stealth", "Shadow: cloak", die=("S", "d90"))
     assert c.has(me, "stealth") and "d90" in s.adventurers["S"].placed
     assert not status.give(c, me, "stealth", "Lurk")  # already on the chip
-    from engine.battle.engage import after_engage
+    from rulesets.tes.battle.engage import after_engage
     after_engage(c, me, {"engage": {"dealt": {"e1": 1}}, "target": None})
     assert not c.has(me, "stealth") and {"die": "d90"} in s.adventurers["S"].cooldown
 
@@ -74,6 +74,6 @@ def test_cloak_on_yourself_and_stealth_ends_after_dealing_damage():
 def test_end_of_battle_returns_status_dice():
     s, _ = _ryan_burns()
     c = ctx(s)
-    from engine.battle import flow
+    from rulesets.tes.battle import flow
     flow.cleanup(c)
     assert s.adventurers["R"].placed == [] and {"die": "d99"} in s.adventurers["R"].cooldown

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from commands.core import Table
 from commands.local import LocalTable
-from engine.service import CampaignService
-from engine.store import Store
+from kernel.service import CampaignService
+from kernel.store import Store
 
 SETUP = """
 /campaign new name:Jail difficulty:adept

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import content
-from engine.content import (
+from rulesets.tes import content
+from rulesets.tes.content import (
     BATTLE_FORMS,
     ContentError,
     DEFAULT_PACK,
@@ -362,13 +362,13 @@ def test_bad_companion_references(copy_pack):
 
 
 def test_cli_validate_as_a_module_from_the_shell():
-    """`python -m engine.content validate starter`, exactly as docs/content-format.md tells a pack author."""
+    """`python -m rulesets.tes.content validate starter`, exactly as docs/content-format.md tells a pack author."""
     import subprocess
     import sys
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    proc = subprocess.run([sys.executable, "-m", "engine.content", "validate", "starter"], cwd=root,
+    proc = subprocess.run([sys.executable, "-m", "rulesets.tes.content", "validate", "starter"], cwd=root,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("OK: ") and "15 classes" in proc.stdout

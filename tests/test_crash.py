@@ -19,9 +19,9 @@ import threading
 import time
 from pathlib import Path
 
-from engine.service import replay
-from engine.state import Campaign
-from engine.store import Store
+from kernel.service import replay
+from rulesets.tes.state import Campaign
+from kernel.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKER = ROOT / "tests" / "helpers" / "worker.py"

@@ -43,7 +43,7 @@ async def test_ryans_dark_elf_matches_the_rulebook_example(player, service):
     assert not reply.error, reply.content
     state = await service.campaign("100")
     adv = state.adventurers[RYAN]
-    from engine.content import load_pack
+    from rulesets.tes.content import load_pack
 
     pack = load_pack("starter")
     combat = pack.lines["combat"].dice[0].name
@@ -64,7 +64,7 @@ async def test_shannons_argonian_matches_the_rulebook_example(player, service):
                                   line="one-hand-and-shield", klass="acrobat", health="1L", stamina="2L",
                                   combat="3L", magicka="4L", skill="4R")
     assert not reply.error, reply.content
-    from engine.content import load_pack
+    from rulesets.tes.content import load_pack
 
     pack = load_pack("starter")
     adv = (await service.campaign("100")).adventurers[SHANNON]
@@ -122,7 +122,7 @@ async def test_a_row_has_only_six_squares_with_a_partys_own_pack(tmp_path, servi
     """A party's own pack (a folder) with a race whose Stamina and Magicka can't share a row."""
     import shutil
 
-    from engine.core import Action
+    from kernel.core import Action
 
     pack_dir = tmp_path / "our-pack"
     shutil.copytree(ROOT / "content" / "starter", pack_dir)

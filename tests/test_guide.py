@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 
-from commands.components import ID_RE
+from kernel.components import ID_RE
 from commands.core import Table
-from engine.content import load_pack
-from engine.service import CampaignService, replay
-from engine.store import Store
+from rulesets.tes.content import load_pack
+from kernel.service import CampaignService, replay
+from kernel.store import Store
 
 RYAN, SHANNON, KIM = "1001", "1002", "1003"
 RYANS_LAYOUT = "1L Health · 2L Stamina · 2R Combat · 3L Magicka · 4L Destruction Staff"
@@ -243,7 +243,7 @@ async def test_the_leader_can_undo_a_draft_step(player, service):
 async def test_every_menu_fits_discords_limits(player):
     await open_campaign(player)
     pack = load_pack("starter")
-    from engine.rules.guide import layouts
+    from rulesets.tes.rules.guide import layouts
 
     for race in pack.races:
         for line in pack.lines:

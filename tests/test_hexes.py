@@ -1,4 +1,4 @@
-"""Unit tests for engine.hexes: geometry, tiles, sight and movement searches."""
+"""Unit tests for kernel.hexes: geometry, tiles, sight and movement searches."""
 from __future__ import annotations
 
 import ast
@@ -6,7 +6,7 @@ import pathlib
 
 import pytest
 
-from engine.hexes import (
+from kernel.hexes import (
     DIRECTIONS,
     FLAT,
     Hex,
@@ -378,7 +378,7 @@ def test_pixel_to_hex_rounds_inside_the_hex():
 
 
 def test_module_is_pure_python():
-    src = pathlib.Path(__file__).resolve().parents[1] / "engine" / "hexes.py"
+    src = pathlib.Path(__file__).resolve().parents[1] / "kernel" / "hexes.py"
     tree = ast.parse(src.read_text())
     names = set()
     for node in ast.walk(tree):

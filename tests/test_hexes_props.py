@@ -1,10 +1,10 @@
-"""Property tests for engine.hexes."""
+"""Property tests for kernel.hexes."""
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.hexes import (
+from kernel.hexes import (
     Hex,
     Layout,
     Point,

@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from engine.content import load_pack
+from rulesets.tes.content import load_pack
 
 LEADER, OWNER, MEMBER, OUTSIDER = "1001", "1002", "1003", "1004"
 ROLES = {"leader": LEADER, "owner": OWNER, "member": MEMBER, "outsider": OUTSIDER}

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from commands.core import Table
 from commands.local import LocalTable
-from engine.service import CampaignService
-from engine.store import Store
+from kernel.service import CampaignService
+from kernel.store import Store
 
 FIX = Path(__file__).parent / "fixtures" / "v1"
 

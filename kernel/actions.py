@@ -1,0 +1,129 @@
+"""Actions, checked then applied: the machinery every ruleset's rules share.
+
+A ruleset keeps one ``ActionTable``.  Each action type is a small ``Handler``
+class registered with ``table.action``: ``check`` reads the state and raises
+``RuleError`` naming the fix; ``apply`` changes the (copied) state and returns
+events.  ``ActionTable.execute`` runs both on a copy, so a refused action
+never changes the campaign, and records the dice it rolled.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from kernel.core import Action, Dice, Event, RuleError
+
+
+@dataclass
+class Ctx:
+    """What an action may use besides the state: its dice and the clock.
+
+    Rulesets subclass it to add what their rules need (the content pack, say).
+    """
+
+    dice: Dice
+    now: float
+
+
+class Handler:
+    """One action type.  Subclasses set the class attributes and the two steps."""
+
+    type: str = ""
+    needs_campaign: bool = True  # refuse in a channel with no campaign
+    leader_only: bool = False
+    undoable: bool = True  # may /undo take it back (only if it rolled no dice as well)
+    summary: str = ""  # one line for /help and the log
+
+    def check(self, state: Any, action: Action, ctx: Ctx) -> None:  # pragma: no cover - default
+        return None
+
+    def apply(self, state: Any, action: Action, ctx: Ctx) -> tuple[Any, list[Event]]:
+        raise NotImplementedError
+
+
+@dataclass
+class Applied:
+    state: Any
+    events: list[Event]
+    undoable: bool
+    dice: list[int]
+
+
+def subject(state: Any, action: Action) -> str:
+    """Whose piece the action is for: the actor, or the player the leader acts for."""
+    return action.on_behalf or action.actor
+
+
+def check_permission(handler: Handler, state: Any, action: Action) -> None:
+    if state is None:
+        return
+    if handler.leader_only and action.actor != state.leader:
+        raise RuleError("Only the party leader ({@leader}) can do that.", leader=state.leader)
+    if action.on_behalf and action.on_behalf != action.actor and action.actor != state.leader:
+        raise RuleError(
+            "You can only act for your own adventurer. The party leader can act for an absent player."
+        )
+
+
+class ActionTable:
+    """A ruleset's action types, and the one way to run them.
+
+    ``ctx_factory(dice, now)`` builds the context handed to every handler; the
+    state must offer ``clone()``, ``ended``, ``leader``, ``dice_counter`` and
+    ``forced`` (see ``kernel.rulesets.GameState``).
+    """
+
+    def __init__(self, ctx_factory: Callable[[Dice, float], Ctx] = Ctx):
+        self.handlers: dict[str, Handler] = {}
+        self.ctx_factory = ctx_factory
+        self.turn_hooks: list[Callable[[Any], tuple[str, str] | None]] = []
+
+    def action(self, cls: type[Handler]) -> type[Handler]:
+        if not cls.type or cls.type in self.handlers:
+            raise RuntimeError(f"action type {cls.type!r} is empty or registered twice")
+        self.handlers[cls.type] = cls()
+        return cls
+
+    def execute(self, state: Any, action: Action, dice: Dice, now: float | None = None) -> Applied:
+        """Check and apply one action on a copy of ``state``.
+
+        Raises ``RuleError`` (nothing changed) when the action is not allowed.
+        """
+        handler = self.handlers.get(action.type)
+        if handler is None:
+            raise RuleError("Unknown action {type}.", type=action.type)
+        if handler.needs_campaign:
+            if state is None:
+                raise RuleError("This channel has no campaign yet. Start one with /campaign new.")
+            if state.ended:
+                raise RuleError("This campaign has ended. Start a new one with /campaign new.")
+        work = state.clone() if state is not None else None
+        ctx = self.ctx_factory(dice, time.time() if now is None else now)
+        check_permission(handler, work, action)
+        handler.check(work, action, ctx)
+        new_state, events = handler.apply(work, action, ctx)
+        new_state.dice_counter = dice.counter
+        new_state.forced = list(dice.forced)
+        if action.on_behalf and action.on_behalf != action.actor:
+            events.insert(0, Event("acted-for", "{@leader} acts for {@player}.",
+                                   {"leader": action.actor, "player": action.on_behalf}))
+        return Applied(new_state, events, handler.undoable and not dice.rolled, list(dice.rolled))
+
+    def whose_move(self, state: Any) -> tuple[str, str] | None:
+        """(player id, turn key) of the player the table waits for, or None."""
+        if state is None or state.ended:
+            return None
+        for hook in self.turn_hooks:
+            found = hook(state)
+            if found:
+                return found
+        return None
+
+
+def dice_for(state: Any, forced: list[int] | None = None) -> Dice:
+    """The campaign's dice, continuing its stored stream and forced queue."""
+    if state is None:
+        return Dice(0, 0, forced)
+    queue = list(state.forced) if forced is None else list(forced)
+    return Dice(state.seed, state.dice_counter, queue)

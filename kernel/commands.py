@@ -1,0 +1,139 @@
+"""The command declaration: every command is declared once with ``@command``.
+
+A declaration names the command, its description and its typed options.  The
+front doors (the Discord cogs, generated from these declarations, and the
+offline local table) both run it through ``commands.core.Table``.  Rulesets
+declare their own commands with the same decorator.
+"""
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable
+
+from kernel.core import Action, RuleError
+from kernel.reply import Reply
+
+log = logging.getLogger("hexpost.commands")
+
+MAX_OPTION_TEXT = 200
+
+
+@dataclass
+class Opt:
+    name: str
+    type: type = str  # str | int | bool; "user" options are str ids
+    description: str = ""
+    required: bool = False
+    choices: tuple[str, ...] = ()
+    autocomplete: str | None = None  # "races" | "lines" | "classes" | "packs" | "adventurers" | "forms" ...
+    min: int | None = None
+    max: int | None = None
+    user: bool = False  # a Discord member (the local table takes a name)
+    local_only: bool = False  # only at the local table (e.g. confirm:yes; Discord confirms with a button)
+    arg: str | None = None  # the handler's parameter name when the option's name is a Python keyword ("class")
+
+    @property
+    def key(self) -> str:
+        return self.arg or self.name
+
+
+@dataclass
+class Command:
+    name: str  # "campaign new"
+    description: str
+    options: list[Opt]
+    handler: Callable[..., Awaitable[Reply]]
+    renders: bool = False  # may draw pictures: the cog defers first
+    local_only: bool = False  # not offered as a slash command
+
+
+COMMANDS: dict[str, Command] = {}
+
+
+def command(name: str, description: str, *options: Opt, renders: bool = False, local_only: bool = False):
+    def deco(fn):
+        if name in COMMANDS:
+            raise RuntimeError(f"command {name} declared twice")
+        COMMANDS[name] = Command(name, description, list(options), fn, renders, local_only)
+        return fn
+
+    return deco
+
+
+@dataclass
+class Invocation:
+    """Who asks, where, and how to reach the campaign."""
+
+    table: Any  # the command layer (commands.core.Table): has .service and .names
+    user_id: str
+    channel_id: str
+    guild_id: str | None = None
+    user_name: str = ""
+    names: dict[str, str] = field(default_factory=dict)  # user id -> display name, when the front door knows it
+    local: bool = False  # typed at the offline local table (trusted: may name a pack folder by path)
+
+    @property
+    def service(self):
+        return self.table.service
+
+    def action(self, type_: str, args: dict[str, Any] | None = None, *, player: str | None = None) -> Action:
+        on_behalf = str(player) if player and str(player) != self.user_id else None
+        return Action(type=type_, actor=self.user_id, args=args or {}, on_behalf=on_behalf)
+
+    async def do(self, type_: str, args: dict[str, Any] | None = None, *, player: str | None = None):
+        return await self.service.execute(self.channel_id, self.action(type_, args, player=player))
+
+    def name_of(self, user_id: str) -> str:
+        return self.names.get(str(user_id)) or self.table.names.get(str(user_id)) or f"player {user_id}"
+
+
+class OptionError(RuleError):
+    pass
+
+
+def coerce(opt: Opt, value: Any) -> Any:
+    if value is None or value == "":
+        if opt.required:
+            raise OptionError(f"`{opt.name}` is required: {opt.description}")
+        return None
+    if opt.type is bool:
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("yes", "true", "1", "y", "on"):
+            return True
+        if text in ("no", "false", "0", "n", "off"):
+            return False
+        raise OptionError(f"`{opt.name}` must be yes or no.")
+    if opt.type is int:
+        try:
+            number = int(str(value).strip())
+        except ValueError:
+            raise OptionError(f"`{opt.name}` must be a whole number (you gave `{clip_echo(value)}`).") from None
+        if opt.min is not None and number < opt.min or opt.max is not None and number > opt.max:
+            raise OptionError(f"`{opt.name}` must be from {opt.min} to {opt.max} (you gave {number}).")
+        return number
+    text = str(value)
+    if opt.user:
+        # A Discord member arrives as its id; at the local table a plain name.  "<@123>" is accepted too.
+        m = re.fullmatch(r"\s*<@!?(\d{1,20})>\s*|\s*@?([A-Za-z0-9_.-]{1,32})\s*", text)
+        if not m:
+            raise OptionError(f"`{opt.name}` must be a member of this server: pick one from the list "
+                              "(at the local table, type their name).")
+        return m.group(1) or m.group(2)
+    if len(text) > MAX_OPTION_TEXT:
+        raise OptionError(f"`{opt.name}` is too long ({len(text)} characters); keep it under {MAX_OPTION_TEXT}.")
+    if opt.choices and text.strip().lower() not in opt.choices:
+        raise OptionError(f"`{opt.name}` must be one of: {', '.join(opt.choices)} (you gave `{clip_echo(text)}`).")
+    return text.strip().lower() if opt.choices else text
+
+
+def clip_echo(value: Any) -> str:
+    """Echo a bad value back safely: short, no backticks or mentions."""
+    text = str(value).replace("`", "'").replace("@", "@\u200b")
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+

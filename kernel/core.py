@@ -1,0 +1,130 @@
+"""Core types shared by every rule module: actions, events, rule errors and dice.
+
+Nothing here knows about Discord, SQLite or pictures.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class RuleError(Exception):
+    """A player broke a rule or gave a bad option.
+
+    ``message`` is shown to the player as it is (ephemeral in Discord) and must
+    say what to do instead.  Raising it changes nothing: the service discards
+    the working copy of the state.
+    """
+
+    def __init__(self, message: str, **people: str):
+        self.template = message
+        self.people = {k: str(v) for k, v in people.items()}
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        """The message with each ``{@key}`` worded as a Discord mention (the front doors' common form)."""
+        return word(self.template, self.people)
+
+    def words(self, person) -> str:
+        return word(self.template, self.people, person)
+
+
+@dataclass
+class Action:
+    """One change a player asks for.  Stored in the log exactly like this."""
+
+    type: str
+    actor: str  # Discord user id (as text) of whoever issued it
+    args: dict[str, Any] = field(default_factory=dict)
+    on_behalf: str | None = None  # owner the leader acted for, when not themselves
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "actor": self.actor, "args": dict(self.args), "on_behalf": self.on_behalf}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Action":
+        return cls(type=d["type"], actor=str(d["actor"]), args=dict(d.get("args") or {}), on_behalf=d.get("on_behalf"))
+
+
+PERSON = re.compile(r"\{@(\w+)\}")
+
+
+def mention(user_id: str) -> str:
+    return f"<@{user_id}>"
+
+
+def word(template: str, data: dict[str, Any], person=mention) -> str:
+    """Turn a rule text into words: each ``{@key}`` names the player whose id is ``data[key]``.
+
+    Rules never write mention syntax or Markdown; each presenter decides how a
+    person is shown (a mention in Discord, @name at the local table, the
+    adventurer's name in a picture).
+    """
+    return PERSON.sub(lambda m: person(str(data.get(m.group(1), "?"))), template)
+
+
+@dataclass
+class Event:
+    """Something that happened, in order: a kind and its fields (data).
+
+    ``text`` is a plain-words template of the line players read; ``{@key}``
+    in it refers to the player id in ``data[key]``.  Presenters word it.
+    """
+
+    kind: str
+    text: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": self.text, "data": self.data}
+
+    def words(self, person=mention) -> str:
+        return word(self.text, self.data, person)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Event":
+        return cls(kind=d["kind"], text=d["text"], data=dict(d.get("data") or {}))
+
+
+class Dice:
+    """The campaign's dice.
+
+    Results come first from ``forced`` (tests, replays, the local table's
+    ``/force`` line), then from a deterministic stream derived from
+    ``(seed, counter)``.  Every value handed out is recorded in ``rolled`` so the
+    action log can store it and a replay can force exactly the same results.
+    """
+
+    def __init__(self, seed: int = 0, counter: int = 0, forced: list[int] | None = None):
+        self.seed = int(seed)
+        self.counter = int(counter)
+        self.forced: list[int] = list(forced or [])
+        self.rolled: list[int] = []
+
+    def _stream(self, sides: int) -> int:
+        digest = hashlib.sha256(f"{self.seed}:{self.counter}".encode()).digest()
+        self.counter += 1
+        return int.from_bytes(digest[:8], "big") % sides + 1
+
+    def roll(self, sides: int) -> int:
+        """A result from 1 to ``sides``."""
+        if sides < 1:
+            raise ValueError("a die needs at least one side")
+        if self.forced:
+            value = self.forced.pop(0)
+            if not 1 <= value <= sides:
+                raise RuleError(
+                    f"The forced result {value} does not fit a {sides}-sided die; "
+                    f"force values from 1 to {sides}."
+                )
+        else:
+            value = self._stream(sides)
+        self.rolled.append(value)
+        return value
+
+    def choice_index(self, n: int) -> int:
+        """A fair pick among ``n`` things (0-based), e.g. drawing from a bag."""
+        return self.roll(n) - 1

@@ -1,0 +1,109 @@
+"""The ruleset registry: the kernel looks a campaign's game up here by name.
+
+A ruleset is a package (``rulesets/<name>/``) that registers one ``Ruleset``
+when it is imported.  The kernel never imports a ruleset: the front doors
+import the installed ones (``rulesets.load_all``), and the service finds the
+one a campaign plays by the ``ruleset`` name its state records.
+
+What a ruleset's state must offer the kernel (``GameState``): ``channel_id``,
+``guild_id``, ``name``, ``leader``, ``members``, ``settings`` (settings only),
+``seed``, ``dice_counter``, ``forced``, ``ended``, ``ruleset``, ``pack``,
+``pack_version``, ``schema``, and ``to_dict`` / ``clone``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol
+
+from kernel.actions import ActionTable, Applied
+from kernel.core import Action, Dice, RuleError
+
+
+class GameState(Protocol):
+    channel_id: str
+    guild_id: str | None
+    name: str
+    leader: str
+    members: list[str]
+    settings: dict[str, Any]
+    seed: int
+    dice_counter: int
+    forced: list[int]
+    ended: bool
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+    def clone(self) -> "GameState": ...
+
+
+@dataclass
+class Ruleset:
+    """One rule system: its name, how its state loads, and its actions.
+
+    ``load(d)`` rebuilds the typed state from a saved dict (upgrading older
+    shapes); ``actions`` is its ``ActionTable``; ``check_import(state)`` may
+    refuse a state that no play of the rules could reach.
+    """
+
+    name: str
+    title: str
+    load: Callable[[dict[str, Any]], Any]
+    actions: ActionTable
+    schema: int = 1
+    # States saved before campaigns recorded their ruleset were all of one game: that ruleset reads them.
+    reads_unlabelled: bool = False
+    description: str = ""
+
+    def execute(self, state: Any, action: Action, dice: Dice, now: float | None = None) -> Applied:
+        return self.actions.execute(state, action, dice, now)
+
+    def whose_move(self, state: Any) -> tuple[str, str] | None:
+        return self.actions.whose_move(state)
+
+
+REGISTRY: dict[str, Ruleset] = {}
+
+
+def register(ruleset: Ruleset) -> Ruleset:
+    if ruleset.name in REGISTRY and REGISTRY[ruleset.name] is not ruleset:
+        raise RuntimeError(f"ruleset {ruleset.name!r} registered twice")
+    if ruleset.reads_unlabelled and any(r.reads_unlabelled for r in REGISTRY.values() if r is not ruleset):
+        raise RuntimeError("only one ruleset may read states saved before rulesets were recorded")
+    REGISTRY[ruleset.name] = ruleset
+    return ruleset
+
+
+def named(name: str | None) -> Ruleset:
+    """The ruleset called ``name``; ``None`` means the one that reads unlabelled (oldest) states."""
+    if name is None:
+        for r in REGISTRY.values():
+            if r.reads_unlabelled:
+                return r
+        raise RuleError("This campaign was saved without a ruleset and no installed ruleset reads it.")
+    found = REGISTRY.get(str(name))
+    if found is None:
+        installed = ", ".join(sorted(REGISTRY)) or "none"
+        raise RuleError(f"This bot has no ruleset called {str(name)[:40]!r}. Installed: {installed}.")
+    return found
+
+
+def of_state(d: dict[str, Any] | None) -> Ruleset | None:
+    """The ruleset a saved state plays (None for no state)."""
+    if d is None:
+        return None
+    return named(d.get("ruleset"))
+
+
+def for_action(state_dict: dict[str, Any] | None, action: Action) -> Ruleset:
+    """Which ruleset runs ``action``: the campaign's, or for a new campaign the one it names."""
+    if state_dict is not None and not state_dict.get("ended"):
+        return named(state_dict.get("ruleset"))
+    args = action.args or {}
+    if action.type == "campaign.import" and isinstance(args.get("state"), dict):
+        return named(args["state"].get("ruleset"))
+    return named(args.get("ruleset")) if args.get("ruleset") else named(None)
+
+
+def load(d: dict[str, Any] | None) -> Any:
+    ruleset = of_state(d)
+    return None if ruleset is None else ruleset.load(d)

@@ -1,0 +1,166 @@
+"""The async campaign service: one action at a time per channel, persisted atomically.
+
+``execute`` loads the channel's campaign, checks and applies one action under
+the channel's lock, and commits the new state together with its log entry in
+one SQLite transaction.  If anything fails before the commit, nothing is
+written; if another process wrote the campaign meanwhile, the stale write is
+refused and the player is asked to try again.
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from kernel import rulesets
+from kernel.actions import dice_for
+from kernel.core import Action, Event, RuleError
+from kernel.store import ChannelTaken, LogEntry, StaleWrite, Store
+
+
+@dataclass
+class Outcome:
+    state: Any  # the ruleset's typed campaign state
+    events: list[Event]
+    seq: int
+    action: Action
+    dice: list[int] = field(default_factory=list)
+    campaign_id: int = 0
+
+
+class CampaignService:
+    def __init__(self, store: Store, *, clock: Callable[[], float] = time.time):
+        self.store = store
+        self.clock = clock
+        self._locks: dict[str, asyncio.Lock] = {}
+        # small cache of (campaign id, version, state dict) per channel; always checked against the db version
+        self._cache: OrderedDict[str, tuple[int, int, dict[str, Any]]] = OrderedDict()
+
+    def lock(self, channel_id: str) -> asyncio.Lock:
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
+
+    async def campaign(self, channel_id: str) -> Any:
+        """The channel's active campaign as its ruleset's typed state, or None."""
+        stored = await self.store.load_active(str(channel_id))
+        return rulesets.load(stored.state) if stored else None
+
+    async def campaign_id(self, channel_id: str) -> int | None:
+        stored = await self.store.load_active(str(channel_id))
+        return stored.id if stored else None
+
+    async def execute(self, channel_id: str, action: Action) -> Outcome:
+        channel_id = str(channel_id)
+        async with self.lock(channel_id):
+            stored = await self.store.load_active(channel_id)
+            game = rulesets.for_action(stored.state if stored else None, action)
+            state = game.load(stored.state) if stored else None
+            if action.type == "undo":
+                return await self._undo(channel_id, stored, state, action)
+            dice = dice_for(state)
+            applied = game.execute(state, action, dice, self.clock())
+            new_state = applied.state
+            seq = await self.store.next_seq(stored.id) if stored else 1
+            entry = LogEntry(
+                seq=seq, at=self.clock(), actor=action.actor, on_behalf=action.on_behalf, type=action.type,
+                action=action.to_dict(), dice=applied.dice, events=[e.to_dict() for e in applied.events],
+                undoable=applied.undoable, state_before=stored.state if (stored and applied.undoable) else None,
+            )
+            campaign_id = await self._commit(channel_id, stored, state, new_state, entry)
+            return Outcome(new_state, applied.events, seq, action, applied.dice, campaign_id)
+
+    async def _commit(self, channel_id: str, stored, old: Any, new: Any, entry: LogEntry,
+                      undo_of: int | None = None) -> int:
+        reminder: Any = False
+        game = rulesets.named(getattr(new, "ruleset", None))
+        before = game.whose_move(old) if old is not None else None
+        after = game.whose_move(new)
+        hours_changed = old is not None and old.settings.get("reminder_hours") != new.settings.get("reminder_hours")
+        if before != after or stored is None or hours_changed:
+            hours = int(new.settings.get("reminder_hours", 0) or 0)
+            reminder = (after[1], after[0], self.clock() + hours * 3600) if (after and hours > 0) else None
+        try:
+            campaign_id, _version = await self.store.commit(
+                campaign_id=stored.id if stored else None,
+                channel_id=channel_id,
+                guild_id=new.guild_id,
+                expected_version=stored.version if stored else None,
+                state=new.to_dict(),
+                active=not new.ended,
+                entry=entry,
+                undo_of=undo_of,
+                reminder=reminder,
+            )
+        except StaleWrite:
+            raise RuleError(
+                "The campaign changed at the same moment (another bot process wrote it). Nothing was changed; "
+                "please try again."
+            ) from None
+        except ChannelTaken:
+            raise RuleError("This channel already has a campaign. Use `/campaign status` to see it.") from None
+        return campaign_id
+
+    async def _undo(self, channel_id: str, stored, state: Any, action: Action) -> Outcome:
+        if stored is None or state is None:
+            raise RuleError("This channel has no campaign yet. Start one with `/campaign new`.")
+        if action.actor != state.leader:
+            raise RuleError("Only the party leader ({@leader}) can undo.", leader=state.leader)
+        if not action.args.get("confirm"):
+            raise RuleError("Undo takes back the last action. Confirm with the button (or `confirm:yes`).")
+        last = await self.store.last_entry(stored.id, with_state=True)
+        if last is None or last.type == "undo" or last.undone_by is not None:
+            raise RuleError("There is nothing to undo: the last action was already taken back.")
+        if not last.undoable or last.state_before is None:
+            why = "it rolled dice" if last.dice else "it can't be taken back"
+            raise RuleError(f"The last action (#{last.seq}, `{last.type}`) can't be undone: {why}.")
+        restored = rulesets.load(last.state_before)
+        seq = last.seq + 1
+        events = [Event("undo", f"Undid action #{last.seq} ({last.type}). It stays in the log.",
+                        {"seq": last.seq, "type": last.type})]
+        entry = LogEntry(seq=seq, at=self.clock(), actor=action.actor, on_behalf=None, type="undo",
+                         action=action.to_dict() | {"args": {"seq": last.seq, "confirm": True}}, dice=[],
+                         events=[e.to_dict() for e in events], undoable=False)
+        campaign_id = await self._commit(channel_id, stored, state, restored, entry, undo_of=last.seq)
+        return Outcome(restored, events, seq, action, [], campaign_id)
+
+    async def log(self, channel_id: str, limit: int = 10, before_seq: int | None = None) -> list[LogEntry]:
+        stored = await self.store.load_active(str(channel_id))
+        if stored is None:
+            raise RuleError("This channel has no campaign yet. Start one with `/campaign new`.")
+        return await self.store.log(stored.id, limit=limit, before_seq=before_seq)
+
+
+class ReplayMismatch(Exception):
+    """The log does not rebuild the stored campaign (a bug, or a tampered file)."""
+
+
+def replay(entries: list[LogEntry | dict[str, Any]]) -> Any:
+    """Rebuild a campaign from its log alone.
+
+    The state carries its dice seed, stream position and forced queue, so
+    re-running each action from the rebuilt state reproduces its dice exactly;
+    each action's recorded dice are checked against the re-run.  The crash and
+    import tests compare the result with the stored state.
+    """
+    after: list[Any] = []  # state after each entry, in order
+    state: Any = None
+    for raw in entries:
+        e = raw if isinstance(raw, LogEntry) else LogEntry(**{k: raw[k] for k in (
+            "seq", "at", "actor", "on_behalf", "type", "action", "dice", "events")})
+        action = Action.from_dict(e.action)
+        if e.type == "undo":
+            target = int(action.args["seq"])
+            idx = target - 2  # the state after the entry before the undone one
+            state = after[idx].clone() if idx >= 0 and after[idx] is not None else None
+        else:
+            game = rulesets.for_action(state.to_dict() if state is not None else None, action)
+            applied = game.execute(state, action, dice_for(state), e.at)
+            if applied.dice != list(e.dice):
+                raise ReplayMismatch(f"action #{e.seq} rolled {applied.dice} on replay, the log says {e.dice}")
+            state = applied.state
+        after.append(state)
+    return state

@@ -1,0 +1,17 @@
+"""The installed rulesets.  Each is a package that registers itself with the kernel when imported.
+
+Adding a ruleset is one line here (see docs/architecture.md, "Adding a ruleset").
+"""
+from __future__ import annotations
+
+import importlib
+
+INSTALLED = (
+    "rulesets.tes",  # The Elder Scrolls: Betrayal of the Second Era (reads campaigns saved before rulesets existed)
+)
+
+
+def load_all() -> None:
+    """Import every installed ruleset: its rules, content schema, commands and presenter register."""
+    for name in INSTALLED:
+        importlib.import_module(name)

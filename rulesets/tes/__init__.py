@@ -1,0 +1,30 @@
+"""The Elder Scrolls: Betrayal of the Second Era, as a Hexpost ruleset.
+
+state.py (typed campaign state), rules/ (actions), battle/ (the battle engine),
+content.py (the content pack schema and loader), present/ (commands and the
+presenter).  Importing the package registers it with the kernel.
+"""
+from __future__ import annotations
+
+from kernel.rulesets import Ruleset, register
+from rulesets.tes import rules
+from rulesets.tes.state import SCHEMA, Campaign
+
+NAME = "tes"
+
+RULESET = register(Ruleset(
+    name=NAME,
+    title="The Elder Scrolls: Betrayal of the Second Era",
+    load=Campaign.from_dict,
+    actions=rules.TABLE,
+    schema=SCHEMA,
+    reads_unlabelled=True,
+    description="Co-op adventurers on a hex map: creation, mats, clash battles with enemy AI, lockpicking.",
+))
+
+# The command layer and presenter register their commands and buttons when imported.
+from rulesets.tes.present import handlers as _handlers  # noqa: E402,F401
+from rulesets.tes.present import guide as _guide  # noqa: E402,F401
+from rulesets.tes.present import battle as _battle  # noqa: E402,F401
+from rulesets.tes.present import lockpick as _lockpick  # noqa: E402,F401
+from rulesets.tes.present import battle_prompts as _battle_prompts  # noqa: E402,F401

@@ -1,0 +1,547 @@
+"""An adventurer's actions: move, engage (gather and roll) and resolve the roll, escape, abilities."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rulesets.tes.battle import harm, track
+from rulesets.tes.battle.effects import Use, run_effects
+from rulesets.tes.battle.model import Ctx, find_unit, on_map, pos
+from rulesets.tes.content import BATTLE_FORMS, BATTLE_FORM_NAMES, COMBAT_FORMS
+from kernel.core import RuleError
+from kernel.hexes import Hex, distance, path_is_legal, shortest_path
+
+#: Where a die goes when a face has several codes: the first of these that applies.
+CODE_PRECEDENCE = ("D", "S", "A", "C", "I")
+
+
+# ------------------------------------------------------------------ turn --
+def my_turn(c: Ctx, owner: str) -> dict:
+    b = c.b
+    if b.get("step") != "adventurer":
+        raise RuleError("It is not an adventurer's turn right now. See `/battle status`.")
+    turn = b["turn"]
+    if turn.get("owner") != owner:
+        who = c.adv(turn["owner"]).name if turn.get("owner") in c.state.adventurers else "someone else"
+        raise RuleError(f"It is {who}'s turn, not yours. Wait for your turn (`/battle status` shows the order).")
+    return turn
+
+
+def adv_stamina(c: Ctx, owner: str) -> int:
+    return c.adv(owner).stat("stamina")
+
+
+def no_pending(c: Ctx) -> None:
+    if c.b.get("lockpick"):
+        raise RuleError("Finish the lockpick check first: `/lockpick` (adjust:, keep:, or stop:yes).")
+    # any other action after moving onto a cache gives up the chance to pick its lock
+    (c.b.get("turn") or {}).pop("cache", None)
+    if c.b.get("pending"):
+        raise RuleError("Resolve your roll first: `/resolve` (all results in rolled order) or "
+                        "`/resolve order:2,1` to choose which and in what order.")
+
+
+# ------------------------------------------------------------------ move --
+def parse_path(text_or_list: Any) -> list[Hex]:
+    if isinstance(text_or_list, list):
+        return [Hex(int(p[0]), int(p[1])) for p in text_or_list]
+    parts = [p for p in re.split(r"[\s;]+", str(text_or_list or "").strip()) if p]
+    try:
+        return [Hex.parse(p) for p in parts]
+    except ValueError as exc:
+        raise RuleError(f"{exc} Write hexes as `q,r` separated by spaces, e.g. `1,2 2,2`.") from None
+
+
+def plan_move(c: Ctx, owner: str, args: dict) -> tuple[list[Hex], bool]:
+    turn = my_turn(c, owner)
+    no_pending(c)
+    u = c.unit(f"a:{owner}")
+    adv = c.adv(owner)
+    free = bool(args.get("free"))
+    start = pos(u)
+    if args.get("path"):
+        path = parse_path(args["path"])
+    elif args.get("to") is not None:
+        goal = parse_path(args["to"])
+        if len(goal) != 1:
+            raise RuleError("Give one destination hex with `to:`, e.g. `to:2,1`, or the whole route with `path:`.")
+        if goal[0] not in c.map.tile_of:
+            raise RuleError(f"Hex {goal[0]} is off the map. See `/battle map` for the hexes.")
+        if goal[0] in c.map.impassable:
+            raise RuleError(f"Hex {goal[0]} is impassable; choose another hex.")
+        occ = c.occupant(goal[0])
+        if occ and occ["id"] != u["id"]:
+            raise RuleError(f"Hex {goal[0]} is occupied by {occ['name']}; end your move in an empty hex.")
+        route = shortest_path(start, goal[0], c.map.passable, c.occupied(u["id"]))
+        if route is None:
+            raise RuleError(f"There is no open route to {goal[0]}: other units or impassable hexes block it.")
+        path = route
+    else:
+        raise RuleError("Say where to: `/move to:q,r`, or the exact route with `/move path:\"q,r q,r\"`.")
+    if not path:
+        raise RuleError("You are already there. Give another hex.")
+    if free:
+        limit = int(turn.get("free_move", 0))
+        if limit <= 0:
+            raise RuleError("You have no free movement to use. Move normally (without `free:`).")
+    else:
+        if turn["moves"] >= 2:
+            raise RuleError("You already moved twice this turn. Engage is not possible either now; `/endturn`.")
+        if turn["engages"] and turn["moves"] >= 1:
+            raise RuleError("After engaging you may move only once per turn. End your turn with `/endturn`.")
+        if c.has(u, "daze") and turn.get("rolled"):
+            raise RuleError("You are dazed and already rolled dice this turn, so you cannot move. `/endturn`.")
+        limit = adv.stat("stamina")
+    ok, why = path_is_legal(start, path, c.map.passable, c.occupied(u["id"]), limit,
+                            occupant_name=lambda h: (c.occupant(h) or {}).get("name"), impassable=c.map.impassable)
+    if not ok:
+        raise RuleError(f"{why} Choose a route of up to {limit} free, passable hexes.")
+    return path, free
+
+
+def do_move(c: Ctx, owner: str, args: dict) -> None:
+    path, free = plan_move(c, owner, args)
+    turn = c.b["turn"]
+    u = c.unit(f"a:{owner}")
+    start = pos(u)
+    end = path[-1]
+    u["q"], u["r"] = end.q, end.r
+    turn["acted"] = True
+    turn["path"] = [[start.q, start.r]] + [[h.q, h.r] for h in path]
+    if free:
+        turn["free_move"] -= len(path)
+    else:
+        turn["moves"] += 1
+        turn["moved"] = True
+        turn["last"] = "move"
+    kind = "free move" if free else ("second move" if turn["moves"] == 2 else "move")
+    c.say("move", f"🚶 {u['name']} makes a {kind}: {start} → " + " → ".join(str(h) for h in path) + ".",
+          unit=u["id"], path=turn["path"])
+    from rulesets.tes.battle.lockpick import note_cache
+
+    note_cache(c, u, len(path), 0 if free else adv_stamina(c, owner))
+
+
+# ---------------------------------------------------------------- engage --
+def _slug(s: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", str(s).lower()).strip("-")
+
+
+def pick_dice(c: Ctx, owner: str, spec: Any) -> list[str]:
+    """Die ids from ``"2 shield-discipline, combat"``, ``"d3 d5"`` or a list of such words."""
+    adv = c.adv(owner)
+    if not spec:
+        return []
+    if isinstance(spec, list):
+        parts = [str(p) for p in spec]
+    else:
+        text = str(spec)
+        if "," in text:
+            parts = text.split(",")
+        else:
+            parts, count = [], ""
+            for tok in text.split():
+                if tok.rstrip("x").isdigit():
+                    count = tok.rstrip("x")
+                    continue
+                parts.append(f"{count} {tok}" if count else tok)
+                count = ""
+    free = list(adv.available_dice())
+    chosen: list[str] = []
+    types = {}
+    for did, d in adv.dice.items():
+        dt = c.pack.die(d["type"])
+        types.setdefault(d["type"], dt.name)
+    for raw in parts:
+        p = raw.strip().lower()
+        if not p:
+            continue
+        m = re.match(r"^(\d+)\s*x?\s+(.+)$", p) or re.match(r"^(\d+)x(.+)$", p)
+        n, word = (int(m.group(1)), m.group(2).strip()) if m else (1, p)
+        if word in adv.dice:
+            if word not in free:
+                raise RuleError(f"Die `{word}` is not available (it is {adv.die_location(word)}). "
+                                "Pick dice that sit in your attribute rows.")
+            free.remove(word)
+            chosen.append(word)
+            continue
+        key = _slug(word)
+        tid = next((t for t, name in types.items() if t == key or _slug(name) == key), None)
+        if tid is None:
+            have = ", ".join(sorted(set(types.values())))
+            raise RuleError(f"You have no `{word}` dice. Your dice: {have}.")
+        mine = [d for d in free if adv.dice[d]["type"] == tid]
+        if len(mine) < n:
+            raise RuleError(f"You have only {len(mine)} {types[tid]} dice available, not {n}. "
+                            "Dice in your cooldown track, active slots or drained cannot be rolled.")
+        for d in mine[:n]:
+            free.remove(d)
+            chosen.append(d)
+    return chosen
+
+
+def check_target(c: Ctx, me: dict, target: dict, form: str, adv) -> None:
+    if target["id"] == me["id"]:
+        raise RuleError("You cannot target yourself. Leave `target:` empty for dice that need no target.")
+    if not c.opposing(me, target):
+        raise RuleError(f"{target['name']} is not an opposing unit; target an enemy.")
+    a, b = pos(me), pos(target)
+    if not c.sight(a, b):
+        raise RuleError(f"{target['name']} is out of sight (sight reaches your tile and the tiles next to it).")
+    rng = c.range_to(a, b)
+    if form in ("light", "heavy") and rng != 1:
+        raise RuleError(f"In {BATTLE_FORM_NAMES[form]} form you can target only adjacent units; "
+                        f"{target['name']} is {rng} hexes away. Move next to it first.")
+    if form == "defensive":
+        raise RuleError("Defensive form has no range: engage without a target (its dice protect you).")
+    if form == "ranged":
+        if rng is None or rng < 2 or rng > adv.stat("stamina"):
+            raise RuleError(f"Ranged form reaches units 2 to {adv.stat('stamina')} hexes away (your Stamina), "
+                            f"not adjacent ones; {target['name']} is {rng} hexes away.")
+    if form == "magic" and (rng is None or rng > adv.stat("magicka")):
+        raise RuleError(f"Magic form reaches {adv.stat('magicka')} hexes (your Magicka); "
+                        f"{target['name']} is {rng} hexes away.")
+    if c.has(me, "blind"):
+        adj = [u for u in c.units() if u["id"] != me["id"] and distance(pos(u), a) == 1]
+        if not adj or target["id"] not in [u["id"] for u in adj] or c.hp(target) < max(c.hp(u) for u in adj):
+            raise RuleError("You are blind: you may only target the strongest adjacent unit.")
+    if c.has(target, "stealth"):
+        start = c.b["turn"].get("start", {})
+        sa, sb = start.get(me["id"]), start.get(target["id"])
+        if not sa or not sb or distance(Hex(*sa), Hex(*sb)) != 1:
+            raise RuleError(f"{target['name']} is in stealth: only units that were next to it at the start of "
+                            "this turn may target it.")
+
+
+def plan_engage(c: Ctx, owner: str, args: dict) -> dict:
+    turn = my_turn(c, owner)
+    no_pending(c)
+    adv = c.adv(owner)
+    me = c.unit(f"a:{owner}")
+    if turn["moves"] >= 2:
+        raise RuleError("You moved twice this turn, so you cannot engage any more. `/endturn`.")
+    if turn["engages"] and turn.get("last") == "move":
+        raise RuleError("You moved after engaging; no more engages this turn. `/endturn`.")
+    if c.has(me, "daze") and turn.get("moved"):
+        raise RuleError("You are dazed and already moved this turn, so you cannot roll dice. `/endturn`.")
+    form = _slug(args.get("form") or adv.battle_form)
+    if form not in BATTLE_FORMS:
+        raise RuleError(f"`{args.get('form')}` is not a battle form. Choose one of: {', '.join(BATTLE_FORMS)}.")
+    target = None
+    if args.get("target"):
+        target = find_unit(c, args["target"])
+        check_target(c, me, target, form, adv)
+    dice_ids = pick_dice(c, owner, args.get("dice"))
+    per_stat = {"stamina": 0, "magicka": 0}
+    for d in dice_ids:
+        line = c.pack.lines[adv.dice[d]["line"]]
+        if line.id == "combat" and form not in COMBAT_FORMS:
+            raise RuleError("Combat dice cannot be rolled in Magic form. Change form or leave them out.")
+        if line.form and line.form != form:
+            raise RuleError(f"{line.name} dice need {BATTLE_FORM_NAMES[line.form]} form; you engage in "
+                            f"{BATTLE_FORM_NAMES[form]} form. Set `form:{line.form}` or leave them out.")
+        per_stat[line.stat] = per_stat.get(line.stat, 0) + 1
+    for stat, n in per_stat.items():
+        if n > adv.stat(stat):
+            raise RuleError(f"You may roll up to {adv.stat(stat)} {stat.title()} dice per engage "
+                            f"(your {stat.title()}), not {n}. Leave some out.")
+    item = None
+    if args.get("item"):
+        key = _slug(args["item"])
+        item = next((i for i in adv.ready if i == key or _slug(c.pack.items[i].name) == key), None)
+        if item is None:
+            raise RuleError(f"`{args['item']}` is not in your ready slots. Ready items: "
+                            f"{', '.join(c.pack.items[i].name for i in adv.ready) or 'none'}.")
+        it = c.pack.items[item]
+        if it.subtype != "weapon" or form not in it.forms:
+            raise RuleError(f"{it.name} is not a weapon for {BATTLE_FORM_NAMES[form]} form; choose a matching "
+                            "weapon or none.")
+    if args.get("overtax") and (item is None or c.pack.items[item].keyword != "overtax"):
+        raise RuleError("Overtax needs a weapon with the overtax keyword in `item:`.")
+    return {"form": form, "target": target["id"] if target else None, "dice": dice_ids, "item": item,
+            "overtax": bool(args.get("overtax"))}
+
+
+def roll_die(c: Ctx, faces, label: str, line: str, die_id: str | None, type_id: str, free: bool = False) -> dict:
+    n = c.dice.roll(6)
+    face = faces[n - 1]
+    return {"die": die_id, "type": type_id, "line": line, "label": label, "roll": n, "free": free,
+            "results": [[r.icon, r.value] for r in face.results], "face": str(face)}
+
+
+def do_engage(c: Ctx, owner: str, args: dict) -> None:
+    plan = plan_engage(c, owner, args)
+    turn = c.b["turn"]
+    adv = c.adv(owner)
+    me = c.unit(f"a:{owner}")
+    if turn["engages"] >= 1:
+        n = 2 if c.state.difficulty == "expert" else 1
+        track.gain_fatigue(adv, "light", n, c.track_size, party=c.state.adventurers.values())
+        c.say("fatigue", f"{adv.name} engages again this turn and gains {n} light fatigue.", unit=me["id"])
+    if plan["form"] != adv.battle_form:
+        adv.battle_form = plan["form"]
+        c.say("form", f"{adv.name} switches to {BATTLE_FORM_NAMES[plan['form']]} form.", unit=me["id"])
+    turn["engages"] += 1
+    turn["acted"] = True
+    turn["rolled"] = turn["rolled"] or bool(plan["dice"])
+    turn["last"] = "engage"
+    rolled = []
+    for d in plan["dice"]:
+        info = adv.dice[d]
+        dt = c.pack.die(info["type"])
+        rolled.append(roll_die(c, dt.faces, dt.name, info["line"], d, dt.id))
+    engage = {"attacker": me["id"], "dealt": {}, "pierce": 0}
+    if plan["item"]:
+        it = c.pack.items[plan["item"]]
+        effs = list(it.effects) + (list(it.overtax_effects) if plan["overtax"] else [])
+        extra = sum(int(e.get("amount", 1)) for e in effs if e.get("type") == "add-dice")
+        for _ in range(extra):
+            rolled.append(roll_die(c, c.pack.enemy_combat_die, "Enemy Combat (free)", "combat", None, "enemy",
+                                   free=True))
+    target = c.unit(plan["target"]) if plan["target"] else None
+    turn["engage_line"] = [list(map(int, (me["q"], me["r"])))] + ([[target["q"], target["r"]]] if target else [])
+    c.b["pending"] = {"owner": owner, "form": plan["form"], "target": plan["target"], "item": plan["item"],
+                      "overtax": plan["overtax"], "dice": rolled, "engage": engage}
+    dice_txt = ", ".join(f"{i}. {r['label']} 🎲{r['roll']} → **{r['face']}**" for i, r in enumerate(rolled, 1))
+    tgt = f" targeting {target['name']}" if target else " with no target"
+    c.say("roll", f"⚔️ {adv.name} engages in {BATTLE_FORM_NAMES[plan['form']]} form{tgt}"
+                  + (f" with {c.pack.items[plan['item']].name}" + (" (overtaxed)" if plan["overtax"] else "")
+                     if plan["item"] else "")
+                  + (f": {dice_txt}." if rolled else ", rolling no dice."),
+          unit=me["id"], dice=rolled, target=plan["target"], form=plan["form"])
+    if plan["item"] and rolled:
+        it = c.pack.items[plan["item"]]
+        effs = list(it.effects) + (list(it.overtax_effects) if plan["overtax"] else [])
+        rr = [e for e in effs if e.get("type") == "reroll" and (not e.get("forms") or plan["form"] in e["forms"])]
+        if rr:
+            run_effects(Use(c, me, it.name, form=plan["form"]), rr)
+    if not rolled:
+        resolve(c, owner, {"order": []})
+
+
+def reroll(c: Ctx, owner: str, args: dict) -> None:
+    """Step 5a: reroll some dice of the waiting roll, using rerolls an item or ability granted."""
+    p = c.b.get("pending")
+    if not p or p["owner"] != owner:
+        raise RuleError("There is no roll of yours to reroll. Engage first with `/engage`.")
+    pool = [r for r in p.get("rerolls", []) if r["left"] > 0]
+    if not pool:
+        raise RuleError("Nothing lets you reroll this roll. Rerolls come from some weapons and abilities; "
+                        "resolve it with `/resolve`.")
+    picks = parse_order(args.get("dice"), len(p["dice"]))
+    if not picks:
+        raise RuleError("Name the dice to reroll by their numbers in the roll, e.g. `dice:2` or `dice:1,3`.")
+    left = sum(r["left"] for r in pool)
+    if len(picks) > left:
+        raise RuleError(f"You may reroll {left} more {'die' if left == 1 else 'dice'} of this roll, not {len(picks)}.")
+    lines = []
+    for i in picks:
+        old = p["dice"][i]
+        grant = next((r for r in pool if r["left"] > 0 and (not r["blank_only"] or not old["results"])), None)
+        if grant is None:
+            raise RuleError(f"Die {i + 1} is not blank; your reroll works only on blank results.")
+        faces = c.pack.enemy_combat_die if old["free"] else c.pack.die(old["type"]).faces
+        new = roll_die(c, faces, old["label"], old["line"], old["die"], old["type"], old["free"])
+        p["dice"][i] = new
+        grant["left"] -= 1
+        lines.append(f"{i + 1}. {old['label']} {old['face']} → 🎲{new['roll']} **{new['face']}**")
+    adv = c.adv(owner)
+    c.say("roll", f"🎲 {adv.name} rerolls: " + "; ".join(lines) + ".", unit=f"a:{owner}", dice=p["dice"])
+
+
+# --------------------------------------------------------------- resolve --
+def parse_order(spec: Any, n: int) -> list[int]:
+    if spec is None or spec == "" or spec == "all":
+        return list(range(n))
+    if isinstance(spec, list):
+        nums = [int(x) for x in spec]
+    else:
+        text = str(spec).strip().lower()
+        if text in ("none", "no", "0"):
+            return []
+        try:
+            nums = [int(x) for x in re.split(r"[\s,]+", text) if x]
+        except ValueError:
+            raise RuleError("Write the dice to resolve as numbers from the roll, e.g. `order:2,1`, "
+                            "or `order:none` to resolve none.") from None
+    out = []
+    for k in nums:
+        if not 1 <= k <= n:
+            raise RuleError(f"Die {k} is not in the roll; it has dice 1 to {n}.")
+        if k - 1 in out:
+            raise RuleError(f"Die {k} is listed twice; list each die once.")
+        out.append(k - 1)
+    return out
+
+
+def resolve(c: Ctx, owner: str, args: dict) -> None:
+    p = c.b.get("pending")
+    if not p:
+        raise RuleError("There is no roll to resolve. Engage first with `/engage`.")
+    if p["owner"] != owner:
+        raise RuleError(f"This roll belongs to {c.adv(p['owner']).name}; they resolve it.")
+    order = parse_order(args.get("order"), len(p["dice"]))
+    adv = c.adv(owner)
+    me = c.unit(f"a:{owner}")
+    form = p["form"]
+    ally = None
+    if args.get("ally"):
+        a = find_unit(c, args["ally"], side="adventurer")
+        ally = a["id"]
+    feared = c.has(me, "fear")
+    engage = p["engage"]
+    dice = p["dice"]
+    # dice that deal no damage (for the Dodge skill): unresolved ones and ones without a damage result
+    def deals_damage(r: dict) -> bool:
+        for icon, _v in r["results"]:
+            ab = harm.ability_of(c.pack, r["line"], icon) if not r["free"] else None
+            effs = ab.effects if ab else ([{"type": "damage"}] if icon == "damage" else [])
+            if any(e.get("type") == "damage" and (not e.get("forms") or form in e["forms"]) for e in effs):
+                return True
+        return False
+    engage["idle_dice"] = sum(1 for i, r in enumerate(dice) if i not in order or not deals_damage(r))
+    notes: list[str] = []
+    # abilities in order of first appearance; a die's tenacity results count separately
+    groups: list[dict] = []
+    for i in order:
+        r = dice[i]
+        if feared and r["line"] != "combat":
+            c.say("status", f"{adv.name} is afraid: {r['label']}'s result does nothing.", unit=me["id"])
+            continue
+        for icon, value in r["results"]:
+            key = ("enemy" if r["free"] else r["line"], icon)
+            ab = None if r["free"] else harm.ability_of(c.pack, r["line"], icon)
+            if ab is not None and not any(e.get("type") == "damage" for e in ab.effects):
+                key = key + (i,)  # only damage is totalled per ability; other results resolve die by die
+            g = next((g for g in groups if g["key"] == key), None)
+            if g is None:
+                g = {"key": key, "value": 0, "dice": []}
+                groups.append(g)
+            g["value"] += int(value or (1 if icon == "tenacity" else 0))
+            g["dice"].append(i)
+    use = Use(c, me, "", target=p["target"], engage=engage, form=form, ally=ally)
+    placed: set[int] = set()  # dice placed on a unit as status dice (S code)
+    if p.get("item"):
+        it = c.pack.items[p["item"]]
+        use.label = it.name
+        at_resolve = [e for e in it.effects if e.get("type") not in ("add-dice", "reroll")]
+        if at_resolve or it.manual:  # add-dice and reroll already worked at the roll
+            run_effects(use, at_resolve, manual=it.manual, text=it.text)
+        if p.get("overtax"):
+            use.label = f"{it.name} (overtax)"
+            over = [e for e in it.overtax_effects if e.get("type") not in ("add-dice", "reroll")]
+            if over or not it.overtax_effects:
+                run_effects(use, over, text=it.overtax_text)
+            adv.ready.remove(p["item"])
+            c.say("item", f"{it.name} is discarded after its overtax.", item=p["item"])
+    for g in groups:
+        line_id, icon = g["key"][:2]
+        if line_id == "enemy":
+            if icon == "damage":
+                use.label, use.value = "Free Combat dice", g["value"]
+                run_effects(use, [{"type": "damage", "amount": "value", "target": "target"}])
+            continue
+        line = c.pack.lines[line_id]
+        ab = line.abilities.get(icon)
+        if ab is None:
+            continue
+        value = g["value"]
+        if line_id == "combat" and icon == "damage" and c.has(me, "maim") and form != "defensive":
+            value //= 2
+            c.say("status", f"{adv.name} is maimed: Combat damage halved to {value}.", unit=me["id"])
+        use.label = f"{line.name}: {icon}"
+        use.value = value
+        use.status_die, use.status_die_placed = None, False
+        if ab.code_in(form) == "S" and len(g["dice"]) == 1 and not dice[g["dice"][0]]["free"]:
+            use.status_die = (owner, dice[g["dice"][0]]["die"])
+        if any(e.get("type") == "damage" and (not e.get("forms") or form in e["forms"]) for e in ab.effects) \
+                and not p["target"] and not any(e.get("target") not in (None, "target", "near-target")
+                                                for e in ab.effects if e.get("type") == "damage"):
+            c.say("note", f"{use.label}: no target was declared, so its damage goes nowhere.")
+        run_effects(use, ab.effects, manual=ab.manual, text=ab.text)
+        if use.status_die_placed:
+            placed.add(g["dice"][0])
+        use.status_die = None
+    # place every die
+    for i, r in enumerate(dice):
+        if r["free"] or i in placed:
+            continue
+        d = r["die"]
+        if i not in order or (feared and r["line"] != "combat"):
+            track.exhaust(adv, d, c.track_size, notes)
+            continue
+        line = c.pack.lines[r["line"]]
+        codes = []
+        for icon, value in r["results"]:
+            ab = line.abilities.get(icon)
+            if ab:
+                codes.append((ab.code_in(form), icon, value, ab))
+        code = next((x for k in CODE_PRECEDENCE for x in codes if x[0] == k), None)
+        if code is None or code[0] in ("I", "S"):
+            track.exhaust(adv, d, c.track_size, notes)
+        elif code[0] == "D":
+            adv.drained.append(d)
+            c.say("drain", f"{r['label']} is drained until the battle ends.", unit=me["id"])
+        elif code[0] == "C":
+            track.exhaust(adv, d, c.track_size, notes, icon=code[1], value=int(code[2] or 0))
+        elif code[0] == "A":
+            place_active(c, owner, d, r, code, ally, notes)
+    for n in notes:
+        c.say("track", f"{adv.name}: {n}.", unit=me["id"])
+    c.b["pending"] = None
+    after_engage(c, me, p)
+
+
+def place_active(c: Ctx, owner: str, die_id: str, r: dict, code: tuple, ally: str | None, notes: list[str]) -> None:
+    adv = c.adv(owner)
+    icon, value, ab = code[1], code[2], code[3]
+    prevent = next((e for e in ab.effects if e.get("type") == "prevent" and e.get("while") == "active"), None)
+    holder = owner
+    if prevent and prevent.get("target") == "ally" and ally:
+        cand = c.unit(ally)
+        if cand.get("owner") and distance(pos(cand), pos(c.unit(f"a:{owner}"))) <= 1:
+            holder = cand["owner"]
+    hadv = c.adv(holder)
+    if len(hadv.active) >= c.pack.mat.active_slots:
+        track.exhaust(adv, die_id, c.track_size, notes)
+        c.say("active", f"{hadv.name}'s active slots are full, so {r['label']} is exhausted instead. "
+                        "(Free a slot first with `/battle drop`.)", unit=f"a:{owner}")
+        return
+    hadv.active.append({"die": die_id, "owner": owner, "icon": icon, "value": int(value or 0), "label": r["label"],
+                        "line": r["line"], "prevent": bool(prevent),
+                        "spend": (prevent or {}).get("spend", "remove")})
+    if die_id not in adv.away:
+        adv.away.append(die_id)
+    where = "" if holder == owner else f" in {hadv.name}'s slot"
+    c.say("active", f"{r['label']} ({value} {icon}) goes to an active slot{where}.", unit=f"a:{owner}")
+
+
+def after_engage(c: Ctx, me: dict, p: dict) -> None:
+    """Units react: enemies' "after it is engaged" skills; stealth ends once its owner dealt damage."""
+    from rulesets.tes.battle.enemy import enemy_skills_at
+
+    engage = p["engage"]
+    if p.get("target"):
+        t = c.unit(p["target"])
+        if t["side"] == "enemy" and on_map(t):
+            enemy_skills_at(c, t, "after it is engaged", attacker=me, engage=engage)
+    if any(engage.get("dealt", {}).values()) and c.has(me, "stealth"):
+        from rulesets.tes.battle.status import remove
+
+        remove(c, me, "stealth", f"{me['name']} dealt damage")
+
+
+def drop_active(c: Ctx, owner: str, which: Any) -> None:
+    my_turn(c, owner)
+    adv = c.adv(owner)
+    if not adv.active:
+        raise RuleError("Your active slots are empty.")
+    try:
+        k = int(str(which).strip())
+    except (TypeError, ValueError):
+        raise RuleError(f"Name the active slot by number, 1 to {len(adv.active)}.") from None
+    if not 1 <= k <= len(adv.active):
+        raise RuleError(f"Active slot {k} is empty; use 1 to {len(adv.active)}.")
+    e = adv.active[k - 1]
+    harm.remove_active_die(c, owner, e["die"])
+    c.say("active", f"{adv.name} removes {e.get('label', 'a die')} from an active slot; it is exhausted.")

@@ -1,0 +1,421 @@
+"""Setup, turn order, rounds, the flow between turns, end of battle and cleanup.
+
+``proceed`` drives the battle forward after every action until someone must
+act: the current adventurer, or a player asked how to prevent damage.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rulesets.tes.battle import enemy as enemy_ai
+from rulesets.tes.battle import companion, harm, objectives, pool, track
+from rulesets.tes.battle import status as status_rules
+from rulesets.tes.battle.effects import Use, give_status, run_effects
+from rulesets.tes.battle.model import Ctx, adv_uid, on_map, pos, short_label
+from kernel.core import RuleError
+from kernel.hexes import Hex
+
+FATIGUE_AFTER = 5
+
+
+# ----------------------------------------------------------------- setup --
+def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | None, ep: int | None,
+          session_table: int | None) -> None:
+    pack, state = c.pack, c.state
+    enc = pack.encounters.get(encounter_id)
+    if enc is None:
+        names = ", ".join(f"{e.name} (`{k}`)" for k, e in pack.encounters.items())
+        raise RuleError(f"There is no encounter `{encounter_id}`. Choose one of: {names}.")
+    if enc.mode != "clash":
+        raise RuleError(f"{enc.name} is a {enc.mode} battle; only clash battles are in the bot so far.")
+    n_adv = len(order)
+    count = int(state.settings.get("battle_count", 0)) + 1
+    state.settings["battle_count"] = count
+    xp = enc.xp_dial if enc.xp_dial is not None else state.xp_dial
+    if enc.xp_dial is not None:
+        state.xp_dial = enc.xp_dial
+    state.battle = {
+        "no": count, "encounter": enc.id, "name": enc.name, "mode": enc.mode,
+        "objective": enc.objective, "objective_units": list(enc.objective_params.get("units", []) or []),
+        "objective_rounds": enc.objective_params.get("rounds"),
+        "round": 1, "fatigue_round": False, "step": "setup", "order": list(order), "turn_index": -1,
+        "units": {}, "turn": {}, "pending": None, "await": None, "enemy_phase": None,
+        "achievements": {}, "defeated_stack": [], "escaped": [], "outcome": None, "retreat": False,
+        "log": [], "map_version": f"{enc.id}-{count}",
+    }
+    m = c.map
+    c.say("battle", f"⚔️ Battle {count}: **{enc.name}**. {enc.description}")
+    # enemies
+    if enc.enemy_rule == "bag":
+        per = enc.per_adventurer or 1
+        levels = [1] * min(len(m.slots), per * n_adv)
+        ep_txt = f"{per} level 1 enemy per adventurer"
+        drawn = pool.draw(pack, levels, c.dice, bag_only=enc.bag)
+    else:
+        if ep is None:
+            ep = pool.session_pool(session_table, state.difficulty, n_adv) if session_table else \
+                pool.enemy_pool(xp, n_adv)
+        levels = pool.plan_levels(ep, len(m.slots) - len(enc.named_enemies))
+        ep_txt = f"enemy pool {ep} → levels {', '.join(map(str, levels)) or 'none'}"
+        drawn = list(enc.named_enemies) + pool.draw(pack, levels, c.dice, required=enc.required_enemies)
+    slots = sorted(m.slots.items())
+    for i, (eid, (n, h)) in enumerate(zip(drawn, slots), 1):
+        e = pack.enemies[eid]
+        uid = f"e{i}"
+        c.b["units"][uid] = {"id": uid, "side": "enemy", "name": e.name, "short": f"{short_label(e.name)}{i}",
+                             "owner": None, "enemy": eid, "level": e.level, "q": h.q, "r": h.r, "hp": e.health,
+                             "max_hp": e.health, "statuses": [], "defeated": False, "escaped": False,
+                             "quest": e.quest_unit, "slot": n}
+    c.say("setup", f"Enemies ({ep_txt}): " + ", ".join(
+        f"{u['name']} (level {u['level']}) in hex {u['q']},{u['r']}" for u in c.units("enemy")) + ".")
+    # adventurers on the entrance tile, in turn order
+    free = [h for h in m.entrance]
+    hexes = hexes or {}
+    for owner in order:
+        adv = state.adventurers[owner]
+        want = hexes.get(owner)
+        if want:
+            h = Hex.parse(want) if isinstance(want, str) else Hex(*want)
+            if h not in free:
+                raise RuleError(f"{adv.name} must deploy to a free hex of the entrance tile: "
+                                f"{', '.join(str(x) for x in free)}.")
+        else:
+            if not free:
+                raise RuleError("The entrance tile has no free hex left for everyone.")
+            h = free[0]
+        free.remove(h)
+        uid = adv_uid(owner)
+        c.b["units"][uid] = {"id": uid, "side": "adventurer", "name": adv.name, "short": short_label(adv.name),
+                             "owner": owner, "enemy": None, "level": None, "q": h.q, "r": h.r, "hp": None,
+                             "max_hp": None, "statuses": [], "defeated": False, "escaped": False, "quest": False,
+                             "slot": None}
+        adv.race_ability_used = False
+    companion.setup(c, enc)
+    c.say("setup", "Turn order: " + " → ".join(
+        f"{state.adventurers[o].name} ({c.unit(adv_uid(o))['q']},{c.unit(adv_uid(o))['r']})" for o in order)
+        + ". The round counter is set to 1.")
+    for t in enc.triggers:
+        if t.timing in ("before battle", "start of battle"):
+            for owner in order:
+                use = Use(c, c.unit(adv_uid(owner)), enc.name)
+                run_effects(use, t.effects, manual=t.manual, text=t.text)
+    for u in c.units("enemy"):
+        enemy_ai.enemy_skills_at(c, u, "start of battle")
+    c.b["step"] = "adventurer"
+    next_adventurer(c)
+
+
+# ------------------------------------------------------------ the driver --
+def proceed(c: Ctx) -> None:
+    """Run enemy turns and round changes until an adventurer (or a prevention choice) is awaited."""
+    for _ in range(1000):
+        b = c.b
+        if b is None or b.get("await") or b.get("step") == "over":
+            return
+        if b["step"] == "adventurer":
+            return
+        if b["step"] == "enemies":
+            if not run_enemies(c):
+                return
+            b["step"] = "round-end"
+        if b["step"] == "round-end":
+            end_round(c)
+            if c.state.battle is None:
+                return
+
+
+def next_adventurer(c: Ctx) -> None:
+    """Start the next adventurer's turn, or hand over to the enemies when all have gone."""
+    b = c.b
+    while True:
+        b["turn_index"] += 1
+        if b["turn_index"] >= len(b["order"]):
+            b["turn"] = {}
+            b["step"] = "companions"
+            companion.run_turns(c)  # companions act right after the adventurers
+            b["step"] = "enemies"
+            b["enemy_phase"] = {"queue": enemy_ai.turn_order(c), "current": None}
+            proceed(c)
+            return
+        owner = b["order"][b["turn_index"]]
+        u = c.unit(adv_uid(owner))
+        if not on_map(u):
+            continue
+        if start_turn(c, owner):
+            return
+
+
+def start_turn(c: Ctx, owner: str) -> bool:
+    """Start of turn and Recovery; False if the adventurer fell to bane before acting."""
+    adv = c.adv(owner)
+    u = c.unit(adv_uid(owner))
+    b = c.b
+    b["step"] = "adventurer"
+    b["turn"] = {"unit": u["id"], "owner": owner, "moves": 0, "engages": 0, "last": None, "acted": False,
+                 "moved": False, "rolled": False, "free_move": 0, "used": [],
+                 "start": {x["id"]: [x["q"], x["r"]] for x in c.units()}}
+    if not b.get("first_turn_done"):
+        b["first_turn_done"] = True
+        harm.grant(c, "first-turn", owner)
+    b["last_turn_owner"] = owner
+    c.say("turn", f"▶️ Round {b['round']}: {adv.name}'s turn (<@{owner}>).", unit=u["id"], player=owner)
+    if track.count(adv, status="bane"):
+        harm.damage_adventurer(c, owner, 1, true=True, label="Bane")
+        if not on_map(u):
+            return False
+    done = track.recovery(adv, c.pack)
+    if done:
+        c.say("recovery", f"Recovery ({adv.cooldown_stat}): " + "; ".join(done) + ".", unit=u["id"])
+    here = pos(u)
+    if here in c.map.escape and c.b.get("objective") == "escape-or-eliminate-all":
+        c.say("escape", f"{adv.name} stands on an escape hex and may escape now: `/battle escape`.", unit=u["id"])
+    return True
+
+
+def end_turn(c: Ctx, owner: str) -> None:
+    adv = c.adv(owner)
+    u = c.unit(adv_uid(owner))
+    if c.has(u, "daze"):
+        status_rules.remove(c, u, "daze", "End of turn")
+    c.say("turn-end", f"{adv.name} ends the turn.", unit=u["id"])
+    next_adventurer(c)
+
+
+def run_enemies(c: Ctx) -> bool:
+    phase = c.b["enemy_phase"]
+    for _ in range(1000):
+        cur = phase.get("current")
+        if cur is None:
+            if not phase["queue"]:
+                c.b["enemy_phase"] = None
+                c.b["turn"] = {}
+                return True
+            uid = phase["queue"].pop(0)
+            u = c.unit(uid)
+            if not on_map(u):
+                continue
+            cur = enemy_ai.take_turn(c, u)
+            if cur is None:
+                continue
+            phase["current"] = cur
+        for h in cur["hits"]:
+            if h["done"]:
+                continue
+            t = c.unit(h["target"])
+            if t.get("owner") and on_map(t) and prevention_mode(c, t["owner"]) == "ask":
+                sources = harm.prevention_sources(c, t["owner"], enemy_engage=True)
+                if sources:
+                    c.b["await"] = {"owner": t["owner"], "amount": h["amount"], "enemy": cur["uid"],
+                                    "sources": sources}
+                    c.say("ask", f"🛡️ <@{t['owner']}>: {c.unit(cur['uid'])['name']} deals {h['amount']} damage "
+                                 f"to {t['name']}. Choose prevention with `/battle prevent` "
+                                 f"({', '.join(str(i) + '. ' + s['label'] for i, s in enumerate(sources, 1))}).",
+                          player=t["owner"])
+                    return False
+            enemy_ai.hit(c, cur, h)
+        enemy_ai.finish_turn(c, cur)
+        phase["current"] = None
+    return True
+
+
+def answer_prevention(c: Ctx, owner: str, spec: Any) -> None:
+    aw = c.b.get("await")
+    if not aw:
+        raise RuleError("Nobody is being asked about prevention right now.")
+    if aw["owner"] != owner:
+        raise RuleError(f"The bot is waiting for {c.adv(aw['owner']).name} to choose prevention, not you.")
+    sources = harm.prevention_sources(c, owner, enemy_engage=True)
+    text = str(spec or "auto").strip().lower()
+    if text == "auto":
+        keys = harm.auto_choice(sources, aw["amount"])
+    elif text in ("none", "0", "no"):
+        keys = []
+    else:
+        keys = []
+        for part in text.replace(",", " ").split():
+            try:
+                k = int(part)
+            except ValueError:
+                raise RuleError("List the numbers of the prevention sources in order, e.g. `use:2,1`, "
+                                "or `use:none` / `use:auto`.") from None
+            if not 1 <= k <= len(sources):
+                raise RuleError(f"Choose sources numbered 1 to {len(sources)}.")
+            keys.append(sources[k - 1]["key"])
+    phase = c.b["enemy_phase"]
+    cur = phase["current"]
+    h = next(h for h in cur["hits"] if not h["done"])
+    c.b["await"] = None
+    enemy_ai.hit(c, cur, h, choice=keys)
+    proceed(c)
+
+
+def prevention_mode(c: Ctx, owner: str) -> str:
+    return (c.state.settings.get("prevention") or {}).get(owner, "auto")
+
+
+# ---------------------------------------------------------------- rounds --
+def end_round(c: Ctx) -> None:
+    b = c.b
+    outcome = objectives.end_check(c)
+    if outcome:
+        finish(c, outcome)
+        return
+    b["round"] += 1
+    b["turn_index"] = -1
+    if b["round"] > FATIGUE_AFTER:
+        b["fatigue_round"] = True
+    c.say("round", f"🔔 Round {b['round']} begins" + (" — a fatigue round." if b["fatigue_round"] else "."))
+    if b["fatigue_round"]:
+        fatigue_damage(c)
+        if objectives.party_defeated(c):
+            # nobody can act; enemies still take their turns, then the round ends
+            pass
+    b["step"] = "adventurer"
+    next_adventurer(c)
+
+
+def fatigue_damage(c: Ctx) -> None:
+    for owner in c.b["order"]:
+        u = c.unit(adv_uid(owner))
+        if not on_map(u):
+            continue
+        adv = c.adv(owner)
+        track.gain_fatigue(adv, "over", 1, c.track_size, party=c.state.adventurers.values())
+        n = track.count(adv, fatigue="over")
+        c.say("fatigue", f"{adv.name} gains 1 overfatigue.", unit=u["id"])
+        harm.damage_adventurer(c, owner, n, true=True, label="Fatigue")
+
+
+# ----------------------------------------------------------- escape etc --
+def escape(c: Ctx, owner: str) -> None:
+    b = c.b
+    turn = b.get("turn") or {}
+    adv = c.adv(owner)
+    u = c.unit(adv_uid(owner))
+    if b.get("objective") != "escape-or-eliminate-all":
+        raise RuleError("This battle has no escape hexes to leave by.")
+    if turn.get("owner") != owner or b.get("step") != "adventurer":
+        raise RuleError("You can escape only at the start of your own turn.")
+    if turn.get("acted") or b.get("pending"):
+        raise RuleError("You can escape only at the start of your turn, before any other action.")
+    start = turn.get("start", {}).get(u["id"])
+    if not start or Hex(*start) not in c.map.escape:
+        raise RuleError("You must start your turn on a green escape hex to escape. "
+                        f"Escape hexes: {', '.join(str(h) for h in sorted(c.map.escape))}.")
+    u["escaped"] = True
+    u["q"] = u["r"] = None
+    b["escaped"].append(owner)
+    if len(b["escaped"]) == 1:
+        harm.grant(c, "escape-first", owner)
+    c.say("escape", f"🏃 {adv.name} escapes the battle and takes no more turns.", unit=u["id"])
+    next_adventurer(c)
+
+
+# ---------------------------------------------------------- end of battle --
+def finish(c: Ctx, outcome: str) -> None:
+    b = c.b
+    b["outcome"] = outcome
+    text = {"victory": "🏆 Victory! The party achieves the objective.",
+            "defeat": "💀 The whole party is defeated. The encounter is failed.",
+            "retreat": "🏳️ The party retreats. The encounter is failed."}[outcome]
+    c.say("battle-end", f"{text} The battle ends after round {b['round']}.", outcome=outcome)
+    if b.get("last_turn_owner"):
+        harm.grant(c, "last-turn", b["last_turn_owner"])
+    cleanup(c)
+    enc = c.pack.encounters[b["encounter"]]
+    summary = {"no": b["no"], "encounter": b["encounter"], "name": b["name"], "outcome": outcome,
+               "rounds": b["round"], "achievements": dict(b.get("achievements", {})), "log": b["log"][-12:]}
+    if enc.class_rewards:
+        rewards = objectives.class_rewards(c, outcome, c.dice)
+        c.state.settings["class_rewards"] = rewards
+        summary["class_rewards"] = rewards
+        lines = []
+        for owner, ids in rewards.items():
+            names = ", ".join(c.pack.classes[k].name for k in ids)
+            lines.append(f"{c.adv(owner).name}: {names}")
+        c.say("rewards", "🎓 Class choices (pick one with `/battle class`): " + "; ".join(lines) + ".")
+        # the new guild's refuge acts like an inn; the XP dial goes to 2
+        for adv in c.state.adventurers.values():
+            adv.hp = adv.max_hp
+            adv.cooldown = []
+        c.state.xp_dial = 2
+        c.say("rest", "The party rests at the guild: everyone heals fully and clears their cooldown track. "
+                      "The XP dial is set to 2.")
+    c.state.settings["last_battle"] = summary
+    c.state.battle = None
+
+
+def cleanup(c: Ctx) -> None:
+    """End of Battle Cleanup: bonus and excess HP go, active dice are exhausted, drained dice come back."""
+    for u in c.b["units"].values():
+        if u.get("status_dice"):
+            status_rules.clear(c, u)  # status-code dice on chips go to their owners' tracks
+    for owner in c.b["order"]:
+        adv = c.adv(owner)
+        adv.bonus_hp = 0
+        adv.hp = min(adv.hp, adv.max_hp)
+        for e in list(adv.active):
+            harm.remove_active_die(c, owner, e["die"])
+        adv.drained = []
+        adv.away = [d for d in adv.away if any(d == e["die"] for a in c.state.adventurers.values() for e in a.active)]
+        adv.race_ability_used = False
+    c.say("cleanup", "Cleanup: bonus HP removed, active dice exhausted, drained dice recovered; "
+                     "the cooldown tracks keep their dice.")
+
+
+# ------------------------------------------------------------ abilities --
+def race_ability(c: Ctx, owner: str) -> None:
+    adv = c.adv(owner)
+    race = c.pack.races[adv.race]
+    ab = race.ability
+    if adv.race_ability_used:
+        raise RuleError(f"{ab.name} works once per battle and {adv.name} already used it.")
+    turn = c.b.get("turn") or {}
+    if ab.timing in ("your turn", "start of your turn") and turn.get("owner") != owner:
+        raise RuleError(f"{ab.name} is used on your own turn.")
+    if ab.timing == "start of your turn" and turn.get("acted"):
+        raise RuleError(f"{ab.name} is used at the start of your turn, before any other action.")
+    adv.race_ability_used = True
+    u = c.unit(adv_uid(owner))
+    use = Use(c, u, f"{adv.name}'s {ab.name}")
+    c.say("ability", f"✨ {adv.name} uses {ab.name}.", unit=u["id"])
+    run_effects(use, ab.effects, manual=ab.manual, text=ab.text)
+
+
+def class_ability(c: Ctx, owner: str, name: str, form: str | None = None) -> None:
+    adv = c.adv(owner)
+    if not adv.class_id:
+        raise RuleError(f"{adv.name} has no class yet, so there are no class abilities to use.")
+    klass = c.pack.classes[adv.class_id]
+    side = klass.master if adv.class_side == "master" else klass.novice
+    key = name.strip().lower()
+    ab = next((a for a in side.abilities if a.id == key or a.name.lower() == key), None)
+    if ab is None:
+        raise RuleError(f"{klass.name} has no ability `{name}`. Its abilities: "
+                        + ", ".join(f"{a.name} ({a.cost})" for a in side.abilities) + ".")
+    turn = c.b.get("turn") or {}
+    if ab.keyword == "enduring":
+        raise RuleError(f"{ab.name} is enduring: it works by itself while your tenacity is {ab.cost} or more.")
+    if ab.timing in ("your turn", "start of your turn", "end of your turn") and turn.get("owner") != owner:
+        raise RuleError(f"{ab.name} is used on your own turn.")
+    if ab.id in turn.get("used", []) and turn.get("owner") == owner:
+        raise RuleError(f"{ab.name} can be used once per turn.")
+    if adv.tenacity < ab.cost:
+        raise RuleError(f"{ab.name} costs {ab.cost} tenacity and {adv.name} has {adv.tenacity}.")
+    if ab.form and ab.form != adv.battle_form:
+        if form != ab.form:
+            raise RuleError(f"{ab.name} needs {ab.form} form: add `form:{ab.form}` to switch (1 light fatigue).")
+        track.gain_fatigue(adv, "light", 1, c.track_size, party=c.state.adventurers.values())
+        adv.battle_form = ab.form
+        c.say("form", f"{adv.name} gains 1 light fatigue and switches to {ab.form} form.")
+    adv.tenacity -= ab.cost
+    if turn.get("owner") == owner:
+        turn.setdefault("used", []).append(ab.id)
+        turn["acted"] = True
+    u = c.unit(adv_uid(owner))
+    c.say("ability", f"✨ {adv.name} spends {ab.cost} tenacity on {ab.name}.", unit=u["id"])
+    run_effects(Use(c, u, ab.name, target=None), ab.effects, manual=ab.manual, text=ab.text)
+
+
+__all__ = ["setup", "proceed", "next_adventurer", "end_turn", "escape", "finish", "answer_prevention",
+           "race_ability", "class_ability", "give_status"]

@@ -1,0 +1,350 @@
+"""Damage, prevention, healing and defeat.
+
+Damage to an adventurer: prevention first (unless true damage), then bonus HP,
+then HP.  Automatic prevention spends, in this order (docs/rules-notes.md):
+
+1. cooldown-track dice that prevent and stay (e.g. Resolve) — they cost nothing;
+2. the plain ability of ready armor items, when an enemy engage deals the damage;
+3. active dice that prevent, choosing each time the smallest die that covers what
+   is left, else the largest, so as few dice as possible are spent.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rulesets.tes.battle import track
+from rulesets.tes.battle.model import Ctx, pos, stats_of
+from kernel.hexes import distance
+
+
+def ability_of(pack, line_id: str, icon: str):
+    line = pack.lines.get(line_id)
+    return line.abilities.get(icon) if line else None
+
+
+def _prevent_effect(pack, line_id: str, icon: str, where: str, form: str | None = None) -> dict | None:
+    ab = ability_of(pack, line_id, icon)
+    if ab is None:
+        return None
+    for eff in ab.effects:
+        if eff.get("type") == "prevent" and eff.get("while") == where:
+            if form and eff.get("forms") and form not in eff["forms"]:
+                continue
+            return eff
+    return None
+
+
+def prevention_sources(c: Ctx, owner: str, *, enemy_engage: bool) -> list[dict[str, Any]]:
+    """What can prevent damage dealt to this adventurer now, in the automatic order."""
+    adv = c.adv(owner)
+    out: list[dict[str, Any]] = []
+    for i, e in enumerate(adv.cooldown):
+        if "die" in e and e.get("icon"):
+            d = adv.dice.get(e["die"], {})
+            eff = _prevent_effect(c.pack, d.get("line", ""), e["icon"], "cooldown")
+            if eff and e.get("value"):
+                out.append({"kind": "cooldown", "index": i, "value": int(e["value"]), "spend": eff.get("spend", "stay"),
+                            "label": f"{track.die_label(c.pack, adv, e['die'])} {e['value']} (cooldown track)",
+                            "key": f"track:{e['die']}"})
+    if enemy_engage:
+        for item_id in adv.ready:
+            it = c.pack.items.get(item_id)
+            if it and it.subtype == "armor":
+                amount = sum(int(eff.get("amount", 0)) for eff in it.effects
+                             if eff.get("type") == "prevent" and isinstance(eff.get("amount"), int))
+                if amount:
+                    out.append({"kind": "item", "item": item_id, "value": amount, "spend": "stay",
+                                "label": f"{it.name} (armor)", "key": f"item:{item_id}"})
+    if enemy_engage:
+        out.extend(interrupt_sources(c, owner))
+    actives = []
+    for i, e in enumerate(adv.active):
+        if e.get("prevent"):
+            actives.append({"kind": "active", "index": i, "value": int(e.get("value") or 0),
+                            "spend": e.get("spend", "remove"), "label": f"{e.get('label', 'die')} {e.get('value')} (active)",
+                            "key": f"active:{e['die']}"})
+    return out + [a for a in actives if a["value"] > 0]
+
+
+#: Class ability timings that let an interrupt answer an enemy's engage before its damage.
+INTERRUPT_TIMINGS = ("when an enemy engages you",)
+
+
+def interrupt_sources(c: Ctx, owner: str) -> list[dict[str, Any]]:
+    """Interrupt class abilities that can answer an enemy engaging this adventurer now."""
+    adv = c.adv(owner)
+    if not adv.class_id or adv.class_id not in c.pack.classes:
+        return []
+    klass = c.pack.classes[adv.class_id]
+    side = klass.master if adv.class_side == "master" else klass.novice
+    used = (c.b.get("turn") or {}).get("interrupts", [])
+    out = []
+    for ab in side.abilities:
+        if ab.keyword != "interrupt" or ab.timing not in INTERRUPT_TIMINGS or ab.manual:
+            continue
+        if adv.tenacity < ab.cost or f"{owner}:{ab.id}" in used:
+            continue
+        if ab.form and ab.form != adv.battle_form:
+            continue  # switching form would cost fatigue: never done for you
+        stop = sum(int(e.get("amount", 0)) for e in ab.effects if e.get("type") == "prevent"
+                   and e.get("target", "self") == "self" and isinstance(e.get("amount"), int))
+        shield = sum(int(e.get("amount", 0)) for e in ab.effects if e.get("type") == "bonus-hp"
+                     and e.get("target", "self") == "self" and isinstance(e.get("amount"), int))
+        if stop + shield <= 0:
+            continue
+        out.append({"kind": "interrupt", "ability": ab.id, "cost": ab.cost, "value": stop + shield,
+                    "prevent": stop, "spend": "tenacity",
+                    "label": f"{ab.name} ({ab.cost} tenacity, interrupt)", "key": f"interrupt:{ab.id}"})
+    return out
+
+
+def auto_choice(sources: list[dict], amount: int) -> list[str]:
+    """Automatic prevention: free sources first, then interrupts only if HP would be lost, then active dice.
+
+    An interrupt ability costs tenacity, so it is used only when the cooldown track,
+    armor and every active die together would still leave damage to take; then the
+    fewest, largest interrupts that cover the rest are chosen.  Interrupts resolve
+    before anything else, so they come first in the list.
+    """
+    chosen: list[str] = []
+    left = amount
+    for s in sources:
+        if left <= 0:
+            break
+        if s["kind"] not in ("active", "interrupt"):
+            chosen.append(s["key"])
+            left -= s["value"]
+    actives = [s for s in sources if s["kind"] == "active"]
+    short = left - sum(s["value"] for s in actives)
+    first: list[str] = []
+    for s in sorted((s for s in sources if s["kind"] == "interrupt"), key=lambda s: (-s["value"], s["cost"])):
+        if short <= 0:
+            break
+        first.append(s["key"])
+        short -= s["value"]
+        left -= s["value"]
+    chosen = first + chosen
+    while left > 0 and actives:
+        fits = sorted((s for s in actives if s["value"] >= left), key=lambda s: s["value"])
+        pick = fits[0] if fits else max(actives, key=lambda s: s["value"])
+        actives.remove(pick)
+        chosen.append(pick["key"])
+        left -= pick["value"]
+    return chosen
+
+
+def use_interrupt(c: Ctx, owner: str, ability_id: str, attacker: dict | None) -> None:
+    """Spend the tenacity and resolve an interrupt's other effects (bonus HP, a status on the attacker)."""
+    from rulesets.tes.battle.effects import Use, run_effects
+
+    adv = c.adv(owner)
+    klass = c.pack.classes[adv.class_id]
+    side = klass.master if adv.class_side == "master" else klass.novice
+    ab = side.ability(ability_id)
+    adv.tenacity -= ab.cost
+    turn = c.b.setdefault("turn", {})
+    turn.setdefault("interrupts", []).append(f"{owner}:{ab.id}")
+    me = c.unit(f"a:{owner}")
+    c.say("interrupt", f"⚡ Interrupt: {adv.name} spends {ab.cost} tenacity on {ab.name} before the damage lands.",
+          unit=me["id"], ability=ab.id, player=owner)
+    rest = [e for e in ab.effects if e.get("type") != "prevent"]
+    if any(e.get("type") == "move" for e in rest):
+        c.say("note", f"{ab.name}: the free move cannot be made during an enemy's turn here; it is skipped.")
+        rest = [e for e in rest if e.get("type") != "move"]
+    if rest:
+        run_effects(Use(c, me, ab.name, target=attacker["id"] if attacker else None), rest)
+
+
+def apply_prevention(c: Ctx, owner: str, amount: int, keys: list[str], sources: list[dict],
+                     attacker: dict | None = None) -> tuple[int, list[str]]:
+    """Spend the chosen sources in order; returns (damage left, what was used)."""
+    adv = c.adv(owner)
+    by_key = {s["key"]: s for s in sources}
+    used: list[str] = []
+    left = amount
+    remove_active: list[str] = []
+    for key in keys:
+        s = by_key.get(key)
+        if s is None or left <= 0:
+            continue
+        if s["kind"] == "interrupt":
+            use_interrupt(c, owner, s["ability"], attacker)
+            stop = min(left, s["prevent"])
+            left -= stop
+            if stop:
+                used.append(f"{s['label']} prevents {stop}")
+            continue
+        stop = min(left, s["value"])
+        left -= stop
+        used.append(f"{s['label']} prevents {stop}")
+        if s["kind"] == "active":
+            entry = next(e for e in adv.active if f"active:{e['die']}" == key)
+            if s["spend"] == "reduce" and entry["value"] - stop > 0:
+                entry["value"] -= stop
+            else:
+                remove_active.append(entry["die"])
+    for die_id in remove_active:
+        remove_active_die(c, owner, die_id)
+    return left, used
+
+
+def remove_active_die(c: Ctx, holder: str, die_id: str, notes: list[str] | None = None) -> None:
+    """Take a die out of an active slot and exhaust it to its owner's track (fatigue dice go to the holder's)."""
+    adv = c.adv(holder)
+    entry = next((e for e in adv.active if e["die"] == die_id), None)
+    if entry is None:
+        return
+    adv.active.remove(entry)
+    owner = c.state.adventurers.get(entry.get("owner") or holder, adv)
+    if entry.get("fatigue"):
+        track.place(adv, {"fatigue": entry["fatigue"]}, c.track_size, notes)
+        return
+    track.exhaust(owner, die_id, c.track_size, notes)
+
+
+def damage_adventurer(c: Ctx, owner: str, amount: int, *, true: bool = False, source: dict | None = None,
+                      choice: list[str] | None = None, label: str = "") -> int:
+    """Deal damage; returns the damage taken (bonus HP and HP lost)."""
+    adv = c.adv(owner)
+    u = c.unit(f"a:{owner}")
+    if u.get("defeated") or u.get("escaped") or amount <= 0:
+        return 0
+    used: list[str] = []
+    left = amount
+    if not true:
+        sources = prevention_sources(c, owner, enemy_engage=bool(source and source.get("side") == "enemy"))
+        keys = auto_choice(sources, amount) if choice is None else choice
+        left, used = apply_prevention(c, owner, amount, keys, sources, attacker=source)
+    taken = left
+    bonus_lost = 0
+    if not true and adv.bonus_hp and left:
+        bonus_lost = min(adv.bonus_hp, left)
+        adv.bonus_hp -= bonus_lost
+        left -= bonus_lost
+    adv.hp = max(0, adv.hp - left)
+    parts = [f"{label or 'Damage'}: {adv.name} is dealt {amount}{' true' if true else ''} damage"]
+    if used:
+        parts.append("; ".join(used))
+    if bonus_lost:
+        parts.append(f"{bonus_lost} bonus HP lost")
+    parts.append(f"takes {taken} → {adv.hp}/{adv.max_hp} HP" + (f" (+{adv.bonus_hp})" if adv.bonus_hp else ""))
+    c.say("damage", ", ".join(parts) + ".", unit=u["id"], dealt=amount, taken=taken)
+    if taken and source is not None and source.get("side") == "enemy":
+        _hurt_achievement(c, owner, source)
+    if adv.hp <= 0:
+        defeat_adventurer(c, owner)
+    return taken
+
+
+def _hurt_achievement(c: Ctx, owner: str, source: dict) -> None:
+    a, b = pos(source), pos(c.unit(f"a:{owner}"))
+    if a is None or b is None:
+        return
+    key = "first-hit-adjacent" if distance(a, b) <= 1 else "first-hit-at-range"
+    grant(c, key, owner)
+
+
+def grant(c: Ctx, achievement: str, owner: str) -> None:
+    enc = c.pack.encounters.get(c.b["encounter"])
+    if enc is None or not any(a.id == achievement for a in enc.achievements):
+        return
+    got = c.b.setdefault("achievements", {})
+    if achievement not in got:
+        got[achievement] = owner
+        label = next(a.label for a in enc.achievements if a.id == achievement)
+        c.say("achievement", f"🏅 {c.adv(owner).name}: {label}.", achievement=achievement, player=owner)
+
+
+def defeat_adventurer(c: Ctx, owner: str) -> None:
+    adv = c.adv(owner)
+    u = c.unit(f"a:{owner}")
+    notes: list[str] = []
+    for e in list(adv.active):
+        remove_active_die(c, owner, e["die"], notes)
+    u["defeated"] = True
+    u["q"] = u["r"] = None
+    adv.bonus_hp = 0
+    from rulesets.tes.battle.status import clear
+
+    clear(c, u)
+    c.say("defeated", f"💀 {adv.name} is defeated and leaves the map.", unit=u["id"])
+
+
+def damage_enemy(c: Ctx, uid: str, amount: int, *, true: bool = False, engage: dict | None = None,
+                 by: str | None = None, label: str = "") -> int:
+    """Deal damage to an enemy; its defense is worn down by damage already dealt this engage."""
+    u = c.unit(uid)
+    if u.get("defeated") or amount <= 0:
+        return 0
+    enemy = stats_of(c, u)
+    dealt_before = 0
+    reduce = 0
+    notes = []
+    if engage is not None:
+        dealt = engage.setdefault("dealt", {})
+        dealt_before = dealt.get(uid, 0)
+        dealt[uid] = dealt_before + amount
+        if engage.get("attacker"):
+            engage.setdefault("damaged_by", {})[uid] = True
+    if not true:
+        pierce = engage.get("pierce", 0) if engage else 0
+        defense = max(0, enemy.defense - pierce - dealt_before)
+        reduce = min(amount, defense)
+        if reduce:
+            notes.append(f"defense prevents {reduce}")
+        if engage is not None and any(s.id == "dodge" for s in enemy.skills) and not engage.get("dodged", {}).get(uid):
+            engage.setdefault("dodged", {})[uid] = True
+            n = min(amount - reduce, int(engage.get("idle_dice", 0)))
+            if n:
+                reduce += n
+                notes.append(f"Dodge prevents {n}")
+    taken = amount - reduce
+    u["hp"] = max(0, u["hp"] - taken)
+    c.say("damage", f"{label or 'Damage'}: {u['name']} is dealt {amount}{' true' if true else ''} damage"
+          + (f" ({', '.join(notes)})" if notes else "") + f", takes {taken} → {u['hp']}/{u['max_hp']} HP.",
+          unit=uid, dealt=amount, taken=taken)
+    if u["hp"] <= 0:
+        defeat_enemy(c, uid, by)
+    return taken
+
+
+def defeat_enemy(c: Ctx, uid: str, by: str | None) -> None:
+    u = c.unit(uid)
+    enemy = stats_of(c, u)
+    if any(s.id == "reassemble" for s in enemy.skills) and not u.get("reassembled"):
+        u["reassembled"] = True
+        roll = c.dice.roll(6)
+        face = c.pack.enemy_combat_die[roll - 1]
+        if any(r.icon == "damage" for r in face.results):
+            u["hp"] = 1
+            c.say("skill", f"Reassemble: {u['name']} rolls {face} ({roll}) and pulls itself together with 1 HP.",
+                  unit=uid, roll=roll)
+            return
+        c.say("skill", f"Reassemble: {u['name']} rolls {face} ({roll}) and stays down.", unit=uid, roll=roll)
+    u["defeated"] = True
+    u["q"] = u["r"] = None
+    from rulesets.tes.battle.status import clear
+
+    clear(c, u)
+    if u.get("companion"):
+        from rulesets.tes.battle.companion import defeated
+
+        defeated(c, u)
+        return
+    if not u.get("quest"):
+        c.b.setdefault("defeated_stack", []).append(u["enemy"])
+    who = f" by {c.adv(by).name}" if by and by in c.state.adventurers else ""
+    c.say("defeated", f"☠️ {u['name']} is defeated{who}.", unit=uid, by=by)
+    if by:
+        grant(c, f"defeat-{u['enemy']}", by)
+
+
+def heal(c: Ctx, u: dict, amount: int) -> int:
+    adv = c.adv_of(u)
+    if adv is not None:
+        before = adv.hp
+        adv.hp = min(adv.max_hp, adv.hp + max(0, amount))
+        return adv.hp - before
+    before = u["hp"]
+    u["hp"] = min(u["max_hp"], u["hp"] + max(0, amount))
+    return u["hp"] - before

@@ -1,0 +1,74 @@
+"""Battle objectives, the end-of-round check, and the Jailbreak class rewards."""
+from __future__ import annotations
+
+from rulesets.tes.battle.model import Ctx, on_map
+from kernel.core import Dice
+
+
+def adventurers(c: Ctx) -> list[dict]:
+    return [u for u in c.b["units"].values() if u["side"] == "adventurer"]
+
+
+def party_defeated(c: Ctx) -> bool:
+    advs = adventurers(c)
+    return bool(advs) and all(u.get("defeated") for u in advs)
+
+
+def objective_met(c: Ctx) -> bool:
+    b = c.b
+    kind = b.get("objective", "conquer")
+    enemies = [u for u in b["units"].values() if u["side"] == "enemy"]
+    all_down = all(not on_map(u) for u in enemies)
+    if kind == "conquer":
+        return all_down
+    if kind == "eliminate":
+        wanted = set(b.get("objective_units") or [])
+        return all(not on_map(u) for u in enemies if u["enemy"] in wanted)
+    if kind == "escape-or-eliminate-all":
+        standing = [u for u in adventurers(c) if not u.get("defeated")]
+        return all_down or (bool(standing) and all(u.get("escaped") for u in standing))
+    if kind == "survive":
+        return b["round"] >= int(b.get("objective_rounds") or 5)
+    return all_down
+
+
+def end_check(c: Ctx) -> str | None:
+    """At the end of a round: "victory", "defeat", "retreat" or None (the battle goes on)."""
+    if party_defeated(c):
+        return "defeat"
+    if objective_met(c):
+        return "victory"
+    if c.b.get("retreat"):
+        return "retreat"
+    return None
+
+
+def class_rewards(c: Ctx, outcome: str, dice: Dice) -> dict[str, list[str]]:
+    """Each adventurer's class choices from their achievements (Jailbreak).
+
+    Classes needing an expansion are left out.  Anyone with fewer than two
+    choices gets random classes added (not already chosen by someone else's
+    rewards list first) until they have two; after a full party defeat
+    everyone gets two random classes.
+    """
+    enc = c.pack.encounters[c.b["encounter"]]
+    pool = sorted(k for k, v in c.pack.classes.items() if not v.expansion_only)
+    taken = {a.class_id for a in c.state.adventurers.values() if a.class_id}
+    pool = [k for k in pool if k not in taken]
+    out: dict[str, list[str]] = {}
+    for owner in c.b["order"]:
+        got: list[str] = []
+        if outcome != "defeat":
+            for ach, who in c.b.get("achievements", {}).items():
+                if who != owner:
+                    continue
+                for r in enc.class_rewards.get(ach, ()):
+                    if r.class_id and r.class_id in pool and r.class_id not in got:
+                        got.append(r.class_id)
+        out[owner] = got
+    for owner in c.b["order"]:
+        got = out[owner]
+        others = [k for k in pool if k not in got]
+        while len(got) < 2 and others:
+            got.append(others.pop(dice.choice_index(len(others))))
+    return out

@@ -1,0 +1,73 @@
+"""The enemy pool (EP): points, the end-of-session tables, and drawing enemies highest level first."""
+from __future__ import annotations
+
+from kernel.core import Dice, RuleError
+
+LEVELS_DESC = (20, 10, 5, 1)
+
+#: End-of-session difficulty EP: session -> difficulty -> EP for 1..4 adventurers.
+SESSION_EP: dict[int, dict[str, tuple[int, int, int, int]]] = {
+    1: {"apprentice": (13, 26, 42, 56), "adept": (16, 32, 48, 64), "expert": (18, 36, 54, 72)},
+    2: {"apprentice": (27, 52, 90, 120), "adept": (29, 58, 96, 128), "expert": (33, 64, 102, 132)},
+    3: {"apprentice": (32, 62, 96, 128), "adept": (34, 68, 102, 136), "expert": (37, 74, 111, 152)},
+}
+
+
+def enemy_pool(xp_dial: int, adventurers: int) -> int:
+    return max(0, int(xp_dial)) * max(0, int(adventurers))
+
+
+def session_pool(session: int, difficulty: str, adventurers: int) -> int:
+    if session not in SESSION_EP:
+        raise RuleError(f"There is no end-of-session table for session {session}; sessions 1 to 3 have one.")
+    if not 1 <= adventurers <= 4:
+        raise RuleError("The end-of-session tables cover parties of 1 to 4 adventurers.")
+    return SESSION_EP[session][difficulty][adventurers - 1]
+
+
+def plan_levels(ep: int, slots: int) -> list[int]:
+    """The levels to draw, highest possible first, until EP or the numbered hexes run out."""
+    out: list[int] = []
+    while len(out) < slots:
+        level = next((lv for lv in LEVELS_DESC if lv <= ep), None)
+        if level is None:
+            break
+        out.append(level)
+        ep -= level
+    return out
+
+
+def draw(pack, levels: list[int], dice: Dice, *, bag_only: tuple[str, ...] = (),
+         required: tuple[str, ...] = ()) -> list[str]:
+    """Draw one chip per level from its bag (chips come back to the bag only after battle).
+
+    ``bag_only``: the bag holds only these enemy ids (the Jailbreak's five).  ``required``:
+    enemy ids that must be among the draws (drawn first at their level when the plan has one).
+    """
+    chips: dict[str, dict[int, str]] = {}
+    for e in pack.enemies.values():
+        if e.quest_unit:
+            continue
+        chips.setdefault(e.chip, {})[e.level] = e.id
+    if bag_only:
+        allowed = {pack.enemies[i].chip for i in bag_only}
+        chips = {c: sides for c, sides in chips.items() if c in allowed}
+    used: set[str] = set()
+    out: list[str] = []
+    want = [r for r in required if r in pack.enemies]
+    for level in levels:
+        pick = None
+        for r in list(want):
+            e = pack.enemies[r]
+            if e.level == level and e.chip in chips and e.chip not in used:
+                pick = e.chip
+                want.remove(r)
+                break
+        if pick is None:
+            bag = sorted(c for c, sides in chips.items() if level in sides and c not in used)
+            if not bag:
+                continue
+            pick = bag[dice.choice_index(len(bag))]
+        used.add(pick)
+        out.append(chips[pick][level])
+    return out

@@ -1,0 +1,152 @@
+"""The cooldown track: placing dice (with the full-track rule), fatigue, status dice, recovery.
+
+Track entries, left to right: ``{"die": id}`` (optionally ``"icon"``/``"value"``
+for a die working from the track), ``{"fatigue": "light" | "over"}`` or
+``{"status": name}``.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from rulesets.tes.state import Adventurer
+
+
+def die_label(pack, adv: Adventurer, die_id: str) -> str:
+    d = adv.dice.get(die_id)
+    if not d:
+        return die_id
+    try:
+        return pack.die(d["type"]).name
+    except KeyError:
+        return d["type"]
+
+
+def _drop(adv: Adventurer, entry: dict) -> str:
+    """A die that finds no room: a skill die is drained, fatigue and status dice go back to the supply."""
+    if "die" in entry:
+        if entry["die"] not in adv.drained:
+            adv.drained.append(entry["die"])
+        return "drained"
+    return "returned to the supply"
+
+
+def place(adv: Adventurer, entry: dict, size: int, notes: list[str] | None = None) -> None:
+    """Put one die in the leftmost open position; apply the full-track rule when there is none."""
+    entry = dict(entry)
+    if "die" in entry and entry["die"] in adv.away:
+        adv.away.remove(entry["die"])
+    if len(adv.cooldown) < size:
+        adv.cooldown.append(entry)
+        return
+    fate = _drop(adv, entry)
+    if notes is not None:
+        notes.append(f"{adv.name}'s cooldown track is full: the new die is {fate}")
+    for i in range(len(adv.cooldown) - 1, -1, -1):
+        old = adv.cooldown[i]
+        if old.get("fatigue") != "over":
+            adv.cooldown[i] = {"fatigue": "over"}
+            fate = _drop(adv, old)
+            if notes is not None:
+                notes.append(f"the rightmost die that was not overfatigue becomes overfatigue (the old die is {fate})")
+            return
+
+
+def exhaust(adv: Adventurer, die_id: str, size: int, notes: list[str] | None = None, **face) -> None:
+    """An exhausted skill die goes to the track (``face`` keeps a cooldown-working result)."""
+    place(adv, {"die": die_id, **face}, size, notes)
+
+
+# Component limits (rulebook: Component Limits).  The rulebook states no count of fatigue dice
+# we could use, so these are ours (docs/rules-notes.md): silver light fatigue and black overfatigue
+# dice shared by the whole party.
+LIGHT_FATIGUE_DICE = 30
+OVERFATIGUE_DICE = 15
+
+
+def fatigue_in_use(party: Iterable[Adventurer], kind: str) -> int:
+    return sum(1 for a in party for e in list(a.cooldown) + list(a.active) if e.get("fatigue") == kind)
+
+
+def gain_fatigue(adv: Adventurer, kind: str, n: int, size: int, notes: list[str] | None = None,
+                 party: Iterable[Adventurer] | None = None) -> None:
+    """Gain ``n`` fatigue dice.  With ``party`` the supply is counted: when no light fatigue die is
+    left an overfatigue die is placed instead, and when none of those is left either, nothing."""
+    members = list(party) if party is not None else None
+    for _ in range(max(0, int(n))):
+        k = kind
+        if members is not None:
+            if k == "light" and fatigue_in_use(members, "light") >= LIGHT_FATIGUE_DICE:
+                k = "over"
+                if notes is not None:
+                    notes.append("no light fatigue dice are left in the supply, so overfatigue is gained instead")
+            if k == "over" and fatigue_in_use(members, "over") >= OVERFATIGUE_DICE:
+                if notes is not None:
+                    notes.append("no fatigue dice of either kind are left in the supply, so none is placed")
+                continue
+        place(adv, {"fatigue": k}, size, notes)
+
+
+def gain_status(adv: Adventurer, status: str, size: int, notes: list[str] | None = None) -> None:
+    """A status already in the track moves to the leftmost open position instead of doubling."""
+    for i, e in enumerate(adv.cooldown):
+        if e.get("status") == status:
+            adv.cooldown.pop(i)
+            adv.cooldown.append({"status": status})
+            return
+    place(adv, {"status": status}, size, notes)
+
+
+def remove_status(adv: Adventurer, status: str) -> bool:
+    for i, e in enumerate(adv.cooldown):
+        if e.get("status") == status:
+            adv.cooldown.pop(i)
+            return True
+    return False
+
+
+def count(adv: Adventurer, **match) -> int:
+    return sum(1 for e in adv.cooldown if all(e.get(k) == v for k, v in match.items()))
+
+
+def recovery(adv: Adventurer, pack) -> list[str]:
+    """The Recovery step: the leftmost dice, as many as the Cooldown stat; returns what happened."""
+    n = max(0, adv.cooldown_stat)
+    head, rest = adv.cooldown[:n], adv.cooldown[n:]
+    back_over = [e for e in head if e.get("fatigue") == "over"]
+    adv.cooldown = rest + back_over
+    out = []
+    for e in head:
+        if "die" in e:
+            out.append(f"{die_label(pack, adv, e['die'])} back to its row")
+        elif e.get("fatigue") == "light":
+            out.append("light fatigue discarded")
+        elif e.get("fatigue") == "over":
+            out.append("overfatigue moved to the back of the track")
+        elif "status" in e:
+            out.append(f"{e['status']} discarded")
+    return out
+
+
+def recover(adv: Adventurer, what: str, n: int) -> list[dict]:
+    """Take up to ``n`` entries of one kind off the track, leftmost first (an effect's "recover")."""
+    def fits(e: dict) -> bool:
+        if what == "skill":
+            return "die" in e
+        if what == "fatigue":
+            return "fatigue" in e
+        if what == "light-fatigue":
+            return e.get("fatigue") == "light"
+        if what == "overfatigue":
+            return e.get("fatigue") == "over"
+        if what == "status":
+            return "status" in e
+        return what == "any"
+
+    taken = []
+    for e in list(adv.cooldown):
+        if len(taken) >= n:
+            break
+        if fits(e):
+            adv.cooldown.remove(e)
+            taken.append(e)
+    return taken

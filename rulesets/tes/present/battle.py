@@ -1,0 +1,342 @@
+"""Battle commands: /battle start|map|status|retreat|escape|prevention|prevent|class|drop and the
+top-level turn commands /move /engage /resolve /ability /endturn, plus the map and roll view models.
+
+After every adventurer action the reply carries the map picture, the rolls (text and a
+picture), whose turn it is with a ping, and the acting adventurer's mat when a turn ends.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from kernel.commands import Invocation, Opt, command
+from rulesets.tes.present.handlers import PLAYER, _pack, _state
+from rulesets.tes.present.presenter import mat_view, short
+from kernel.reply import COLOR_BATTLE, Embed, Picture, Reply, clip
+from kernel.core import RuleError
+
+LOG_LINES = 6
+
+
+# ------------------------------------------------------------ view models --
+def map_view(state, pack) -> dict[str, Any]:
+    """The view model ``render.render("map", ...)`` draws."""
+    from rulesets.tes.battle.model import map_info, on_map
+
+    b = state.battle
+    m = map_info(pack, b)
+    slots = {(h.q, h.r): n for n, h in m.slots.items()}
+    hexes = [{"q": h.q, "r": h.r, "tile": t, "impassable": h in m.impassable, "entrance": h in m.entrance,
+              "escape": h in m.escape, "enemy_slot": slots.get((h.q, h.r))}
+             for h, t in sorted(m.tile_of.items(), key=lambda kv: (kv[0].r, kv[0].q))]
+    turn = b.get("turn") or {}
+    units = []
+    for u in b["units"].values():
+        adv = state.adventurers.get(u["owner"]) if u.get("owner") else None
+        if adv is not None:
+            statuses = [e["status"] for e in adv.cooldown if "status" in e]
+            hp, max_hp, bonus = adv.hp, adv.max_hp, adv.bonus_hp
+        else:
+            statuses, hp, max_hp, bonus = list(u.get("statuses", [])), u["hp"], u["max_hp"], 0
+        units.append({"id": u["id"], "label": u["name"], "short": u["short"], "side": u["side"],
+                      "q": u["q"], "r": u["r"], "hp": hp, "max_hp": max_hp, "bonus_hp": bonus,
+                      "statuses": statuses, "acting": turn.get("unit") == u["id"],
+                      "defeated": bool(u.get("defeated")) or not on_map(u), "level": u.get("level")})
+    line = turn.get("engage_line") or []
+    engage = {"from": line[0], "to": line[1]} if len(line) == 2 else None
+    return {"title": f"{b['name']} — round {b['round']}", "round": b["round"],
+            "fatigue_round": bool(b.get("fatigue_round")), "version": b.get("map_version", ""),
+            "hexes": hexes, "caches": [{"q": h.q, "r": h.r} for h in m.caches],
+            "units": units, "path": turn.get("path") or [], "engage": engage,
+            "log": [_plain(x, state) for x in list(b.get("log", []))[-LOG_LINES:]]}
+
+
+def _plain(text: str, state) -> str:
+    """A log line for the picture: names instead of mentions, no emoji or markdown."""
+    def name(m):
+        adv = state.adventurers.get(m.group(1))
+        return adv.name if adv else "a player"
+    text = re.sub(r"<@!?([^>\s]+)>", name, text).replace("**", "")
+    return re.sub(r"[\U0001F000-\U0001FFFF\u2600-\u27BF\uFE0F]\s?", "", text).strip()
+
+
+def roll_view(title: str, dice: list[dict], pack, resolved: set[int] | None = None) -> dict[str, Any]:
+    out = []
+    for i, d in enumerate(dice):
+        line = pack.lines.get(d.get("line") or "")
+        level = None
+        try:
+            level = pack.die(d["type"]).level if d.get("type") and d["type"] != "enemy" else None
+        except KeyError:
+            pass
+        out.append({"label": d["label"], "short": short(d["label"]),
+                    "constellation": getattr(line, "constellation", None) if d.get("type") != "enemy" else None,
+                    "level": level, "results": [{"icon": ic, "value": v} for ic, v in d.get("results", [])],
+                    "resolved": None if resolved is None else i in resolved})
+    return {"title": title, "dice": out}
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "battle"
+
+
+def whose_turn_line(state) -> tuple[str, str | None]:
+    from rulesets.tes import rules
+
+    b = state.battle
+    if not b:
+        last = state.settings.get("last_battle") or {}
+        if last:
+            return f"The battle is over ({last.get('outcome')}).", None
+        return "", None
+    found = rules.whose_move(state)
+    if not found:
+        return "Waiting for the enemies.", None
+    owner = found[0]
+    adv = state.adventurers.get(owner)
+    if b.get("await"):
+        return f"Now: <@{owner}> chooses how {adv.name if adv else 'they'} prevent damage (`/battle prevent`).", owner
+    return f"Now: **{adv.name if adv else owner}**'s turn — <@{owner}>.", owner
+
+
+async def battle_reply(inv: Invocation, out, *, mat_for: str | None = None, title: str = "") -> Reply:
+    """Events as text, the map, the rolls as pictures, whose turn it is (pinged)."""
+    state = out.state
+    pack = _pack(state)
+    lines = [e.words() for e in out.events]
+    turn_text, ping = whose_turn_line(state)
+    text = "\n".join(lines)
+    content = clip(text, 1700) + (f"\n\n{turn_text}" if turn_text else "")
+    pictures: list[Picture] = []
+    followups: list[Reply] = []
+    if len(text) > 1700:
+        followups.append(Reply(content=clip(text[1690:], 1990)))
+    for n, e in enumerate(out.events):
+        if e.kind in ("roll", "enemy-roll") and e.data.get("dice"):
+            title_r = e.words().split(":")[0].replace("*", "")[:80]
+            pictures.append(Picture("roll", roll_view(title_r, e.data["dice"], pack), f"roll-{out.seq}-{n}.png"))
+    pictures = pictures[-3:]
+    if state.battle:
+        pictures.insert(0, Picture("map", map_view(state, pack), f"map-{out.seq}.png"))
+    if mat_for and mat_for in state.adventurers:
+        adv = state.adventurers[mat_for]
+        pictures.append(Picture("mat", mat_view(state, adv, pack, inv.name_of(mat_for)),
+                                f"mat-{_slug(adv.name)}-{out.seq}.png"))
+    reply = Reply(content=content, pictures=pictures, ping=ping, followups=followups)
+    from rulesets.tes.present.battle_prompts import attach_prompts
+
+    await attach_prompts(inv, out, reply)  # resolve / prevention buttons, changed mats, the time-out
+    return reply
+
+
+# -------------------------------------------------------------- /battle --
+@command("battle start", "Set up a clash battle: map, enemies, adventurers on the entrance tile (party leader).",
+         Opt("encounter", str, "The clash encounter, e.g. jailbreak", required=True, autocomplete="encounters"),
+         Opt("first", str, "Who takes the first player token (default: the leader)", user=True),
+         Opt("deploy", str, "Entrance hexes in turn order, e.g. \"-2,2 -2,1\" (default: the first free ones)"),
+         Opt("ep", int, "Use this enemy pool instead of XP dial × adventurers", min=0, max=400),
+         Opt("session", int, "Use the end-of-session difficulty table of this session (1-3)", min=1, max=3),
+         renders=True)
+async def battle_start(inv: Invocation, encounter, first=None, deploy=None, ep=None, session=None) -> Reply:
+    state = await _state(inv)
+    members = [m for m in state.members if m in state.adventurers]
+    start = str(first) if first else (state.leader if state.leader in members else (members[0] if members else None))
+    args: dict[str, Any] = {"encounter": encounter.strip().lower()}
+    if start and start in members:
+        i = members.index(start)
+        order = members[i:] + members[:i]
+        args["order"] = order
+        if deploy:
+            spots = deploy.replace(";", " ").split()
+            if len(spots) > len(order):
+                raise RuleError(f"Give at most one hex per adventurer ({len(order)}).")
+            args["hexes"] = dict(zip(order, spots))
+    elif first:
+        raise RuleError("The first player must have an adventurer in this party.")
+    if ep is not None:
+        args["ep"] = ep
+    if session is not None:
+        args["session"] = session
+    out = await inv.do("battle.start", args)
+    return await battle_reply(inv, out)
+
+
+@command("battle deploy", "Before your first turn: choose your battle form and your ready items.",
+         Opt("form", str, "Battle form to deploy in", autocomplete="forms"),
+         Opt("ready", str, "Items for the ready slots, comma separated (the rest go to the pack)"),
+         PLAYER, renders=True)
+async def battle_deploy(inv: Invocation, form=None, ready=None, player=None) -> Reply:
+    out = await inv.do("battle.deploy", {k: v for k, v in {"form": form, "ready": ready}.items() if v is not None},
+                       player=player)
+    return await battle_reply(inv, out, mat_for=str(player) if player else inv.user_id)
+
+
+@command("battle adjust", "Apply a manual effect by hand (party leader): HP, bonus HP, tenacity, status, fatigue, hex.",
+         Opt("unit", str, "The unit: a name, its label or its hex q,r", required=True),
+         Opt("hp", int, "Heal (positive) or deal true damage (negative)", min=-99, max=99),
+         Opt("bonus_hp", int, "Add or remove bonus HP", min=-99, max=99),
+         Opt("tenacity", int, "Add or remove tenacity", min=-5, max=5),
+         Opt("status", str, "Give a status (bane, blind, daze, fear, maim, stealth) or remove it with -name"),
+         Opt("fatigue", int, "Add this many fatigue dice", min=1, max=13),
+         Opt("fatigue_kind", str, "light or over (default light)", choices=("light", "over")),
+         Opt("to", str, "Move the unit to this hex q,r"),
+         Opt("reason", str, "What the adjustment applies, for the log (e.g. the ability's name)"),
+         renders=True)
+async def battle_adjust(inv: Invocation, unit, hp=None, bonus_hp=None, tenacity=None, status=None, fatigue=None,
+                        fatigue_kind=None, to=None, reason=None) -> Reply:
+    args = {"unit": unit, "hp": hp, "bonus_hp": bonus_hp, "tenacity": tenacity, "status": status,
+            "fatigue": fatigue, "fatigue_kind": fatigue_kind, "to": to, "reason": reason}
+    out = await inv.do("battle.adjust", {k: v for k, v in args.items() if v is not None})
+    return await battle_reply(inv, out)
+
+
+@command("battle map", "Show the battle map.", renders=True)
+async def battle_map(inv: Invocation) -> Reply:
+    state = await _state(inv)
+    if not state.battle:
+        raise RuleError("There is no battle going on. The party leader starts one with `/battle start`.")
+    pack = _pack(state)
+    text, ping = whose_turn_line(state)
+    return Reply(content=text, pictures=[Picture("map", map_view(state, pack), "map.png")])
+
+
+@command("battle status", "Round, turn order, units and HP, and whose turn it is.")
+async def battle_status(inv: Invocation) -> Reply:
+    state = await _state(inv)
+    b = state.battle
+    if not b:
+        last = state.settings.get("last_battle")
+        if not last:
+            raise RuleError("There is no battle going on. The party leader starts one with `/battle start`.")
+        e = Embed(title=f"Last battle: {last['name']}", color=COLOR_BATTLE,
+                  description=f"Outcome: **{last['outcome']}** after {last['rounds']} rounds.")
+        rewards = state.settings.get("class_rewards") or {}
+        pack = _pack(state)
+        for owner, ids in rewards.items():
+            adv = state.adventurers.get(owner)
+            e.add(f"Class choices: {adv.name if adv else owner}", ", ".join(pack.classes[k].name for k in ids))
+        return Reply(embeds=[e])
+    from rulesets.tes.battle.model import on_map
+
+    e = Embed(title=f"{b['name']} — round {b['round']}" + (" (fatigue round)" if b.get("fatigue_round") else ""),
+              color=COLOR_BATTLE)
+    order = []
+    for i, owner in enumerate(b["order"]):
+        adv = state.adventurers[owner]
+        u = b["units"][f"a:{owner}"]
+        where = "defeated" if u.get("defeated") else ("escaped" if u.get("escaped") else f"{u['q']},{u['r']}")
+        mark = "▶️ " if (b.get("turn") or {}).get("owner") == owner else ""
+        order.append(f"{mark}{i + 1}. **{adv.name}** HP {adv.hp}/{adv.max_hp}"
+                     + (f" (+{adv.bonus_hp})" if adv.bonus_hp else "")
+                     + f" · {adv.battle_form} · tenacity {adv.tenacity} · {where}")
+    e.add("Adventurers (turn order)", "\n".join(order))
+    foes = [f"{u['short']} **{u['name']}** (L{u['level']}) HP {u['hp']}/{u['max_hp']} · {u['q']},{u['r']}"
+            + (f" · {', '.join(u['statuses'])}" if u.get("statuses") else "")
+            for u in b["units"].values() if u["side"] == "enemy" and on_map(u)]
+    e.add("Enemies", "\n".join(foes) or "none left")
+    e.add("Objective", b.get("objective", "conquer"))
+    e.add("Recent", "\n".join(b.get("log", [])[-5:]) or "—")
+    text, ping = whose_turn_line(state)
+    e.add("Whose move", text)
+    return Reply(embeds=[e])
+
+
+@command("battle retreat", "Retreat: the battle ends, failed, at the end of this round (party leader).")
+async def battle_retreat(inv: Invocation) -> Reply:
+    out = await inv.do("battle.retreat")
+    return Reply(content="\n".join(e.words() for e in out.events))
+
+
+@command("battle escape", "Escape from a green escape hex at the start of your turn.", PLAYER, renders=True)
+async def battle_escape(inv: Invocation, player=None) -> Reply:
+    out = await inv.do("battle.escape", player=player)
+    return await battle_reply(inv, out, mat_for=str(player) if player else inv.user_id)
+
+
+@command("battle prevention", "Damage prevention: automatic (default) or ask me each time.",
+         Opt("mode", str, "auto or ask", required=True, choices=("auto", "ask")), PLAYER)
+async def battle_prevention(inv: Invocation, mode, player=None) -> Reply:
+    out = await inv.do("battle.prevention", {"mode": mode}, player=player)
+    return Reply(content="\n".join(e.words() for e in out.events), ephemeral=True)
+
+
+@command("battle prevent", "Answer a prevention question: which sources, in order.",
+         Opt("use", str, "Source numbers in order (e.g. 2,1), or auto, or none", required=True), PLAYER,
+         renders=True)
+async def battle_prevent(inv: Invocation, use, player=None) -> Reply:
+    out = await inv.do("battle.prevent", {"use": use}, player=player)
+    return await battle_reply(inv, out)
+
+
+@command("battle class", "Choose your class from the rewards your Jailbreak achievements earned.",
+         Opt("class", str, "One of your class rewards", required=True, autocomplete="classes", arg="klass"), PLAYER)
+async def battle_class(inv: Invocation, klass, player=None) -> Reply:
+    out = await inv.do("battle.class", {"klass": klass}, player=player)
+    return Reply(content="\n".join(e.words() for e in out.events))
+
+
+@command("battle drop", "Remove a die from one of your active slots (it is exhausted).",
+         Opt("slot", int, "Active slot number, 1-4", required=True, min=1, max=4), PLAYER, renders=True)
+async def battle_drop(inv: Invocation, slot, player=None) -> Reply:
+    out = await inv.do("battle.drop", {"slot": slot}, player=player)
+    return await battle_reply(inv, out)
+
+
+# ------------------------------------------------------- turn commands --
+@command("move", "Move up to your Stamina in hexes (battle).",
+         Opt("to", str, "Destination hex q,r — the bot finds the shortest route"),
+         Opt("path", str, "The exact route, hexes separated by spaces: \"1,2 2,2\""),
+         Opt("free", bool, "Use free movement from an ability instead of a move action"), PLAYER, renders=True)
+async def move(inv: Invocation, to=None, path=None, free=None, player=None) -> Reply:
+    args = {k: v for k, v in {"to": to, "path": path, "free": free}.items() if v}
+    out = await inv.do("battle.move", args, player=player)
+    return await battle_reply(inv, out)
+
+
+@command("engage", "Engage: battle form, target, dice to roll, weapon (battle).",
+         Opt("dice", str, "Dice to roll, e.g. \"2 shield-discipline, combat\" or \"d3 d5\""),
+         Opt("target", str, "Enemy name, label or hex q,r"),
+         Opt("form", str, "Battle form for this engage (default: your current form)", autocomplete="forms"),
+         Opt("item", str, "A ready weapon matching your form", autocomplete="items"),
+         Opt("overtax", bool, "Also use the weapon's overtax ability (discards it)"), PLAYER, renders=True)
+async def engage(inv: Invocation, dice=None, target=None, form=None, item=None, overtax=None, player=None) -> Reply:
+    args = {k: v for k, v in {"dice": dice, "target": target, "form": form, "item": item,
+                              "overtax": overtax}.items() if v}
+    out = await inv.do("battle.engage", args, player=player)
+    reply = await battle_reply(inv, out)
+    if out.state.battle and out.state.battle.get("pending"):
+        reply.content += ("\nResolve with the buttons below, `/resolve` (all, in rolled order) or "
+                          "`/resolve order:2,1` (only those, in that order).")
+    return reply
+
+
+@command("resolve", "Resolve your roll: which dice, in what order (default: all in rolled order).",
+         Opt("order", str, "Die numbers from the roll, e.g. 2,1 — or none"),
+         Opt("ally", str, "The adventurer an ally ability goes to (default: you)"), PLAYER, renders=True)
+async def resolve(inv: Invocation, order=None, ally=None, player=None) -> Reply:
+    args = {k: v for k, v in {"order": order, "ally": ally}.items() if v}
+    out = await inv.do("battle.resolve", args, player=player)
+    return await battle_reply(inv, out)
+
+
+@command("reroll", "Reroll dice of your waiting roll, with a reroll a weapon or ability gave you (battle).",
+         Opt("dice", str, "Die numbers from the roll, e.g. 2 or 1,3", required=True), PLAYER, renders=True)
+async def reroll(inv: Invocation, dice, player=None) -> Reply:
+    out = await inv.do("battle.reroll", {"dice": dice}, player=player)
+    return await battle_reply(inv, out)
+
+
+@command("ability", "Use your race ability (name: race) or a class ability.",
+         Opt("name", str, "race, or the class ability's name", required=True),
+         Opt("form", str, "Switch to this form first (1 light fatigue) if the ability needs it",
+             autocomplete="forms"), PLAYER, renders=True)
+async def ability(inv: Invocation, name, form=None, player=None) -> Reply:
+    args = {"name": name} | ({"form": form} if form else {})
+    out = await inv.do("battle.ability", args, player=player)
+    return await battle_reply(inv, out)
+
+
+@command("endturn", "End your turn; enemies act after the last adventurer.", PLAYER, renders=True)
+async def endturn(inv: Invocation, player=None) -> Reply:
+    out = await inv.do("battle.endturn", player=player)
+    return await battle_reply(inv, out, mat_for=str(player) if player else inv.user_id)

@@ -1,0 +1,26 @@
+"""/lockpick: pick the lock of a cache chip you just moved onto (rulebook pages 68-70).
+
+One command covers the whole check: the first call reveals the code and rolls
+the three lockpick dice; later calls adjust dice (light fatigue), say which
+dice to keep for the next attempt, or stop.
+"""
+from __future__ import annotations
+
+from rulesets.tes.present.battle import PLAYER, battle_reply
+from kernel.commands import Invocation, Opt, command
+from kernel.reply import Reply
+
+
+@command("lockpick", "Pick the lock of a cache you just moved onto: adjust dice, keep dice, or stop.",
+         Opt("adjust", str, "Change dice for light fatigue, e.g. 3=2 (die 3 becomes a 2; 1 fatigue per step)"),
+         Opt("keep", str, "Dice to keep for the next attempt, e.g. 1,2 (default: the ones that match)"),
+         Opt("stop", bool, "Give up the check (the cache chip is discarded)"),
+         Opt("take", str, "Where a won item goes: ready, pack or leave (default: ready, else pack)",
+             choices=("ready", "pack", "leave")),
+         Opt("swap", str, "An item of yours to discard to make room for the new one"),
+         PLAYER, renders=True)
+async def lockpick(inv: Invocation, adjust=None, keep=None, stop=None, take=None, swap=None, player=None) -> Reply:
+    args = {k: v for k, v in {"adjust": adjust, "keep": keep, "stop": stop, "take": take,
+                              "swap": swap}.items() if v is not None and v != ""}
+    out = await inv.do("battle.lockpick", args, player=player)
+    return await battle_reply(inv, out)

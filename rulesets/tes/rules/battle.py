@@ -1,0 +1,305 @@
+"""Battle actions (rulebook pages 54-73 and 86-94): start, move, engage, resolve, end turn and more.
+
+The rules live in ``rulesets.tes.battle``; these handlers check who may act and call it.
+Each handler works on the service's copy of the state, so a refused action
+changes nothing even when the refusal comes late.
+"""
+from __future__ import annotations
+
+from rulesets.tes.battle import engage as eng
+from rulesets.tes.battle import flow
+from rulesets.tes.battle.model import Ctx, require_battle
+from kernel.core import RuleError
+from rulesets.tes.rules import TURN_HOOKS, Handler, action, subject
+from rulesets.tes.rules.adventurer import Create
+
+
+def _ctx(state, ctx) -> Ctx:
+    return Ctx(state, ctx.pack_for(state), ctx.dice)
+
+
+def _in_battle(state, action) -> str:
+    require_battle(state)
+    owner = subject(state, action)
+    if owner not in state.battle["order"]:
+        raise RuleError("Your adventurer is not in this battle.")
+    return owner
+
+
+class TurnAction(Handler):
+    """An adventurer's battle action: find them in the battle, then run ``step`` on a battle context."""
+
+    def apply(self, state, action, ctx):
+        owner = _in_battle(state, action)
+        c = _ctx(state, ctx)
+        self.step(c, owner, action.args)
+        return state, c.events
+
+    def step(self, c: Ctx, owner: str, args: dict) -> None:
+        raise NotImplementedError
+
+
+@action
+class Start(Handler):
+    type = "battle.start"
+    leader_only = True
+    summary = "Set up a clash battle: map, enemies, deployment, round 1."
+
+    def check(self, state, action, ctx):
+        if state.battle:
+            raise RuleError(f"A battle is already going on ({state.battle['name']}, round "
+                            f"{state.battle['round']}). See `/battle status`.")
+        if not state.adventurers:
+            raise RuleError("Nobody has an adventurer yet. Create them with `/adventurer create` first.")
+
+    def apply(self, state, action, ctx):
+        a = action.args
+        order = [str(o) for o in (a.get("order") or [])]
+        members = [m for m in state.members if m in state.adventurers]
+        if not order:
+            first = str(a["first"]) if a.get("first") else (state.leader if state.leader in members else members[0])
+            if first not in members:
+                raise RuleError("The first player must have an adventurer in this party.")
+            i = members.index(first)
+            order = members[i:] + members[:i]
+        missing = [m for m in members if m not in order]
+        if missing or len(set(order)) != len(order) or any(o not in state.adventurers for o in order):
+            raise RuleError("The turn order must list every adventurer's player once.")
+        for o in order:
+            adv = state.adventurers[o]
+            if adv.hp <= 0:
+                raise RuleError(f"{adv.name} has no HP left and cannot fight; heal first.")
+        c = _ctx(state, ctx)
+        flow.setup(c, str(a.get("encounter") or ""), order, a.get("hexes"), a.get("ep"), a.get("session"))
+        flow.proceed(c)
+        return state, c.events
+
+
+@action
+class Deploy(TurnAction):
+    """Deploy Adventurers step: set the battle form and choose the ready items, free of cost.
+
+    In play-by-post each player does this before their first turn of the battle: while it is
+    round 1 and their first turn has not begun acting (docs/rules-notes.md).
+    """
+
+    type = "battle.deploy"
+    summary = "Before your first turn: choose your battle form and ready items."
+
+    def step(self, c, owner, args):
+        from rulesets.tes.content import BATTLE_FORMS
+        from kernel.text import echo, slug
+
+        b = c.b
+        idx = b["order"].index(owner)
+        turn = b.get("turn") or {}
+        started = idx < b["turn_index"] or (idx == b["turn_index"] and (turn.get("acted") or turn.get("moves")
+                                                                          or turn.get("engages")))
+        if b["round"] != 1 or started:
+            raise RuleError("Battle form and ready items are chosen when you deploy, before your first turn. "
+                            "Now change form with `/engage form:` and items only between battles.")
+        adv = c.adv(owner)
+        form, ready = args.get("form"), args.get("ready")
+        if not form and ready is None:
+            raise RuleError("Give `form:` (light, heavy, defensive, ranged, magic) and/or `ready:` (item names, "
+                            "comma separated; empty to ready nothing).")
+        if form:
+            f = slug(form)
+            if f not in BATTLE_FORMS:
+                raise RuleError(f"`{echo(form)}` is not a battle form. Choose one of: {', '.join(BATTLE_FORMS)}.")
+            adv.battle_form = f
+            c.say("deploy", f"{adv.name} deploys in {f} form.")
+        if ready is not None:
+            owned = adv.ready + adv.pack
+            chosen: list[str] = []
+            for part in [p.strip() for p in str(ready).split(",") if p.strip()]:
+                key = slug(part)
+                hit = next((i for i in owned if i not in chosen and (i == key or slug(c.pack.items[i].name) == key)),
+                           None)
+                if hit is None:
+                    names = ", ".join(c.pack.items[i].name for i in owned) or "none"
+                    raise RuleError(f"{adv.name} carries no `{echo(part)}`. Items carried: {names}.")
+                chosen.append(hit)
+            if len(chosen) > c.pack.mat.ready_slots:
+                raise RuleError(f"Only {c.pack.mat.ready_slots} items fit in the ready slots.")
+            areas = [t for i in chosen if c.pack.items[i].subtype == "armor" for t in c.pack.items[i].traits[:1]]
+            dup = next((a for a in areas if areas.count(a) > 1), None)
+            if dup:
+                raise RuleError(f"Only one armor item per body area may be ready; two are `{dup}`.")
+            pets = [i for i in adv.ready if c.pack.items[i].subtype == "pet" and i not in chosen]
+            if pets:
+                raise RuleError(f"{c.pack.items[pets[0]].name} is a pet in a ready slot; it can't go back in the pack.")
+            adv.pack = [i for i in owned if i not in chosen]
+            adv.ready = chosen
+            c.say("deploy", f"{adv.name} readies " + (", ".join(c.pack.items[i].name for i in chosen) or "nothing")
+                  + ".")
+
+
+@action
+class Move(TurnAction):
+    type = "battle.move"
+    summary = "Move up to your Stamina in hexes."
+
+    def step(self, c, owner, args):
+        eng.do_move(c, owner, args)
+
+
+@action
+class Engage(TurnAction):
+    type = "battle.engage"
+    summary = "Choose form, target and dice, and roll."
+
+    def step(self, c, owner, args):
+        eng.do_engage(c, owner, args)
+
+
+@action
+class Resolve(TurnAction):
+    type = "battle.resolve"
+    summary = "Resolve your rolled dice (which ones, in what order)."
+
+    def step(self, c, owner, args):
+        eng.my_turn(c, owner)
+        eng.resolve(c, owner, args)
+
+
+@action
+class Reroll(TurnAction):
+    type = "battle.reroll"
+    summary = "Reroll dice of your waiting roll with a reroll an item or ability gave you."
+
+    def step(self, c, owner, args):
+        eng.my_turn(c, owner)
+        eng.reroll(c, owner, args)
+
+
+@action
+class Drop(TurnAction):
+    type = "battle.drop"
+    summary = "Remove a die from one of your active slots (it is exhausted)."
+
+    def step(self, c, owner, args):
+        eng.no_pending(c)
+        eng.drop_active(c, owner, args.get("slot"))
+
+
+@action
+class EndTurn(TurnAction):
+    type = "battle.endturn"
+    summary = "End your turn; enemies act when every adventurer is done."
+
+    def step(self, c, owner, args):
+        eng.my_turn(c, owner)
+        eng.no_pending(c)
+        flow.end_turn(c, owner)
+
+
+@action
+class Escape(TurnAction):
+    type = "battle.escape"
+    summary = "Leave the map from an escape hex at the start of your turn."
+
+    def step(self, c, owner, args):
+        flow.escape(c, owner)
+
+
+@action
+class Ability(TurnAction):
+    type = "battle.ability"
+    summary = "Use your race ability or a class ability."
+
+    def step(self, c, owner, args):
+        eng.no_pending(c)
+        name = str(args.get("name") or "").strip()
+        adv = c.adv(owner)
+        race = c.pack.races[adv.race]
+        if not name:
+            raise RuleError(f"Name the ability: `race` for {race.ability.name}, or a class ability.")
+        if name.lower() in ("race", race.ability.name.lower()):
+            flow.race_ability(c, owner)
+        else:
+            flow.class_ability(c, owner, name, args.get("form"))
+
+
+@action
+class Retreat(Handler):
+    type = "battle.retreat"
+    leader_only = True
+    summary = "Retreat: the battle ends (failed) at the end of this round."
+
+    def apply(self, state, action, ctx):
+        b = require_battle(state)
+        c = _ctx(state, ctx)
+        if b.get("retreat"):
+            raise RuleError("The party is already retreating; the battle ends at the end of this round.")
+        b["retreat"] = True
+        c.say("retreat", "🏳️ The party agrees to retreat: the battle ends at the end of this round.")
+        return state, c.events
+
+
+@action
+class PreventionMode(Handler):
+    type = "battle.prevention"
+    summary = "Choose automatic prevention or to be asked."
+
+    def apply(self, state, action, ctx):
+        owner = subject(state, action)
+        mode = str(action.args.get("mode") or "").lower()
+        if mode not in ("auto", "ask"):
+            raise RuleError("Choose `mode:auto` (the bot spends prevention for you) or `mode:ask`.")
+        if owner not in state.adventurers:
+            raise RuleError("You have no adventurer yet. Create one with `/adventurer create`.")
+        state.settings.setdefault("prevention", {})[owner] = mode
+        from kernel.core import Event
+        name = state.adventurers[owner].name
+        return state, [Event("setting", f"{name}'s damage prevention: {mode}.", {"player": owner, "mode": mode})]
+
+
+@action
+class Prevent(TurnAction):
+    type = "battle.prevent"
+    summary = "Answer a prevention question during an enemy turn."
+
+    def step(self, c, owner, args):
+        flow.answer_prevention(c, owner, args.get("use"))
+
+
+@action
+class ChooseRewardClass(Handler):
+    type = "battle.class"
+    summary = "Choose your class from the Jailbreak rewards."
+
+    def apply(self, state, action, ctx):
+        from kernel.core import Event
+        owner = subject(state, action)
+        rewards = (state.settings.get("class_rewards") or {}).get(owner)
+        adv = state.adventurers.get(owner)
+        if adv is None or not rewards:
+            raise RuleError("You have no class rewards waiting. Without them choose with `/adventurer class`.")
+        if adv.class_id:
+            raise RuleError(f"{adv.name} already has a class.")
+        pack = ctx.pack_for(state)
+        key = str(action.args.get("klass") or "").strip().lower()
+        pick = next((k for k in rewards if k == key or pack.classes[k].name.lower() == key), None)
+        if pick is None:
+            raise RuleError("Choose one of your rewards: " + ", ".join(pack.classes[k].name for k in rewards) + ".")
+        Create.check_class(state, pack, pick, owner)
+        adv.class_id = pick
+        del state.settings["class_rewards"][owner]
+        return state, [Event("class-chosen", f"{adv.name} becomes a {pack.classes[pick].name} (novice side).",
+                             {"player": owner, "class": pick})]
+
+
+def whose_turn(state):
+    b = state.battle
+    if not b:
+        return None
+    if b.get("await"):
+        return b["await"]["owner"], f"b{b['no']}-r{b['round']}-ask-{len(b.get('log', []))}"
+    if b.get("step") == "adventurer" and (b.get("turn") or {}).get("owner"):
+        t = b["turn"]
+        return t["owner"], f"b{b['no']}-r{b['round']}-{t['unit']}"
+    return None
+
+
+TURN_HOOKS.append(whose_turn)

@@ -1,0 +1,33 @@
+"""The lockpick action (rulebook pages 68-70): open a cache chip on the battle map.
+
+``battle.lockpick`` starts a check when the adventurer has just moved onto a
+cache, and answers the check in progress (adjust the dice, keep some for the
+next attempt, or stop).  The rules live in ``rulesets.tes.battle.lockpick``.
+"""
+from __future__ import annotations
+
+from rulesets.tes.battle import lockpick as lp
+from rulesets.tes.battle.engage import my_turn
+from rulesets.tes.battle.model import require_battle
+from kernel.core import RuleError
+from rulesets.tes.rules import action
+from rulesets.tes.rules.battle import TurnAction
+
+
+@action
+class Lockpick(TurnAction):
+    type = "battle.lockpick"
+    undoable = False
+    summary = "Pick the lock of a cache you just moved onto (adjust, keep, stop)."
+
+    def step(self, c, owner, args):
+        b = require_battle(c.state)
+        if b.get("lockpick"):
+            lp.answer(c, owner, args)
+            return
+        my_turn(c, owner)
+        if b.get("pending"):
+            raise RuleError("Resolve your roll first (`/resolve`); then move onto the cache to pick its lock.")
+        if args.get("adjust") or args.get("keep") or args.get("stop"):
+            raise RuleError("No lockpick check is going on. Move onto a cache and use `/lockpick` to start one.")
+        lp.start(c, owner, args)

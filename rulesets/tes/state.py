@@ -1,0 +1,262 @@
+"""Campaign state: plain dataclasses that round-trip through JSON.
+
+``SCHEMA`` is the version of this shape.  ``Campaign.from_dict`` upgrades older
+saved shapes as they load (see ``_upgrade``), so a campaign saved by an older
+bot keeps working after an update.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+SCHEMA = 2  # 1: before rulesets (no ruleset/pack_version); 2: records its ruleset and pack version
+
+DIFFICULTIES = ("apprentice", "adept", "expert")
+STATS = ("health", "stamina", "magicka")
+ROW_SIDES = ("L", "R")
+
+
+@dataclass
+class Slot:
+    """What stands in a circular attribute slot at one end of a row."""
+
+    kind: str  # "stat" or "line"
+    id: str  # "health" / "stamina" / "magicka" or a skill line id ("combat", "bow", ...)
+    value: int = 0  # base value printed on the token (only Health has one)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any] | None) -> "Slot | None":
+        return None if d is None else cls(kind=d["kind"], id=d["id"], value=int(d.get("value", 0)))
+
+
+@dataclass
+class Row:
+    """An attribute row: a circular slot at each end and square slots between.
+
+    ``squares`` runs left to right.  Each entry is ``None`` (empty), a stat token
+    ``{"stat": "stamina"}`` or a skill die ``{"die": "d3"}`` (the die's id in
+    ``Adventurer.dice``).  A die keeps its square while it is rolled, exhausted,
+    active or drained; whether it is *available* is told by where it is.
+    """
+
+    left: Slot | None = None
+    right: Slot | None = None
+    squares: list[dict[str, str] | None] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "left": self.left.to_dict() if self.left else None,
+            "right": self.right.to_dict() if self.right else None,
+            "squares": [dict(s) if s else None for s in self.squares],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Row":
+        return cls(
+            left=Slot.from_dict(d.get("left")),
+            right=Slot.from_dict(d.get("right")),
+            squares=[dict(s) if s else None for s in d.get("squares", [])],
+        )
+
+    def slot(self, side: str) -> Slot | None:
+        return self.left if side == "L" else self.right
+
+
+@dataclass
+class Adventurer:
+    owner: str  # Discord user id of the player
+    name: str
+    race: str
+    rows: list[Row]
+    hp: int
+    cooldown_stat: int
+    battle_form: str
+    class_id: str | None = None
+    class_side: str = "novice"
+    tenacity: int = 0
+    saved_xp: int = 0
+    bonus_hp: int = 0
+    # skill dice owned by this adventurer: id -> {"type": die type id, "line": line id, "level": n}
+    dice: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # cooldown track, left to right: {"die": id} | {"fatigue": "light"|"over"} | {"status": name}
+    cooldown: list[dict[str, Any]] = field(default_factory=list)
+    # active slots: {"die": id, "owner": player id whose die it is, "icon": str, "value": int}
+    active: list[dict[str, Any]] = field(default_factory=list)
+    drained: list[str] = field(default_factory=list)
+    # this adventurer's dice sitting in active slots (its own or another adventurer's)
+    away: list[str] = field(default_factory=list)
+    # this adventurer's status-code (S) dice placed on a unit's chip in battle (rulesets.tes.battle.status)
+    placed: list[str] = field(default_factory=list)
+    ready: list[str] = field(default_factory=list)  # item ids in ready slots (max 4)
+    pack: list[str] = field(default_factory=list)  # item ids in the pack (ready + pack <= 8)
+    race_ability_used: bool = False
+    next_die: int = 1  # counter for new die ids
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["rows"] = [r.to_dict() for r in self.rows]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Adventurer":
+        d = dict(d)
+        d["rows"] = [Row.from_dict(r) for r in d.get("rows", [])]
+        known = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: v for k, v in d.items() if k in known})
+
+    # ---- derived values -------------------------------------------------
+    def find_slot(self, kind: str, ident: str) -> tuple[int, str] | None:
+        """(row index, side) of the circular token ``kind``/``ident``, if placed."""
+        for i, row in enumerate(self.rows):
+            for side in ROW_SIDES:
+                s = row.slot(side)
+                if s and s.kind == kind and s.id == ident:
+                    return i, side
+        return None
+
+    def stat(self, name: str) -> int:
+        """A stat's total: base value of its token plus its square tokens."""
+        where = self.find_slot("stat", name)
+        if where is None:
+            return 0
+        row = self.rows[where[0]]
+        token = row.slot(where[1])
+        squares = sum(1 for s in row.squares if s and s.get("stat") == name)
+        return (token.value if token else 0) + squares
+
+    @property
+    def max_hp(self) -> int:
+        return self.stat("health")
+
+    def lines(self) -> list[str]:
+        """Trained skill lines in row order (Combat included)."""
+        out = []
+        for row in self.rows:
+            for side in ROW_SIDES:
+                s = row.slot(side)
+                if s and s.kind == "line":
+                    out.append(s.id)
+        return out
+
+    def die_location(self, die_id: str) -> str:
+        """Where a die is: "row" (available), "cooldown", "active" or "drained"."""
+        if die_id in self.drained:
+            return "drained"
+        if any(e.get("die") == die_id for e in self.cooldown):
+            return "cooldown"
+        if die_id in self.away:
+            return "active"
+        if die_id in self.placed:
+            return "placed"
+        return "row"
+
+    def available_dice(self) -> list[str]:
+        out_of_row = set(self.drained) | {e["die"] for e in self.cooldown if "die" in e}
+        out_of_row |= set(self.away) | set(self.placed)
+        return [d for d in self.dice if d not in out_of_row]
+
+
+@dataclass
+class Campaign:
+    channel_id: str
+    guild_id: str | None
+    name: str
+    pack: str
+    difficulty: str
+    leader: str
+    members: list[str] = field(default_factory=list)
+    adventurers: dict[str, Adventurer] = field(default_factory=dict)  # owner id -> adventurer
+    xp_dial: int = 2
+    day_dial: int = 0  # 0: not set yet (day 1 starts after the first session's setup)
+    session: int = 1
+    seed: int = 0
+    dice_counter: int = 0
+    forced: list[int] = field(default_factory=list)
+    settings: dict[str, Any] = field(default_factory=dict)
+    battle: dict[str, Any] | None = None  # owned by rulesets.tes.battle; plain data here
+    # unfinished guided creations (/adventurer guide): owner id -> draft (rulesets.tes.rules.guide)
+    drafts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    ended: bool = False
+    pack_version: str = ""  # content hash of the pack when the campaign began ("" = saved before it was recorded)
+    schema: int = SCHEMA
+    ruleset: str = "tes"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema": SCHEMA,
+            "ruleset": "tes",
+            "channel_id": self.channel_id,
+            "guild_id": self.guild_id,
+            "name": self.name,
+            "pack": self.pack,
+            "difficulty": self.difficulty,
+            "leader": self.leader,
+            "members": list(self.members),
+            "adventurers": {k: a.to_dict() for k, a in self.adventurers.items()},
+            "xp_dial": self.xp_dial,
+            "day_dial": self.day_dial,
+            "session": self.session,
+            "seed": self.seed,
+            "dice_counter": self.dice_counter,
+            "forced": list(self.forced),
+            "settings": copy.deepcopy(self.settings),
+            "battle": copy.deepcopy(self.battle),
+            "drafts": copy.deepcopy(self.drafts),
+            "ended": self.ended,
+            "pack_version": self.pack_version,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Campaign":
+        d = _upgrade(copy.deepcopy(d))
+        return cls(
+            channel_id=str(d["channel_id"]),
+            guild_id=d.get("guild_id"),
+            name=d["name"],
+            pack=d["pack"],
+            difficulty=d["difficulty"],
+            leader=str(d["leader"]),
+            members=[str(m) for m in d.get("members", [])],
+            adventurers={str(k): Adventurer.from_dict(a) for k, a in d.get("adventurers", {}).items()},
+            xp_dial=int(d.get("xp_dial", 2)),
+            day_dial=int(d.get("day_dial", 0)),
+            session=int(d.get("session", 1)),
+            seed=int(d.get("seed", 0)),
+            dice_counter=int(d.get("dice_counter", 0)),
+            forced=[int(x) for x in d.get("forced", [])],
+            settings=dict(d.get("settings") or {}),
+            battle=d.get("battle"),
+            drafts={str(k): dict(v) for k, v in (d.get("drafts") or {}).items()},
+            ended=bool(d.get("ended", False)),
+            pack_version=str(d.get("pack_version") or ""),
+        )
+
+    def clone(self) -> "Campaign":
+        return Campaign.from_dict(self.to_dict())
+
+    def adventurer_named(self, text: str) -> Adventurer | None:
+        t = text.strip().lower()
+        for a in self.adventurers.values():
+            if a.name.lower() == t:
+                return a
+        return None
+
+
+def _upgrade(d: dict[str, Any]) -> dict[str, Any]:
+    """Bring an older saved campaign up to ``SCHEMA``, one version at a time."""
+    version = int(d.get("schema", 1))
+    if version > SCHEMA:
+        raise ValueError(
+            f"this campaign was saved by a newer Hexpost (schema {version}, this bot knows {SCHEMA}); update the bot"
+        )
+    if version == 1:
+        # Saved before campaigns recorded their ruleset and pack version: always this game; version unknown.
+        d["ruleset"] = "tes"
+        d.setdefault("pack_version", "")
+        version = 2
+    d["schema"] = SCHEMA
+    return d
