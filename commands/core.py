@@ -55,6 +55,8 @@ class Table:
             return Reply.fail(f"`/{name}` has no option `{clip_echo(unknown[0])}`. Its options: {allowed}.")
         try:
             kwargs = {o.key: coerce(o, options.get(o.name)) for o in cmd.options}
+            if cmd.ruleset:
+                await self._check_ruleset(inv, cmd)
             return await cmd.handler(inv, **kwargs)
         except RuleError as exc:
             return Reply.fail(exc.message)
@@ -63,6 +65,18 @@ class Table:
                       traceback.format_exc())
             return Reply.fail("Something went wrong on our side and nothing was changed. "
                               "The bot's host can find the details in its log.")
+
+    async def _check_ruleset(self, inv: Invocation, cmd) -> None:
+        """A ruleset's command in a channel whose campaign plays another ruleset gets a clear refusal."""
+        from kernel.rulesets import REGISTRY
+
+        state = await inv.service.campaign(inv.channel_id)
+        playing = getattr(state, "ruleset", None) if state is not None else None
+        if playing is not None and playing != cmd.ruleset:
+            mine = REGISTRY[cmd.ruleset].title if cmd.ruleset in REGISTRY else cmd.ruleset
+            theirs = REGISTRY[playing].title if playing in REGISTRY else playing
+            raise RuleError(f"/{cmd.name} belongs to {mine}, but this channel's campaign plays {theirs}. "
+                            "See /help for this campaign's commands.")
 
     async def autocomplete(self, inv: Invocation, name: str, option: str, current: str) -> list[tuple[str, str]]:
         from rulesets.tes.present.handlers import autocomplete as ac

@@ -47,16 +47,18 @@ class Command:
     handler: Callable[..., Awaitable[Reply]]
     renders: bool = False  # may draw pictures: the cog defers first
     local_only: bool = False  # not offered as a slash command
+    ruleset: str | None = None  # only in a channel whose campaign plays this ruleset (None: any channel)
 
 
 COMMANDS: dict[str, Command] = {}
 
 
-def command(name: str, description: str, *options: Opt, renders: bool = False, local_only: bool = False):
+def command(name: str, description: str, *options: Opt, renders: bool = False, local_only: bool = False,
+            ruleset: str | None = None):
     def deco(fn):
         if name in COMMANDS:
             raise RuntimeError(f"command {name} declared twice")
-        COMMANDS[name] = Command(name, description, list(options), fn, renders, local_only)
+        COMMANDS[name] = Command(name, description, list(options), fn, renders, local_only, ruleset)
         return fn
 
     return deco
