@@ -73,7 +73,7 @@ import pytest
 @pytest.mark.parametrize("names", [
     ("mid",),
     # A campaign that won the Jailbreak: replay once differed from the store by mapping order.
-    pytest.param(("won", "mid"), marks=pytest.mark.xfail(strict=True, reason="replay compared by key order")),
+    ("won", "mid"),
 ])
 async def test_v1_exports_import_and_play_on(tmp_path, names):
     store = await Store.open(tmp_path / "new.db")

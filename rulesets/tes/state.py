@@ -236,7 +236,13 @@ class Campaign:
         )
 
     def clone(self) -> "Campaign":
-        return Campaign.from_dict(self.to_dict())
+        """A copy exactly as the state comes back from the store: plain JSON data, keys sorted, nothing shared.
+
+        The live bot loads every action's state from its saved JSON; a replay of the log clones the
+        state it just built.  Both must see the same mappings in the same order and no two places
+        holding the same list, or the replay could differ from the store.
+        """
+        return Campaign.from_dict(_as_saved(self.to_dict()))
 
     def adventurer_named(self, text: str) -> Adventurer | None:
         t = text.strip().lower()
@@ -260,3 +266,12 @@ def _upgrade(d: dict[str, Any]) -> dict[str, Any]:
         version = 2
     d["schema"] = SCHEMA
     return d
+
+
+def _as_saved(value: Any) -> Any:
+    """``value`` as JSON with sorted keys would give it back (a fresh copy; tuples become lists)."""
+    if isinstance(value, dict):
+        return {str(k): _as_saved(value[k]) for k in sorted(value, key=str)}
+    if isinstance(value, (list, tuple)):
+        return [_as_saved(v) for v in value]
+    return value
