@@ -269,19 +269,10 @@ class Store:
             sql += " LIMIT ?"
             params.append(limit)
         cur = await self._db.execute(sql, params)
-        rows = await cur.fetchall()
-        out = [
-            LogEntry(
-                seq=r["seq"], at=r["at"], actor=r["actor"], on_behalf=r["on_behalf"], type=r["type"],
-                action=json.loads(r["action"]), dice=json.loads(r["dice"]), events=json.loads(r["events"]),
-                undoable=bool(r["undoable"]), undone_by=r["undone_by"],
-                state_before=(json.loads(r["state_before"]) if with_state and r["state_before"] else None),
-                undo_patch=(json.loads(r["undo_patch"]) if with_state and r["undo_patch"] else None),
-            )
-            for r in rows
-        ]
-        out.reverse()
-        return out
+        rows = [tuple(r) for r in await cur.fetchall()]
+        if len(rows) > 64 or sum(len(r[5]) for r in rows) > BIG_JSON:  # a long log is parsed off the event loop
+            return await asyncio.to_thread(_entries, rows, with_state)
+        return _entries(rows, with_state)
 
     async def last_entry(self, campaign_id: int, *, with_state: bool = False) -> LogEntry | None:
         entries = await self.log(campaign_id, limit=1, with_state=with_state)
@@ -376,6 +367,22 @@ class Deadline:
     channel_id: str
     user_id: str | None
     due_at: float
+
+
+def _entries(rows: list[tuple], with_state: bool) -> list[LogEntry]:
+    """Log rows (newest first, columns as ``Store.log`` selects them) as entries, oldest first."""
+    out = [
+        LogEntry(
+            seq=r[0], at=r[1], actor=r[2], on_behalf=r[3], type=r[4],
+            action=json.loads(r[5]), dice=json.loads(r[6]), events=json.loads(r[7]),
+            undoable=bool(r[8]), undone_by=r[9],
+            state_before=(json.loads(r[10]) if with_state and r[10] else None),
+            undo_patch=(json.loads(r[11]) if with_state and r[11] else None),
+        )
+        for r in rows
+    ]
+    out.reverse()
+    return out
 
 
 def _encode(state: dict[str, Any] | None, state_json: str | None, entry: LogEntry) -> tuple[str, tuple]:
