@@ -6,8 +6,7 @@ bot keeps working after an update.
 """
 from __future__ import annotations
 
-import copy
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 SCHEMA = 2  # 1: before rulesets (no ruleset/pack_version); 2: records its ruleset and pack version
@@ -26,7 +25,7 @@ class Slot:
     value: int = 0  # base value printed on the token (only Health has one)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {"kind": self.kind, "id": self.id, "value": self.value}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any] | None) -> "Slot | None":
@@ -97,9 +96,9 @@ class Adventurer:
     next_die: int = 1  # counter for new die ids
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
+        d = {name: _plain(getattr(self, name)) for name in self.__dataclass_fields__ if name != "rows"}
         d["rows"] = [r.to_dict() for r in self.rows]
-        return d
+        return {name: d[name] for name in self.__dataclass_fields__}  # field order, as asdict gave it
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Adventurer":
@@ -203,16 +202,16 @@ class Campaign:
             "seed": self.seed,
             "dice_counter": self.dice_counter,
             "forced": list(self.forced),
-            "settings": copy.deepcopy(self.settings),
-            "battle": copy.deepcopy(self.battle),
-            "drafts": copy.deepcopy(self.drafts),
+            "settings": _plain(self.settings),
+            "battle": _plain(self.battle),
+            "drafts": _plain(self.drafts),
             "ended": self.ended,
             "pack_version": self.pack_version,
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Campaign":
-        d = _upgrade(copy.deepcopy(d))
+        d = _upgrade(_plain(d))
         return cls(
             channel_id=str(d["channel_id"]),
             guild_id=d.get("guild_id"),
@@ -274,4 +273,13 @@ def _as_saved(value: Any) -> Any:
         return {str(k): _as_saved(value[k]) for k in sorted(value, key=str)}
     if isinstance(value, (list, tuple)):
         return [_as_saved(v) for v in value]
+    return value
+
+
+def _plain(value: Any) -> Any:
+    """A fresh copy of JSON-like data (mappings keep their order; tuples become lists)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
     return value
