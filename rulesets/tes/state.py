@@ -95,8 +95,9 @@ class Adventurer:
     race_ability_used: bool = False
     next_die: int = 1  # counter for new die ids
 
-    def to_dict(self) -> dict[str, Any]:
-        d = {name: _plain(getattr(self, name)) for name in self.__dataclass_fields__ if name != "rows"}
+    def to_dict(self, *, copy: bool = True) -> dict[str, Any]:
+        c = _plain if copy else _same
+        d = {name: c(getattr(self, name)) for name in self.__dataclass_fields__ if name != "rows"}
         d["rows"] = [r.to_dict() for r in self.rows]
         return {name: d[name] for name in self.__dataclass_fields__}  # field order, as asdict gave it
 
@@ -184,7 +185,8 @@ class Campaign:
     schema: int = SCHEMA
     ruleset: str = "tes"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, copy: bool = True) -> dict[str, Any]:
+        c = _plain if copy else _same
         return {
             "schema": SCHEMA,
             "ruleset": "tes",
@@ -195,23 +197,23 @@ class Campaign:
             "difficulty": self.difficulty,
             "leader": self.leader,
             "members": list(self.members),
-            "adventurers": {k: a.to_dict() for k, a in self.adventurers.items()},
+            "adventurers": {k: a.to_dict(copy=copy) for k, a in self.adventurers.items()},
             "xp_dial": self.xp_dial,
             "day_dial": self.day_dial,
             "session": self.session,
             "seed": self.seed,
             "dice_counter": self.dice_counter,
             "forced": list(self.forced),
-            "settings": _plain(self.settings),
-            "battle": _plain(self.battle),
-            "drafts": _plain(self.drafts),
+            "settings": c(self.settings),
+            "battle": c(self.battle),
+            "drafts": c(self.drafts),
             "ended": self.ended,
             "pack_version": self.pack_version,
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Campaign":
-        d = _upgrade(_plain(d))
+    def from_dict(cls, d: dict[str, Any], *, copy: bool = True) -> "Campaign":
+        d = _upgrade(_plain(d) if copy else d)
         return cls(
             channel_id=str(d["channel_id"]),
             guild_id=d.get("guild_id"),
@@ -241,7 +243,7 @@ class Campaign:
         state it just built.  Both must see the same mappings in the same order and no two places
         holding the same list, or the replay could differ from the store.
         """
-        return Campaign.from_dict(_as_saved(self.to_dict()))
+        return Campaign.from_dict(_as_saved(self.to_dict(copy=False)), copy=False)  # _as_saved made it fresh
 
     def adventurer_named(self, text: str) -> Adventurer | None:
         t = text.strip().lower()
@@ -273,6 +275,10 @@ def _as_saved(value: Any) -> Any:
         return {str(k): _as_saved(value[k]) for k in sorted(value, key=str)}
     if isinstance(value, (list, tuple)):
         return [_as_saved(v) for v in value]
+    return value
+
+
+def _same(value: Any) -> Any:
     return value
 
 
