@@ -31,6 +31,8 @@ trusted like the host's own commands (forced dice, a pack folder by path).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import gzip
 import json
 import math
@@ -46,6 +48,7 @@ from rulesets.tes.present.presenter import events_text
 from kernel.commands import MAX_OPTION_TEXT
 from kernel.reply import COLOR_OK, Embed, FileOut, Reply
 from kernel.core import RuleError
+from kernel.store import dumps
 from rulesets.tes.state import SCHEMA
 from rulesets.tes.rules.transfer import PACK_ID, PLAYER_ID, check_state
 
@@ -131,10 +134,18 @@ def build_export(stored, entries, exported_by: str, now: float | None = None) ->
 
 def encode_export(doc: dict[str, Any]) -> tuple[bytes, bool]:
     """The file's bytes (compact JSON, gzipped when large) and whether they are gzipped."""
-    data = json.dumps(doc, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode("utf-8")
+    data = dumps(doc, sort_keys=True).encode("utf-8")
     if len(data) <= COMPRESS_FROM:
         return data, False
     return gzip.compress(data, compresslevel=6, mtime=0), True
+
+
+def _encode_and_free(doc: dict[str, Any]) -> tuple[bytes, bool]:
+    """``encode_export`` for a worker thread; the document is emptied there (freed off the event loop)."""
+    try:
+        return encode_export(doc)
+    finally:
+        doc.clear()
 
 
 @command("campaign export", "Download this campaign (state and full log) as a JSON file (party leader).")
@@ -147,20 +158,23 @@ async def campaign_export(inv: Invocation) -> Reply:
             "Only the party leader ({@leader}) can export the campaign: the file holds its dice seed. "
             "Everyone can read the history with `/campaign log`.", leader=state.leader
         )
-    stored, entries = await snapshot(inv)
-    doc = build_export(stored, entries, inv.user_id)
-    data, compressed = await asyncio.to_thread(encode_export, doc)
+    async with _collector_paused_async():  # a long log is many objects (see _collector_paused)
+        stored, entries = await snapshot(inv)
+        doc = build_export(stored, entries, inv.user_id)
+        del entries[:]
+        actions = doc["campaign"]["actions"]
+        data, compressed = await asyncio.to_thread(_encode_and_free, doc)
     name = stored.state.get("name", "campaign")
     size = f"{len(data) / 2**20:.1f} MB" if len(data) >= 2**20 else f"{max(1, len(data) // 1024)} KB"
     if len(data) > ATTACH_LIMIT:
         raise RuleError(
-            f"The export of {name} is {size} ({len(entries)} actions), more than Discord lets a bot attach "
+            f"The export of {name} is {size} ({actions} actions), more than Discord lets a bot attach "
             f"({ATTACH_LIMIT // 2**20} MB), so no file was sent and nothing was changed. The bot's host can "
             "export it at the local table (`/campaign export` there writes the file to disk)."
         )
     how = "gzip-compressed JSON; import it as it is" if compressed else "JSON"
     return Reply(
-        content=(f"**{name}**: the state and all {len(entries)} actions of its log ({size}, {how}). Keep the file "
+        content=(f"**{name}**: the state and all {actions} actions of its log ({size}, {how}). Keep the file "
                  "private (it holds the dice seed). Open it in a channel with no campaign with "
                  "`/campaign import file:`."),
         files=[FileOut(export_filename(name, compressed), data)],
@@ -204,6 +218,16 @@ def _unpack(data: bytes) -> bytes:
         raise RuleError("That `.gz` file is damaged (it does not unpack). Attach the file `/campaign export` "
                         "made, unchanged.") from None
     return bytes(out)
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _whole(text: str) -> int:
+    if len(text) > 20:
+        raise ValueError("a number too long for a campaign")
+    return int(text)
 
 
 def _no_constant(name: str) -> Any:
@@ -365,7 +389,9 @@ def parse_export(data: bytes, *, local: bool = False) -> tuple[dict[str, Any], l
         raise RuleError(f"That file is {len(data) // 2**20} MB of JSON; a campaign export is at most "
                         f"{MAX_JSON_BYTES // 2**20} MB. Is it the right file?")
     try:
-        doc = json.loads(data.decode("utf-8-sig"), parse_constant=_no_constant)
+        # the Python-level hooks let the parsing thread hand the interpreter lock to the event loop
+        doc = json.loads(data.decode("utf-8-sig"), parse_constant=_no_constant, object_hook=_same,
+                         parse_int=_whole)
     except UnicodeDecodeError:
         raise RuleError("That file is not text. Attach the `.json` (or `.json.gz`) file that `/campaign export` "
                         "made.") from None
@@ -400,6 +426,47 @@ def parse_export(data: bytes, *, local: bool = False) -> tuple[dict[str, Any], l
 
     check_pack(camp.pack)
     return state, entries, doc
+
+
+def _parse_in_thread(data: bytes, local: bool) -> dict[str, Any]:
+    """``parse_export`` for a worker thread: the import's arguments, or a ``RuleError`` that holds
+    nothing of the file (its parsed data is freed here, not on the event loop)."""
+    try:
+        state, entries, doc = parse_export(data, local=local)
+    except RuleError as exc:
+        problem = (exc.template, exc.people)
+    else:
+        stamp = doc.get("exported_at")
+        camp_info = doc.get("campaign") if isinstance(doc.get("campaign"), dict) else {}
+        version = camp_info.get("version")
+        source = {"exported_at": stamp if isinstance(stamp, str) and STAMP.fullmatch(stamp) else "",
+                  "actions": len(entries),
+                  "version": version if isinstance(version, int) and not isinstance(version, bool) else None}
+        return {"state": state, "history": entries, "source": source}
+    raise RuleError(problem[0], **problem[1])
+
+
+@contextlib.contextmanager
+def _collector_paused():
+    """No cyclic garbage collection while an import parses and replays.
+
+    A file's parsed JSON is millions of objects; each full collection walks them all while holding
+    the interpreter lock, which stalls the event loop even though the work runs in a worker thread.
+    The file's data has no reference cycles (it is freed by reference counting all the same).
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+@contextlib.asynccontextmanager
+async def _collector_paused_async():
+    with _collector_paused():
+        yield
 
 
 def _import_gate(inv: Invocation) -> asyncio.Lock:
@@ -437,19 +504,16 @@ async def campaign_import(inv: Invocation, file) -> Reply:
     if gate.locked():
         raise RuleError("Another campaign is being imported on this bot right now. Try again in a minute; "
                         "nothing was changed.")
-    async with gate:
-        state, entries, doc = await asyncio.to_thread(parse_export, data, local=inv.local)
-        stamp = doc.get("exported_at")
-        camp_info = doc.get("campaign") if isinstance(doc.get("campaign"), dict) else {}
-        version = camp_info.get("version")
-        source = {"exported_at": stamp if isinstance(stamp, str) and STAMP.fullmatch(stamp) else "",
-                  "actions": len(entries),
-                  "version": version if isinstance(version, int) and not isinstance(version, bool) else None}
-        out = await inv.do("campaign.import", {
-            "state": state, "history": entries, "source": source,
-            "channel_id": inv.channel_id, "guild_id": inv.guild_id,
-        })
-    e = Embed(title=f"Campaign imported: {out.state.name}", color=COLOR_OK, description=events_text(out.events))
+    async with gate, _collector_paused_async():
+        args = await asyncio.to_thread(_parse_in_thread, data, inv.local)
+        args.update(channel_id=inv.channel_id, guild_id=inv.guild_id)
+        try:
+            out = await inv.do("campaign.import", args)
+            name, events = out.state.name, out.events
+        finally:
+            # the file's parsed data is freed in a worker thread too (millions of objects)
+            await asyncio.to_thread(args.clear)
+    e = Embed(title=f"Campaign imported: {name}", color=COLOR_OK, description=events_text(events))
     e.add("Next", "See the party with `/campaign status`; the earlier history stays in the export file and in "
                   "this import's log entry (`/campaign log`).")
     return Reply(embeds=[e])

@@ -385,6 +385,21 @@ def _entries(rows: list[tuple], with_state: bool) -> list[LogEntry]:
     return out
 
 
+def dumps(value: Any, *, sort_keys: bool = False, _depth: int = 0) -> str:
+    """Compact JSON, as ``json.dumps`` writes it, built in pieces.
+
+    One ``json.dumps`` call on a big log holds the interpreter lock until it is done, so the event loop
+    stalls even when the call runs in a worker thread; pieces let the loop run in between.
+    """
+    if _depth < 4 and isinstance(value, (list, tuple)) and len(value) > 16:
+        return "[" + ",".join(dumps(v, sort_keys=sort_keys, _depth=_depth + 1) for v in value) + "]"
+    if _depth < 4 and isinstance(value, dict) and all(isinstance(k, str) for k in value):
+        keys = sorted(value) if sort_keys else list(value)
+        return "{" + ",".join(json.dumps(k) + ":" + dumps(value[k], sort_keys=sort_keys, _depth=_depth + 1)
+                              for k in keys) + "}"
+    return json.dumps(value, separators=(",", ":"), sort_keys=sort_keys)
+
+
 def _encode(state: dict[str, Any] | None, state_json: str | None, entry: LogEntry) -> tuple[str, tuple]:
     """The JSON text of a commit: the state (unless given) and the log row's values."""
     if state_json is None:
@@ -395,9 +410,9 @@ def _encode(state: dict[str, Any] | None, state_json: str | None, entry: LogEntr
         entry.actor,
         entry.on_behalf,
         entry.type,
-        json.dumps(entry.action, separators=(",", ":")),
+        dumps(entry.action),
         json.dumps(entry.dice),
-        json.dumps(entry.events, separators=(",", ":")),
+        dumps(entry.events),
         json.dumps(entry.state_before, separators=(",", ":")) if entry.state_before is not None else None,
         json.dumps(entry.undo_patch, separators=(",", ":")) if entry.undo_patch is not None else None,
         int(entry.undoable),
