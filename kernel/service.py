@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable
 from kernel import rulesets
 from kernel.actions import dice_for
 from kernel.core import Action, Event, RuleError
-from kernel.store import ChannelTaken, LogEntry, StaleWrite, Store
+from kernel.store import BIG_JSON, ChannelTaken, LogEntry, StaleWrite, Store
 
 
 @dataclass
@@ -48,7 +48,11 @@ class CampaignService:
     async def campaign(self, channel_id: str) -> Any:
         """The channel's active campaign as its ruleset's typed state, or None."""
         stored = await self.store.load_active(str(channel_id))
-        return rulesets.load(stored.state) if stored else None
+        if stored is None:
+            return None
+        if stored.size > BIG_JSON:  # copying a big state into its typed form is kept off the event loop
+            return await asyncio.to_thread(rulesets.load, stored.state)
+        return rulesets.load(stored.state)
 
     async def campaign_id(self, channel_id: str) -> int | None:
         stored = await self.store.load_active(str(channel_id))

@@ -37,6 +37,7 @@ class StoredCampaign:
     version: int
     state: dict[str, Any]
     active: bool
+    size: int = 0  # characters of the state's JSON as stored
 
 
 @dataclass
@@ -161,7 +162,7 @@ class Store:
             return None
         text = row["state"]
         state = json.loads(text) if len(text) < BIG_JSON else await asyncio.to_thread(json.loads, text)
-        return StoredCampaign(row["id"], row["channel_id"], row["version"], state, bool(row["active"]))
+        return StoredCampaign(row["id"], row["channel_id"], row["version"], state, bool(row["active"]), len(text))
 
     async def active_campaigns(self) -> list[tuple[int, str]]:
         cur = await self._db.execute("SELECT id, channel_id FROM campaigns WHERE active = 1 ORDER BY id")

@@ -252,3 +252,14 @@ async def test_the_leader_acts_only_for_party_members(player, service):
 def test_forced_dice_entries_are_listed_as_host_only():
     assert "dice.force" in transfer.HOST_ONLY
     assert Action("dice.force", LEAD).type in transfer.HOST_ONLY
+
+
+# ------------------------------------------------------- fault 10: no internal error on odd numbers --
+async def test_infinite_and_huge_numbers_in_a_file_are_refused_plainly(table, service):
+    text = raw(small()).decode()
+    for bad, expect in (('"xp_dial":2', '"xp_dial":Infinity'), ('"xp_dial":2', '"xp_dial":NaN'),
+                        ('"xp_dial":2', '"xp_dial":1e999'), ('"xp_dial":2', '"xp_dial":' + "9" * 5000),
+                        ('"xp_dial":2', '"xp_dial":' + "9" * 30)):
+        assert bad in text
+        content = await refused(table, service, text.replace(bad, expect, 1).encode())
+        assert "number" in content or "not valid JSON" in content, content
