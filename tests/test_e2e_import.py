@@ -77,6 +77,7 @@ async def world(tmp_path):
             assert fake.errors == [], [r.getMessage() for r in fake.errors]
             for res in fake.interactions:
                 assert res.responded, f"{res!r} was never answered"
+            assert w.errors.records == [], [r.getMessage()[:300] for r in w.errors.records]
     finally:
         logging.getLogger("hexpost").removeHandler(w_errors)
 
