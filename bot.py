@@ -41,8 +41,7 @@ def build_bot(db_path: str, *, sync: bool = False, sync_guild: str | None = None
         async def setup_hook(self) -> None:
             self.store = await Store.open(db_path)
             self.table = Table(CampaignService(self.store))
-            for ext in ("cogs.campaign", "cogs.adventurer", "cogs.misc", "cogs.battle", "cogs.lockpick"):
-                await self.load_extension(ext)
+            await self.load_extension("cogs.slash")  # every slash command, generated from its declaration
             self.add_dynamic_items(HexButton, HexSelect)
             self.tree.on_error = self.on_tree_error
             if sync:
@@ -64,9 +63,10 @@ def build_bot(db_path: str, *, sync: bool = False, sync_guild: str | None = None
 
         async def on_tree_error(self, interaction: discord.Interaction, error: Exception) -> None:
             log.error("slash command failed: %s", error, exc_info=error)
-            text = "Something went wrong on our side and nothing was changed."
+            text = ("Something went wrong on our side. Before you repeat the command, check `/campaign log`: "
+                    "it lists every action that was saved.")
             if isinstance(error, discord.app_commands.TransformerError):
-                text = f"`{error.value}` is not a valid choice here; pick one from the list."
+                text = f"`{str(error.value)[:40]}` is not a valid choice here; pick one from the list."
             try:
                 if interaction.response.is_done():
                     await interaction.followup.send(text, ephemeral=True)

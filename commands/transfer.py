@@ -234,7 +234,8 @@ def parse_export(data: bytes, *, local: bool = False) -> tuple[dict[str, Any], l
 
 
 @command("campaign import", "Open a campaign from a /campaign export file in this channel (its party leader).",
-         Opt("file", str, "The .json file /campaign export made (at the local table: its path)", required=True))
+         Opt("file", str, "The .json file /campaign export made (at the local table: its path)", required=True,
+             attachment=True, max=MAX_IMPORT_BYTES))
 async def campaign_import(inv: Invocation, file) -> Reply:
     existing = await inv.service.campaign(inv.channel_id)
     if existing is not None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from kernel.commands import Invocation, Opt, command
+from kernel.commands import Invocation, Opt, command, group
 from rulesets.tes.present.handlers import PLAYER, _pack, _state
 from rulesets.tes.present.presenter import mat_view, short
 from kernel.reply import COLOR_BATTLE, Embed, Picture, Reply, clip
@@ -130,6 +130,9 @@ async def battle_reply(inv: Invocation, out, *, mat_for: str | None = None, titl
 
 
 # -------------------------------------------------------------- /battle --
+group("battle", "Clash battles on the hex map")
+
+
 @command("battle start", "Set up a clash battle: map, enemies, adventurers on the entrance tile (party leader).",
          Opt("encounter", str, "The clash encounter, e.g. jailbreak", required=True, autocomplete="encounters"),
          Opt("first", str, "Who takes the first player token (default: the leader)", user=True),
@@ -254,7 +257,7 @@ async def battle_escape(inv: Invocation, player=None) -> Reply:
 
 
 @command("battle prevention", "Damage prevention: automatic (default) or ask me each time.",
-         Opt("mode", str, "auto or ask", required=True, choices=("auto", "ask")), PLAYER)
+         Opt("mode", str, "auto or ask", required=True, choices=("auto", "ask")), PLAYER, private=True)
 async def battle_prevention(inv: Invocation, mode, player=None) -> Reply:
     out = await inv.do("battle.prevention", {"mode": mode}, player=player)
     return Reply(content="\n".join(e.words() for e in out.events), ephemeral=True)

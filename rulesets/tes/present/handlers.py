@@ -6,13 +6,16 @@ import re
 from datetime import datetime, timezone
 
 from kernel.components import confirm_buttons, make_id, on_click
-from kernel.commands import Invocation, Opt, command
+from kernel.commands import Invocation, Opt, command, group
 from rulesets.tes.present.presenter import adventurer_embed, events_text, mat_view, status_embed
 from kernel.reply import COLOR_OK, Button, Embed, Picture, Reply, clip
 from kernel.core import RuleError, word
 from rulesets.tes.state import DIFFICULTIES
 
 PLAYER = Opt("player", str, "Act for this player's adventurer (party leader only)", user=True)
+group("campaign", "Open, join and run a campaign")
+group("adventurer", "Your adventurer and its mat")
+group("content", "Browse the campaign's content pack")
 
 
 def _pack(state):
