@@ -55,11 +55,12 @@ def roll_notation(text: str, rng: random.Random | None = None) -> NotationResult
         )
     try:
         result = d20.Roller(context=d20.RollContext(max_rolls=MAX_DICE)).roll(notation)
+        breakdown = str(result).rsplit(" = ", 1)[0]  # the library evaluates lazily: "1/0" fails only here
+        total = result.total
     except d20.TooManyRolls:
         raise RuleError(f"That is too many dice; roll at most {MAX_DICE} at once.") from None
     except (d20.RollError, ZeroDivisionError, RecursionError, ValueError):
         raise RuleError(
             f"`{notation}` is not dice notation I can read. Try `3d6+2`, `2d12`, `4d6kh3` or `d6`."
         ) from None
-    breakdown = str(result).rsplit(" = ", 1)[0]
-    return NotationResult(notation, breakdown, result.total, _values(result.expr))
+    return NotationResult(notation, breakdown, total, _values(result.expr))
