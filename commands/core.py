@@ -55,10 +55,7 @@ class Table:
             return Reply.fail(f"`/{name}` has no option `{clip_echo(unknown[0])}`. Its options: {allowed}.")
         try:
             kwargs = {o.key: coerce(o, options.get(o.name)) for o in cmd.options}
-            state = await inv.service.campaign(inv.channel_id)
-            kept = getattr(state, "names", None)
-            if isinstance(kept, dict):
-                inv.known = dict(kept)
+            state = await self._know_names(inv)
             if cmd.ruleset:
                 self._check_ruleset(state, cmd)
             self._check_members(state, cmd, kwargs)
@@ -75,6 +72,15 @@ class Table:
             reply.ephemeral = True
         keep_ping_in_party(reply, inv.done[-1].state if inv.done else state)
         return reply
+
+    @staticmethod
+    async def _know_names(inv: Invocation):
+        """Load the channel's campaign (or None) and hand its kept display names to the invocation."""
+        state = await inv.service.campaign(inv.channel_id)
+        kept = getattr(state, "names", None)
+        if isinstance(kept, dict):
+            inv.known = dict(kept)
+        return state
 
     @staticmethod
     def _check_members(state, cmd: Command, kwargs: dict[str, Any]) -> None:
@@ -117,6 +123,7 @@ class Table:
         from kernel.components import handle_click
 
         try:
+            await self._know_names(inv)
             return await handle_click(inv, custom_id, values or [])
         except RuleError as exc:
             if inv.done:
