@@ -1,7 +1,9 @@
 """The Discord side of the one command layer: interactions in, ``Reply`` out.
 
-Cogs stay thin: each slash command calls ``respond`` with its options.  Rule
-errors come back ephemeral.  Pictures are rendered in a worker thread after
+Every slash command (generated in ``cogs/slash.py``) calls ``respond`` with its
+options.  Rule errors come back ephemeral, and so does any answer meant for the
+asker alone, even when it comes late; an answer that cannot be posted after its
+action was saved says which action was saved, never that nothing changed.  Pictures are rendered in a worker thread after
 the interaction is deferred, so the 3-second limit and the gateway heartbeat
 are never at risk.  Buttons and menus are answered by ``HexButton``/``HexSelect``,
 dynamic items matching every ``hx:...`` id, so they work after restarts.

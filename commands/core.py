@@ -123,8 +123,10 @@ class Table:
         from kernel.components import handle_click
 
         try:
-            await self._know_names(inv)
-            return await handle_click(inv, custom_id, values or [])
+            state = await self._know_names(inv)
+            reply = await handle_click(inv, custom_id, values or [])
+            keep_ping_in_party(reply, inv.done[-1].state if inv.done else state)
+            return reply
         except RuleError as exc:
             if inv.done:
                 return Reply.fail(f"{exc.message}\n{saved_note(inv)}")

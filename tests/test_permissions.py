@@ -214,3 +214,31 @@ async def test_a_reply_never_pings_anyone_outside_the_party(player, table):
     finally:
         COMMANDS.pop("pingtest", None)
     assert reply.ping is None and reply.followups[0].ping == OWNER
+
+
+@pytest.mark.parametrize("fault", ["crash", "refusal"])
+async def test_a_command_that_fails_after_saving_says_what_was_saved(player, store, caplog, fault):
+    """A command whose answer breaks after its action was committed never says "nothing was changed": it names
+    the action and its log number, so the player does not repeat it."""
+    from commands.core import COMMANDS
+    from kernel.commands import command
+    from kernel.core import RuleError
+
+    await setup_party(player)
+
+    @command("savetest", "Saves, then its answer fails.")
+    async def savetest(inv):
+        await inv.do("campaign.settings", {"reminder_hours": 7})
+        if fault == "crash":
+            raise RuntimeError("the answer broke")
+        raise RuleError("A later step was refused.")
+
+    count = await store.log_count((await store.load_active(HOME)).id)
+    try:
+        reply = await player(LEADER)("savetest")
+    finally:
+        COMMANDS.pop("savetest", None)
+    assert reply.error and "nothing was changed" not in reply.content, reply.content
+    assert f"#{count + 1} (campaign settings)" in reply.content and "do not repeat" in reply.content
+    assert (await store.load_active(HOME)).state["settings"]["reminder_hours"] == 7
+    caplog.clear()  # the crash is logged for the host on purpose
