@@ -855,6 +855,27 @@ async def test_player_options_name_party_members_only(world: World) -> None:
             assert str(dave.id) not in [str(u) for u in users]
 
 
+async def test_a_malformed_deploy_names_the_fix(world: World) -> None:
+    """Issue: /battle start with a malformed deploy: answered "Something went wrong on our side"."""
+    w = world
+    await party(w)
+    for bad in ("zz", "1,2,3", ",", "1"):
+        res = await w.slash(w.leader, "battle start", {"encounter": "jailbreak", "deploy": bad})
+        text = assert_refused(res, "deploy", "q,r")
+        assert "went wrong" not in text
+    res = await w.slash(w.leader, "battle start", {"encounter": "jailbreak", "deploy": "99,99"})
+    text = assert_refused(res, "entrance")  # a hex off the entrance tile: the refusal lists the free ones
+    assert (await w.state()).battle is None
+    import re
+
+    free = [h for h in re.findall(r"-?\d+,-?\d+", text) if h != "99,99"]
+    res = await w.slash(w.leader, "battle start", {"encounter": "jailbreak", "deploy": free[-1]})
+    text, ephemeral = answer(res)
+    assert not ephemeral, text
+    unit = (await w.state()).battle["units"][f"a:{w.leader.id}"]
+    assert f"{unit['q']},{unit['r']}" == free[-1]
+
+
 def test_without_a_network_the_bot_says_what_failed_and_how_to_check(tmp_path) -> None:
     import subprocess
     import sys
