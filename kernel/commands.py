@@ -35,7 +35,7 @@ class Opt:
     local_only: bool = False  # only at the local table (e.g. confirm:yes; Discord confirms with a button)
     arg: str | None = None  # the handler's parameter name when the option's name is a Python keyword ("class")
     # a file the player uploads (Discord: an attachment whose bytes reach the handler through
-    # ``Invocation.upload``; the option's value is the file's name; at the local table: a path); ``max``
+    # ``Invocation.uploads``; the option's value is the file's name; at the local table: a path); ``max``
     # is then the largest file accepted, in bytes
     attachment: bool = False
 

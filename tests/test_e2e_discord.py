@@ -855,6 +855,36 @@ async def test_player_options_name_party_members_only(world: World) -> None:
             assert str(dave.id) not in [str(u) for u in users]
 
 
+async def test_a_command_declared_by_another_ruleset_is_published_and_answered(world: World) -> None:
+    """A ruleset's new command needs only its declaration: after a restart it is published and runs."""
+    from kernel.commands import COMMANDS, GROUPS, Opt, command, group
+    from kernel.reply import Reply
+
+    w, fake = world, world.fake
+
+    @command("skirmish muster", "Muster a warband for a skirmish.",
+             Opt("size", int, "How many models", required=True, min=3, max=12),
+             Opt("rival", str, "The opposing player", user=True), ruleset="skirmish")
+    async def muster(inv, size, rival=None):
+        return Reply(content=f"A warband of {size} musters.")
+
+    group("skirmish", "Skirmish battles with warbands")
+    try:
+        await w.restart()
+        cmd = fake.find_command("skirmish muster")
+        assert cmd is not None and [o["name"] for o in cmd["options"]] == ["size", "rival"]
+        assert cmd["options"][0]["min_value"] == 3 and cmd["options"][1]["type"] == 6
+        res = await w.slash(w.bob, "skirmish muster", {"size": 5}, channel=w.lobby)
+        text, ephemeral = answer(res)
+        assert text == "A warband of 5 musters." and not ephemeral
+        await party(w, adventurers=False)  # a channel playing another game refuses it, naming why
+        res = await w.slash(w.bob, "skirmish muster", {"size": 5})
+        assert_refused(res, "belongs to")
+    finally:
+        COMMANDS.pop("skirmish muster", None)
+        GROUPS.pop("skirmish", None)
+
+
 async def test_a_malformed_deploy_names_the_fix(world: World) -> None:
     """Issue: /battle start with a malformed deploy: answered "Something went wrong on our side"."""
     w = world
