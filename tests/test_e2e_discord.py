@@ -836,6 +836,25 @@ async def test_a_failed_answer_after_a_commit_says_what_was_saved(world: World, 
     expected_errors("answering adventurer create")
 
 
+async def test_a_refused_post_after_a_commit_says_what_was_saved(world: World) -> None:
+    """Discord refuses the message with the picture (413): the player is told the action was saved, and its
+    number, not that nothing changed."""
+    w, fake = world, world.fake
+    await party(w, adventurers=False)
+    cid = await w.bot.table.service.campaign_id(str(w.chan.id))
+    before = await w.bot.store.log_count(cid)
+    rule = fake.fail("POST", "/webhooks/*", status=413, times=1)
+    res = await w.slash(w.bob, "adventurer create", {"name": "Ryan", "race": "dark-elf",
+                                                      "line": "destruction-staff"})
+    await res.wait(10, followups=1)
+    assert rule.hits == 1
+    said = " ".join(fu.history[-1].get("content") or "" for fu in res.followups)
+    assert "nothing was changed" not in said.lower(), said
+    assert f"#{before + 1} (adventurer create)" in said and "do not repeat" in said.lower(), said
+    assert await w.bot.store.log_count(cid) == before + 1
+    expected_errors("answering adventurer create")
+
+
 async def test_player_options_name_party_members_only(world: World) -> None:
     w, fake = world, world.fake
     await party(w)
