@@ -48,8 +48,7 @@ def build_bot(db_path: str, *, sync: bool = False, sync_guild: str | None = None
         async def setup_hook(self) -> None:
             self.store = await Store.open(db_path)
             self.table = Table(CampaignService(self.store))
-            for ext in ("cogs.campaign", "cogs.adventurer", "cogs.misc", "cogs.battle", "cogs.lockpick"):
-                await self.load_extension(ext)
+            await self.load_extension("cogs.slash")  # every slash command, generated from its declaration
             self.add_dynamic_items(HexButton, HexSelect)
             self.tree.on_error = self.on_tree_error
             if sync:
@@ -71,9 +70,10 @@ def build_bot(db_path: str, *, sync: bool = False, sync_guild: str | None = None
 
         async def on_tree_error(self, interaction: discord.Interaction, error: Exception) -> None:
             log.error("slash command failed: %s", error, exc_info=error)
-            text = "Something went wrong on our side and nothing was changed."
+            text = ("Something went wrong on our side. Before you repeat the command, check `/campaign log`: "
+                    "it lists every action that was saved.")
             if isinstance(error, discord.app_commands.TransformerError):
-                text = f"`{error.value}` is not a valid choice here; pick one from the list."
+                text = f"`{str(error.value)[:40]}` is not a valid choice here; pick one from the list."
             try:
                 if interaction.response.is_done():
                     await interaction.followup.send(text, ephemeral=True)
@@ -134,8 +134,41 @@ def main(argv: list[str] | None = None) -> int:
     db = args.db or os.getenv("HEXPOST_DB", "hexpost.db")
     sync = args.sync or os.getenv("HEXPOST_SYNC", "").strip() in ("1", "true", "yes")
     bot = build_bot(db, sync=sync, sync_guild=os.getenv("HEXPOST_SYNC_GUILD") or None)
-    bot.run(token, log_handler=None)
+    try:
+        bot.run(token, log_handler=None)
+    except KeyboardInterrupt:
+        return 0
+    except Exception as exc:  # noqa: BLE001 - a start-up failure is explained, not dumped as a traceback
+        problem = startup_problem(exc)
+        if problem is None:
+            raise
+        print(problem, file=sys.stderr)
+        log.debug("start-up failure", exc_info=exc)
+        return 2
     return 0
+
+
+def startup_problem(exc: BaseException) -> str | None:
+    """Words for a failure to reach or log in to Discord: what failed and how to check it (None: not one)."""
+    import aiohttp
+    import discord
+
+    if isinstance(exc, discord.LoginFailure):
+        return ("Hexpost could not log in to Discord: the token was refused.\n"
+                "Check DISCORD_TOKEN in your .env: copy the bot token again from the Discord Developer Portal "
+                "(Applications > your app > Bot > Reset Token); it is not the application id or the client secret.")
+    if isinstance(exc, discord.PrivilegedIntentsRequired):
+        return ("Hexpost could not connect: Discord refused an intent the bot asked for.\n"
+                "Hexpost needs no privileged intent; check that you run an unchanged bot.py.")
+    network = (aiohttp.ClientConnectionError, discord.GatewayNotFound, asyncio.TimeoutError, OSError)
+    if isinstance(exc, network) or isinstance(exc, discord.HTTPException) and exc.status >= 500:
+        return (f"Hexpost could not reach Discord ({type(exc).__name__}: {str(exc)[:200] or 'no answer'}).\n"
+                "Check, in this order:\n"
+                "  1. the network: can this machine open https://discord.com (proxy, firewall, DNS)?\n"
+                "  2. Discord itself: https://discordstatus.com shows outages;\n"
+                "  3. the token: DISCORD_TOKEN in .env is the bot token from the Developer Portal.\n"
+                "Without a token Hexpost starts the offline local table instead (python bot.py --local).")
+    return None
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 """The Discord side of the one command layer: interactions in, ``Reply`` out.
 
-Cogs stay thin: each slash command calls ``respond`` with its options.  Rule
-errors come back ephemeral.  Pictures are rendered in a worker thread after
+Every slash command (generated in ``cogs/slash.py``) calls ``respond`` with its
+options.  Rule errors come back ephemeral, and so does any answer meant for the
+asker alone, even when it comes late; an answer that cannot be posted after its
+action was saved says which action was saved, never that nothing changed.  Pictures are rendered in a worker thread after
 the interaction is deferred, so the 3-second limit and the gateway heartbeat
 are never at risk.  Buttons and menus are answered by ``HexButton``/``HexSelect``,
 dynamic items matching every ``hx:...`` id, so they work after restarts.
@@ -116,13 +118,22 @@ async def render_files(reply: Reply) -> list[discord.File]:
     from render import render
 
     files = []
+    too_big = []
     for pic in reply.pictures:
         data = await asyncio.to_thread(render, pic.kind, pic.view)
         if len(data) <= MAX_UPLOAD:
             files.append(discord.File(io.BytesIO(data), filename=pic.filename))
+        else:
+            too_big.append((pic.filename, len(data)))
     for f in reply.files:
         if len(f.data) <= MAX_UPLOAD:
             files.append(discord.File(io.BytesIO(f.data), filename=f.filename))
+        else:
+            too_big.append((f.filename, len(f.data)))
+    if too_big:  # never let the message claim a file it does not carry
+        note = "; ".join(f"{name} ({size / 2**20:.1f} MB)" for name, size in too_big)
+        reply.content = (f"{reply.content}\n" if reply.content else "") + (
+            f"Not attached: {note} is over Discord's {MAX_UPLOAD // 2**20} MB limit for the bot.")
     return files
 
 
@@ -159,35 +170,110 @@ async def send_followup(interaction: discord.Interaction, reply: Reply) -> None:
         await send_followup(interaction, extra)
 
 
+async def send_private(interaction: discord.Interaction, text: str) -> None:
+    """A message only the asker sees, however far the interaction has got."""
+    kwargs = {"ephemeral": True, "allowed_mentions": discord.AllowedMentions.none()}
+    if interaction.response.is_done():
+        await interaction.followup.send(clip(text, MAX_CONTENT), **kwargs)
+    else:
+        await interaction.response.send_message(clip(text, MAX_CONTENT), **kwargs)
+
+
+async def send_deferred(interaction: discord.Interaction, reply: Reply, *, private_defer: bool) -> None:
+    """Answer an interaction already deferred.  A private answer after a public "thinking" message replaces it
+    (Discord would otherwise show the first followup publicly)."""
+    if (reply.error or reply.ephemeral) and not private_defer:
+        await interaction.delete_original_response()
+    if reply.error:
+        await interaction.followup.send(clip(reply.content, MAX_CONTENT), ephemeral=True,
+                                        allowed_mentions=discord.AllowedMentions.none())
+        return
+    await send_followup(interaction, reply)
+
+
+async def read_uploads(interaction: discord.Interaction, name: str, inv: Invocation,
+                       options: dict[str, Any]) -> str | None:
+    """Read every attachment option into ``inv`` (its value becomes the file name); a refusal text, or None."""
+    from kernel.commands import COMMANDS
+
+    cmd = COMMANDS.get(name)
+    by_key = {o.key: o for o in cmd.options} if cmd else {}
+    for key, value in list(options.items()):
+        if not isinstance(value, discord.Attachment):
+            continue
+        opt = by_key.get(key)
+        limit = opt.max if opt is not None and opt.max else MAX_UPLOAD
+        if value.size > limit:
+            return (f"That file is {value.size // 1024} KB; `{opt.name if opt else key}` takes files of at most "
+                    f"{max(1, limit // 1024)} KB. Attach a smaller file.")
+        try:
+            inv.attach(key, await value.read())
+        except discord.HTTPException:
+            return "The file could not be downloaded from Discord. Attach it again in a moment."
+        options[key] = value.filename[:100]
+    return None
+
+
 async def respond(interaction: discord.Interaction, name: str, /, **options: Any) -> None:
     """Run command ``name`` for this interaction and answer it."""
+    from kernel.commands import COMMANDS
+
     if interaction.guild_id is None:
         await interaction.response.send_message("Hexpost campaigns live in server channels; use it there.",
                                                 ephemeral=True)
         return
     table = table_of(interaction.client)
     inv = invocation(interaction)
+    cmd = COMMANDS.get(name)
+    private = bool(cmd and cmd.private)
     opts = {k: (str(v.id) if isinstance(v, (discord.abc.User, discord.Member)) else v)
             for k, v in options.items() if v is not None}
     for v in options.values():
         if isinstance(v, (discord.abc.User, discord.Member)):
             inv.names[str(v.id)] = v.display_name
-    # Run the command first: its answer decides whether the reply is private (errors) or public.
-    # Only if it has not answered within DEFER_AFTER seconds is the interaction deferred, so Discord's
-    # 3-second limit holds even when the channel is busy.  Drawing happens after a defer (send_reply).
-    task = asyncio.ensure_future(table.run(inv, name, opts))
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
-    if not done:
-        await interaction.response.defer(thinking=True)
+    deferred = False
+    try:
+        if any(isinstance(v, discord.Attachment) for v in opts.values()):
+            # Downloading may take longer than Discord waits for a first answer.
+            await interaction.response.defer(ephemeral=private, thinking=True)
+            deferred = True
+            refused = await read_uploads(interaction, name, inv, opts)
+            if refused:
+                await send_deferred(interaction, Reply.fail(refused), private_defer=private)
+                return
+        # Run the command first: its answer decides whether the reply is private (errors) or public.
+        # Only if it has not answered within DEFER_AFTER seconds is the interaction deferred, so Discord's
+        # 3-second limit holds even when the channel is busy.  Drawing happens after a defer (send_reply).
+        task = asyncio.ensure_future(table.run(inv, name, opts))
+        if not deferred:
+            done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+            if not done:
+                await interaction.response.defer(ephemeral=private, thinking=True)
+                deferred = True
         reply = await task
-        if reply.error:
-            await interaction.delete_original_response()
-            await interaction.followup.send(clip(reply.content, MAX_CONTENT), ephemeral=True,
-                                            allowed_mentions=discord.AllowedMentions.none())
-            return
-        await send_followup(interaction, reply)
-        return
-    await send_reply(interaction, task.result())
+        if deferred:
+            await send_deferred(interaction, reply, private_defer=private)
+        else:
+            await send_reply(interaction, reply)
+    except Exception as exc:  # noqa: BLE001 - the answer could not be posted: say what was saved
+        await answer_failed(interaction, inv, name, exc)
+
+
+async def answer_failed(interaction: discord.Interaction, inv: Invocation, what: str, exc: BaseException) -> None:
+    """Posting the answer failed (a picture, a file or the message itself).  Never claim nothing changed when
+    the command saved something: name the action and its log number, so nobody repeats it."""
+    from commands.core import failure_text, saved_note
+
+    log.error("answering %s for %s in %s failed", what, inv.user_id, inv.channel_id, exc_info=exc)
+    if inv.done:
+        text = ("Your action was saved, but its answer could not be posted here (the picture or the message "
+                "failed). " + saved_note(inv))
+    else:
+        text = failure_text(inv)
+    try:
+        await send_private(interaction, text)
+    except discord.HTTPException:
+        log.warning("could not tell %s that the answer failed", inv.user_id)
 
 
 async def handle_component(interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
@@ -197,16 +283,19 @@ async def handle_component(interaction: discord.Interaction, custom_id: str, val
         await interaction.response.send_message("This button no longer works. Run the command again.", ephemeral=True)
         return
     reply = await table.click(inv, custom_id, values)
-    if reply.error:
-        await interaction.response.send_message(clip(reply.content, MAX_CONTENT), ephemeral=True,
-                                                allowed_mentions=discord.AllowedMentions.none())
-        return
-    if reply.update:
-        kwargs = message_kwargs(reply)
-        kwargs.setdefault("view", None)
-        await interaction.response.edit_message(**kwargs)
-        return
-    await send_reply(interaction, reply)
+    try:
+        if reply.error:
+            await interaction.response.send_message(clip(reply.content, MAX_CONTENT), ephemeral=True,
+                                                    allowed_mentions=discord.AllowedMentions.none())
+            return
+        if reply.update:
+            kwargs = message_kwargs(reply)
+            kwargs.setdefault("view", None)
+            await interaction.response.edit_message(**kwargs)
+            return
+        await send_reply(interaction, reply)
+    except Exception as exc:  # noqa: BLE001
+        await answer_failed(interaction, inv, custom_id, exc)
 
 
 async def autocomplete(interaction: discord.Interaction, name: str, option: str,

@@ -39,6 +39,10 @@ async def post_reminder(bot, reminder: Reminder) -> None:
     text = await reminder_text(bot.store, reminder)
     if text is None:
         return
+    stored = await bot.store.load_active(reminder.channel_id)
+    members = (stored.state.get("members") or []) if stored is not None else []
+    if str(reminder.user_id) not in [str(m) for m in members]:
+        return  # the bot never pings anyone outside the party
     channel = bot.get_channel(int(reminder.channel_id))
     if channel is None:
         try:

@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from kernel import rulesets
-from kernel.commands import Invocation, Opt, command
+from kernel.commands import Invocation, Opt, command, group
 from kernel.components import confirm_buttons, make_id, on_click
 from kernel.core import RuleError, word
 from kernel.present import mention
@@ -20,6 +20,7 @@ from kernel.reply import COLOR_OK, Button, Embed, Reply, clip
 
 PLAYER = Opt("player", str, "Act for this player (party leader only)", user=True)
 NO_CAMPAIGN = "This channel has no campaign yet. Start one with `/campaign new`."
+group("campaign", "Open, join and run a campaign")
 
 
 def events_text(events, limit: int = 1900) -> str:
@@ -179,7 +180,7 @@ async def campaign_log(inv: Invocation, page=None) -> Reply:
          Opt("reminder_hours", int, "Remind the player whose move it is after this many hours (0 = off)",
              min=0, max=24 * 14),
          Opt("prevent_timeout_minutes", int, "Minutes to answer a prevention question before the automatic "
-             "choice applies (0 = wait; The Elder Scrolls)", min=0, max=7 * 24 * 60))
+             "choice (0 = wait; The Elder Scrolls)", min=0, max=7 * 24 * 60))
 async def campaign_settings(inv: Invocation, reminder_hours=None, prevent_timeout_minutes=None) -> Reply:
     args = {k: v for k, v in {"reminder_hours": reminder_hours,
                               "prevent_timeout_minutes": prevent_timeout_minutes}.items() if v is not None}

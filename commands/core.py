@@ -56,27 +56,50 @@ class Table:
             return Reply.fail(f"`/{name}` has no option `{clip_echo(unknown[0])}`. Its options: {allowed}.")
         try:
             kwargs = {o.key: coerce(o, options.get(o.name)) for o in cmd.options}
+            state = await self._know_names(inv)
             if cmd.ruleset:
-                await self._check_ruleset(inv, cmd)
-            return await cmd.handler(inv, **kwargs)
+                self._check_ruleset(state, cmd)
+            self._check_members(state, cmd, kwargs)
+            reply = await cmd.handler(inv, **kwargs)
         except RuleError as exc:
-            if inv.saved:  # refused after an action of this command was saved: say so
-                done = ", ".join(f"#{seq} `{kind}`" for seq, kind in inv.saved)
-                return Reply.fail(f"{exc.message}\n(Saved before that: log entry {done}.)")
+            if inv.done:  # refused after an earlier step of this command was saved: say so
+                return Reply.fail(f"{exc.message}\n{saved_note(inv)}")
             return Reply.fail(exc.message)
         except Exception:  # noqa: BLE001 - the player gets a polite answer, the host gets the trace
             log.error("command /%s failed for %s in %s with %r\n%s", name, inv.user_id, inv.channel_id, options,
                       traceback.format_exc())
-            if inv.saved:
-                return Reply.fail(saved_but_failed(inv))
-            return Reply.fail("Something went wrong on our side and nothing was changed. "
-                              "The bot's host can find the details in its log.")
+            return Reply.fail(failure_text(inv))
+        if cmd.private:
+            reply.ephemeral = True
+        keep_ping_in_party(reply, inv.done[-1].state if inv.done else state)
+        return reply
 
-    async def _check_ruleset(self, inv: Invocation, cmd) -> None:
+    @staticmethod
+    async def _know_names(inv: Invocation):
+        """Load the channel's campaign (or None) and hand its kept display names to the invocation."""
+        state = await inv.service.campaign(inv.channel_id)
+        kept = getattr(state, "names", None)
+        if isinstance(kept, dict):
+            inv.known = dict(kept)
+        return state
+
+    @staticmethod
+    def _check_members(state, cmd: Command, kwargs: dict[str, Any]) -> None:
+        """A ``player:`` (member) option names a current member of this channel's party, or is refused."""
+        if state is None:
+            return
+        members = [str(m) for m in getattr(state, "members", [])]
+        for opt in cmd.options:
+            value = kwargs.get(opt.key)
+            if opt.user and value is not None and str(value) not in members:
+                raise OptionError(f"`{opt.name}` must name a member of this party; the one you named is not in this "
+                                  "party (they can join with `/campaign join`; see the party with `/campaign status`).")
+
+    @staticmethod
+    def _check_ruleset(state, cmd) -> None:
         """A ruleset's command in a channel whose campaign plays another ruleset gets a clear refusal."""
         from kernel.rulesets import REGISTRY
 
-        state = await inv.service.campaign(inv.channel_id)
         playing = getattr(state, "ruleset", None) if state is not None else None
         if playing is not None and playing != cmd.ruleset:
             mine = REGISTRY[cmd.ruleset].title if cmd.ruleset in REGISTRY else cmd.ruleset
@@ -101,19 +124,37 @@ class Table:
         from kernel.components import handle_click
 
         try:
-            return await handle_click(inv, custom_id, values or [])
+            state = await self._know_names(inv)
+            reply = await handle_click(inv, custom_id, values or [])
+            keep_ping_in_party(reply, inv.done[-1].state if inv.done else state)
+            return reply
         except RuleError as exc:
+            if inv.done:
+                return Reply.fail(f"{exc.message}\n{saved_note(inv)}")
             return Reply.fail(exc.message)
         except Exception:  # noqa: BLE001
             log.error("click %s by %s failed\n%s", custom_id, inv.user_id, traceback.format_exc())
-            if inv.saved:
-                return Reply.fail(saved_but_failed(inv))
-            return Reply.fail("Something went wrong on our side and nothing was changed.")
+            return Reply.fail(failure_text(inv))
 
 
-def saved_but_failed(inv) -> str:
-    """The answer when showing a result failed after its action was saved: say what was saved."""
-    done = ", ".join(f"#{seq} `{kind}`" for seq, kind in inv.saved)
-    return (f"Your action was saved (log entry {done}), but showing its result failed on our side. "
-            "Do not repeat it: see `/campaign status` or `/campaign log`. The bot's host can find the details "
-            "in its log.")
+def saved_note(inv: Invocation) -> str:
+    """What this command saved before its answer failed: the action and its log number, so nobody repeats it."""
+    saved = ", ".join(f"#{out.seq} ({out.action.type.replace('.', ' ')})" for out in inv.done)
+    return (f"Saved: {saved} is in the campaign log. Do not repeat it: "
+            "see it with `/campaign log` (and `/battle status` in a battle).")
+
+
+def failure_text(inv: Invocation) -> str:
+    if inv.done:
+        return ("Your action was saved, but its answer could not be shown because of a fault on our side. "
+                + saved_note(inv))
+    return "Something went wrong on our side and nothing was changed. The bot's host can find the details in its log."
+
+
+def keep_ping_in_party(reply: Reply, state) -> None:
+    """The bot pings only a current member of the channel's party (and never from a state it cannot read)."""
+    members = {str(m) for m in getattr(state, "members", [])} if state is not None else set()
+    if reply.ping is not None and str(reply.ping) not in members:
+        reply.ping = None
+    for extra in reply.followups:
+        keep_ping_in_party(extra, state)

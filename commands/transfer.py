@@ -480,7 +480,7 @@ def _import_gate(inv: Invocation) -> asyncio.Lock:
 
 @command("campaign import", "Open a campaign from a /campaign export file in this channel (its party leader).",
          Opt("file", str, "The .json or .json.gz file /campaign export made (at the local table: its path)",
-             required=True))
+             required=True, attachment=True, max=MAX_IMPORT_BYTES))
 async def campaign_import(inv: Invocation, file) -> Reply:
     existing = await inv.service.campaign(inv.channel_id)
     if existing is not None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from kernel.core import Action, Dice, Event, RuleError
+from kernel.text import display_name
 
 
 @dataclass
@@ -66,6 +67,18 @@ def check_permission(handler: Handler, state: Any, action: Action) -> None:
         )
 
 
+def keep_names(state: Any, action: Action) -> None:
+    """The campaign keeps its members' display names (states that have a ``names`` mapping), as the action
+    carries them: so posts and pictures name players after a restart, and replay rebuilds the same names."""
+    names = getattr(state, "names", None)
+    if not action.names or not isinstance(names, dict):
+        return
+    for user_id, name in action.names.items():
+        clean = display_name(name)
+        if clean and str(user_id) in state.members:
+            names[str(user_id)] = clean
+
+
 class ActionTable:
     """A ruleset's action types, and the one way to run them.
 
@@ -105,6 +118,7 @@ class ActionTable:
         new_state, events = handler.apply(work, action, ctx)
         new_state.dice_counter = dice.counter
         new_state.forced = list(dice.forced)
+        keep_names(new_state, action)
         if action.on_behalf and action.on_behalf != action.actor:
             events.insert(0, Event("acted-for", "{@leader} acts for {@player}.",
                                    {"leader": action.actor, "player": action.on_behalf}))

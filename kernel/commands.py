@@ -14,6 +14,7 @@ from typing import Any, Awaitable, Callable
 
 from kernel.core import Action, RuleError
 from kernel.reply import Reply
+from kernel.text import display_name
 
 log = logging.getLogger("hexpost.commands")
 
@@ -33,6 +34,10 @@ class Opt:
     user: bool = False  # a Discord member (the local table takes a name)
     local_only: bool = False  # only at the local table (e.g. confirm:yes; Discord confirms with a button)
     arg: str | None = None  # the handler's parameter name when the option's name is a Python keyword ("class")
+    # a file the player uploads (Discord: an attachment whose bytes reach the handler through
+    # ``Invocation.uploads``; the option's value is the file's name; at the local table: a path); ``max``
+    # is then the largest file accepted, in bytes
+    attachment: bool = False
 
     @property
     def key(self) -> str:
@@ -48,20 +53,36 @@ class Command:
     renders: bool = False  # may draw pictures: the cog defers first
     local_only: bool = False  # not offered as a slash command
     ruleset: str | None = None  # only in a channel whose campaign plays this ruleset (None: any channel)
+    private: bool = False  # the answer concerns only the asker: always shown to them alone
+
+    @property
+    def published_options(self) -> list[Opt]:
+        return [o for o in self.options if not o.local_only]
 
 
 COMMANDS: dict[str, Command] = {}
+# Descriptions of command groups ("campaign" for "campaign new", ...): group name -> description.
+GROUPS: dict[str, str] = {}
 
 
 def command(name: str, description: str, *options: Opt, renders: bool = False, local_only: bool = False,
-            ruleset: str | None = None):
+            ruleset: str | None = None, private: bool = False):
     def deco(fn):
         if name in COMMANDS:
             raise RuntimeError(f"command {name} declared twice")
-        COMMANDS[name] = Command(name, description, list(options), fn, renders, local_only, ruleset)
+        COMMANDS[name] = Command(name, description, list(options), fn, renders, local_only, ruleset, private)
         return fn
 
     return deco
+
+
+def group(name: str, description: str) -> None:
+    """Describe a command group (its subcommands are the declarations whose names start with ``name``)."""
+    GROUPS[name] = description
+
+
+def group_description(name: str) -> str:
+    return GROUPS.get(name) or f"The /{name} commands"
 
 
 @dataclass
@@ -76,22 +97,48 @@ class Invocation:
     names: dict[str, str] = field(default_factory=dict)  # user id -> display name, when the front door knows it
     local: bool = False  # typed at the offline local table (trusted: may name a pack folder by path)
     saved: list = field(default_factory=list)  # (log seq, action type) of each action this command committed
+    known: dict[str, str] = field(default_factory=dict)  # the display names the campaign keeps (state.names)
+    done: list[Any] = field(default_factory=list)  # the outcomes this command committed, in order
+    uploads: dict[str, bytes] = field(default_factory=dict)  # attachment option -> the uploaded bytes
 
     @property
     def service(self):
         return self.table.service
 
+    def attach(self, option: str, data: bytes) -> None:
+        """An uploaded file for an attachment option (the Discord front door calls this)."""
+        self.uploads[option] = bytes(data)
+        self.__dict__["upload"] = self.uploads[option]  # read by ``commands.transfer.uploaded``
+
     def action(self, type_: str, args: dict[str, Any] | None = None, *, player: str | None = None) -> Action:
         on_behalf = str(player) if player and str(player) != self.user_id else None
-        return Action(type=type_, actor=self.user_id, args=args or {}, on_behalf=on_behalf)
+        return Action(type=type_, actor=self.user_id, args=args or {}, on_behalf=on_behalf,
+                      names=self.fresh_names(self.user_id, on_behalf))
+
+    def fresh_names(self, *user_ids: str | None) -> dict[str, str]:
+        """The display names of these people that the campaign does not keep yet (or keeps an older one of)."""
+        out = {}
+        for uid in user_ids:
+            if not uid:
+                continue
+            live = display_name(self.user_name if uid == self.user_id else self.names.get(str(uid), ""))
+            if live and live != str(uid) and self.known.get(str(uid)) != live:
+                out[str(uid)] = live
+        return out
 
     async def do(self, type_: str, args: dict[str, Any] | None = None, *, player: str | None = None):
         out = await self.service.execute(self.channel_id, self.action(type_, args, player=player))
         self.saved.append((out.seq, type_))  # committed: whatever fails later, this action stands
+        self.done.append(out)
+        kept = getattr(out.state, "names", None)
+        if isinstance(kept, dict):
+            self.known = dict(kept)
         return out
 
     def name_of(self, user_id: str) -> str:
-        return self.names.get(str(user_id)) or self.table.names.get(str(user_id)) or f"player {user_id}"
+        uid = str(user_id)
+        return (self.names.get(uid) or self.known.get(uid) or self.table.names.get(uid)
+                or (self.user_name if uid == self.user_id else "") or f"player {uid}")
 
 
 class OptionError(RuleError):

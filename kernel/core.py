@@ -42,13 +42,21 @@ class Action:
     actor: str  # Discord user id (as text) of whoever issued it
     args: dict[str, Any] = field(default_factory=dict)
     on_behalf: str | None = None  # owner the leader acted for, when not themselves
+    # display names the front door knew for the people in this action (user id -> name); the campaign keeps them
+    names: dict[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, "actor": self.actor, "args": dict(self.args), "on_behalf": self.on_behalf}
+        d = {"type": self.type, "actor": self.actor, "args": dict(self.args), "on_behalf": self.on_behalf}
+        if self.names:
+            d["names"] = dict(self.names)
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Action":
-        return cls(type=d["type"], actor=str(d["actor"]), args=dict(d.get("args") or {}), on_behalf=d.get("on_behalf"))
+        names = d.get("names")
+        names = {str(k): v for k, v in names.items() if isinstance(v, str)} if isinstance(names, dict) else {}
+        return cls(type=d["type"], actor=str(d["actor"]), args=dict(d.get("args") or {}), on_behalf=d.get("on_behalf"),
+                   names=names)
 
 
 PERSON = re.compile(r"\{@(\w+)\}")

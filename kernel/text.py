@@ -29,6 +29,16 @@ def clean_name(text: str | None, what: str, *, max_len: int = 32) -> str:
     return name
 
 
+def display_name(text: object, max_len: int = 32) -> str:
+    """A member's display name made safe to show in posts and pictures (never refused: what is not a letter,
+    digit, space or plain punctuation is left out; "" when nothing is left)."""
+    if not isinstance(text, str):
+        return ""
+    kept = "".join(ch for ch in unicodedata.normalize("NFC", text[:200])
+                   if ch.isalnum() or ch in ALLOWED_PUNCTUATION)
+    return " ".join(kept.split())[:max_len].strip()
+
+
 def slug(text: str) -> str:
     """How ids are matched from what a player typed: 'Dark Elf' -> 'dark-elf'."""
     return "-".join(str(text).strip().lower().replace("_", " ").replace("-", " ").split())

@@ -753,6 +753,202 @@ async def test_battle_round_through_discord(world: World) -> None:
         assert not ephemeral and text, text
 
 
+# ============================================================================= 9. names, privacy, honest failures
+def expected_errors(kind: str) -> None:
+    """A test that provokes an error on purpose takes those records out of the fixture's clean check."""
+    for h in logging.getLogger("hexpost").handlers:
+        if isinstance(h, _Errors):
+            h.records = [r for r in h.records if kind not in r.getMessage()]
+
+
+async def test_member_names_are_kept_with_the_campaign_across_restarts(world: World, monkeypatch) -> None:
+    """After a restart the bot knows no member (no members intent), yet mats name the players; a member who
+    changes their name is renamed when they next act; the log replays to the same names."""
+    import render as render_pkg
+    from kernel.service import replay
+
+    w, fake = world, world.fake
+    await party(w)
+    state = await w.state()
+    assert state.names == {str(w.leader.id): "lena", str(w.bob.id): "bob", str(w.cara.id): "cara"}
+
+    await w.restart()
+    for guild in w.bot.guilds:  # what Discord sends a bot without the members intent: no member list
+        guild._members.clear()
+    views = []
+    real = render_pkg.render
+    monkeypatch.setattr(render_pkg, "render", lambda kind, view: views.append((kind, view)) or real(kind, view))
+    res = await w.slash(w.cara, "campaign status")
+    mat = await w.click(w.cara, res.message, button(res.message, "Mat: Ryan"))
+    assert png_files(mat) and [v["player"] for k, v in views if k == "mat"] == ["bob"]
+
+    w.bob.nick = "Bobby the Bold"
+    res = await w.slash(w.bob, "adventurer class", {"class": "knight"})
+    text, ephemeral = answer(res)
+    assert not ephemeral, text
+    state = await w.state()
+    assert state.names[str(w.bob.id)] == "Bobby the Bold"
+    cid = await w.bot.table.service.campaign_id(str(w.chan.id))
+    assert replay(await w.bot.store.log(cid)).to_dict() == state.to_dict()
+    # the export carries them (state and log), so an import keeps them too
+    res = await w.slash(w.leader, "campaign export")
+    (name, data), = res.files
+    doc = json.loads(data)
+    assert doc["state"]["names"][str(w.bob.id)] == "Bobby the Bold"
+
+
+async def test_answers_for_the_asker_alone_stay_private_when_slow(world: World, monkeypatch) -> None:
+    """A slow answer is deferred first; one meant for the asker alone must not become public."""
+    import cogs.common
+
+    w = world
+    await party(w)
+    monkeypatch.setattr(cogs.common, "DEFER_AFTER", 0.0)  # every command is "slow"
+    res = await w.slash(w.leader, "battle start", {"encounter": "jailbreak"})
+    text, ephemeral = answer(res)
+    assert res.callback_type == 5 and not ephemeral and png_files(res), text
+    res = await w.slash(w.leader, "battle prevention", {"mode": "ask"})
+    text, ephemeral = answer(res)
+    assert res.callback_type == 5 and ephemeral and "ask" in text.lower(), (text, res.log)
+    res = await w.slash(w.bob, "help")  # a private answer of a command that is not always private
+    text, ephemeral = answer(res)
+    assert ephemeral, (text, res.log)
+    res = await w.slash(w.bob, "battle status")  # public answers stay public
+    text, ephemeral = answer(res)
+    assert not ephemeral
+
+
+async def test_a_failed_answer_after_a_commit_says_what_was_saved(world: World, monkeypatch) -> None:
+    import render as render_pkg
+
+    w = world
+    await party(w, adventurers=False)
+    cid = await w.bot.table.service.campaign_id(str(w.chan.id))
+    before = await w.bot.store.log_count(cid)
+
+    def broken(kind, view):
+        raise OSError("the picture could not be drawn")
+
+    monkeypatch.setattr(render_pkg, "render", broken)
+    res = await w.slash(w.bob, "adventurer create", {"name": "Ryan", "race": "dark-elf",
+                                                      "line": "destruction-staff"})
+    await res.wait(10, followups=1)
+    texts = [fu.history[-1].get("content") or "" for fu in res.followups]
+    said = " ".join(texts)
+    assert "nothing was changed" not in said.lower(), said
+    assert f"#{before + 1}" in said and "saved" in said.lower() and "do not repeat" in said.lower(), said
+    assert str(w.bob.id) in (await w.state()).adventurers
+    assert await w.bot.store.log_count(cid) == before + 1
+    expected_errors("answering adventurer create")
+
+
+async def test_a_refused_post_after_a_commit_says_what_was_saved(world: World) -> None:
+    """Discord refuses the message with the picture (413): the player is told the action was saved, and its
+    number, not that nothing changed."""
+    w, fake = world, world.fake
+    await party(w, adventurers=False)
+    cid = await w.bot.table.service.campaign_id(str(w.chan.id))
+    before = await w.bot.store.log_count(cid)
+    rule = fake.fail("POST", "/webhooks/*", status=413, times=1)
+    res = await w.slash(w.bob, "adventurer create", {"name": "Ryan", "race": "dark-elf",
+                                                      "line": "destruction-staff"})
+    await res.wait(10, followups=1)
+    assert rule.hits == 1
+    said = " ".join(fu.history[-1].get("content") or "" for fu in res.followups)
+    assert "nothing was changed" not in said.lower(), said
+    assert f"#{before + 1} (adventurer create)" in said and "do not repeat" in said.lower(), said
+    assert await w.bot.store.log_count(cid) == before + 1
+    expected_errors("answering adventurer create")
+
+
+async def test_player_options_name_party_members_only(world: World) -> None:
+    w, fake = world, world.fake
+    await party(w)
+    dave = fake.add_member(w.guild, "dave")  # on the server, not in the party
+    before = (await w.state()).to_dict()
+    res = await w.slash(w.leader, "adventurer create", {"name": "Pal", "race": "nord", "line": "bow",
+                                                        "player": dave})
+    assert_refused(res, "member of this party", "/campaign join")
+    res = await w.slash(w.leader, "battle start", {"encounter": "jailbreak", "first": dave})
+    assert_refused(res, "member of this party")
+    res = await w.slash(w.leader, "campaign leader", {"player": dave})
+    assert_refused(res, "member of this party")
+    assert (await w.state()).to_dict() == before
+    for res in fake.interactions:  # nobody outside the party was ever allowed a ping
+        for payload in (res.message.history if res.message else []):
+            users = (payload.get("allowed_mentions") or {}).get("users") or []
+            assert str(dave.id) not in [str(u) for u in users]
+
+
+async def test_a_command_declared_by_another_ruleset_is_published_and_answered(world: World) -> None:
+    """A ruleset's new command needs only its declaration: after a restart it is published and runs."""
+    from kernel.commands import COMMANDS, GROUPS, Opt, command, group
+    from kernel.reply import Reply
+
+    w, fake = world, world.fake
+
+    @command("skirmish muster", "Muster a warband for a skirmish.",
+             Opt("size", int, "How many models", required=True, min=3, max=12),
+             Opt("rival", str, "The opposing player", user=True), ruleset="skirmish")
+    async def muster(inv, size, rival=None):
+        return Reply(content=f"A warband of {size} musters.")
+
+    group("skirmish", "Skirmish battles with warbands")
+    try:
+        await w.restart()
+        cmd = fake.find_command("skirmish muster")
+        assert cmd is not None and [o["name"] for o in cmd["options"]] == ["size", "rival"]
+        assert cmd["options"][0]["min_value"] == 3 and cmd["options"][1]["type"] == 6
+        res = await w.slash(w.bob, "skirmish muster", {"size": 5}, channel=w.lobby)
+        text, ephemeral = answer(res)
+        assert text == "A warband of 5 musters." and not ephemeral
+        await party(w, adventurers=False)  # a channel playing another game refuses it, naming why
+        res = await w.slash(w.bob, "skirmish muster", {"size": 5})
+        assert_refused(res, "belongs to")
+    finally:
+        COMMANDS.pop("skirmish muster", None)
+        GROUPS.pop("skirmish", None)
+
+
+async def test_a_malformed_deploy_names_the_fix(world: World) -> None:
+    """Issue: /battle start with a malformed deploy: answered "Something went wrong on our side"."""
+    w = world
+    await party(w)
+    for bad in ("zz", "1,2,3", ",", "1"):
+        res = await w.slash(w.leader, "battle start", {"encounter": "jailbreak", "deploy": bad})
+        text = assert_refused(res, "deploy", "q,r")
+        assert "went wrong" not in text
+    res = await w.slash(w.leader, "battle start", {"encounter": "jailbreak", "deploy": "99,99"})
+    text = assert_refused(res, "entrance")  # a hex off the entrance tile: the refusal lists the free ones
+    assert (await w.state()).battle is None
+    import re
+
+    free = [h for h in re.findall(r"-?\d+,-?\d+", text) if h != "99,99"]
+    res = await w.slash(w.leader, "battle start", {"encounter": "jailbreak", "deploy": free[-1]})
+    text, ephemeral = answer(res)
+    assert not ephemeral, text
+    unit = (await w.state()).battle["units"][f"a:{w.leader.id}"]
+    assert f"{unit['q']},{unit['r']}" == free[-1]
+
+
+def test_without_a_network_the_bot_says_what_failed_and_how_to_check(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, discord.http\n"
+        "discord.http.Route.BASE = 'http://127.0.0.1:9/api/v10'\n"  # nothing listens there: no network
+        "import bot\n"
+        f"sys.exit(bot.main(['--db', {str(tmp_path / 'x.db')!r}]))\n"
+    )
+    env = {**__import__("os").environ, "DISCORD_TOKEN": "a.token.value", "HEXPOST_LOG_LEVEL": "ERROR"}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, env=env,
+                          cwd=str(__import__("pathlib").Path(__file__).resolve().parent.parent))
+    assert done.returncode == 2, done.stderr
+    assert "could not reach Discord" in done.stderr and "discordstatus.com" in done.stderr
+    assert "DISCORD_TOKEN" in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
 # ============================================================================= 7. the 3-second figure
 def test_zz_latency_summary() -> None:
     """Runs last in this module: the worst first-response latency over every interaction above."""

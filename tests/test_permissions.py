@@ -167,3 +167,78 @@ async def test_acting_for_someone_is_logged_with_who_did_it(player, store):
     assert not done.error and f"<@{LEADER}> acts for <@{OWNER}>" in done.content
     last = (await store.log((await store.load_active(HOME)).id))[-1]
     assert (last.type, last.actor, last.on_behalf) == ("campaign.leave", LEADER, OWNER)
+
+
+def member_options():
+    from commands.core import COMMANDS, load_commands
+
+    load_commands()
+    for name, cmd in sorted(COMMANDS.items()):
+        for opt in cmd.options:
+            if opt.user:
+                yield pytest.param(name, opt.name, id=f"{name.replace(' ', '-')}-{opt.name}")
+
+
+@pytest.mark.parametrize("name,option", list(member_options()))
+async def test_member_options_name_current_party_members_only(player, store, name, option):
+    """Every member option of every command (from the declarations): someone outside the party, or who left it,
+    is refused by the command layer with the fix, and nothing changes."""
+    from commands.core import COMMANDS
+
+    await setup_party(player)
+    assert not (await player(MEMBER)("campaign leave")).error  # a former member
+    cmd = COMMANDS[name]
+    base = {o.name: (o.choices[0] if o.choices else (o.min or 1) if o.type is int else "x")
+            for o in cmd.options if o.required and o.name != option}
+    before = await snapshot(store, HOME)
+    for who in (OUTSIDER, MEMBER):
+        reply = await player(LEADER)(name, **base, **{option: who})
+        assert reply.error and "must name a member of this party" in reply.content, reply.content
+        assert "/campaign join" in reply.content
+        assert await snapshot(store, HOME) == before
+
+
+async def test_a_reply_never_pings_anyone_outside_the_party(player, table):
+    from commands.core import COMMANDS
+    from kernel.commands import command
+    from kernel.reply import Reply
+
+    await setup_party(player)
+
+    @command("pingtest", "A reply that asks to ping people.")
+    async def pingtest(inv):
+        return Reply(content="hi", ping=OUTSIDER, followups=[Reply(content="you", ping=OWNER)])
+
+    try:
+        reply = await player(LEADER)("pingtest")
+    finally:
+        COMMANDS.pop("pingtest", None)
+    assert reply.ping is None and reply.followups[0].ping == OWNER
+
+
+@pytest.mark.parametrize("fault", ["crash", "refusal"])
+async def test_a_command_that_fails_after_saving_says_what_was_saved(player, store, caplog, fault):
+    """A command whose answer breaks after its action was committed never says "nothing was changed": it names
+    the action and its log number, so the player does not repeat it."""
+    from commands.core import COMMANDS
+    from kernel.commands import command
+    from kernel.core import RuleError
+
+    await setup_party(player)
+
+    @command("savetest", "Saves, then its answer fails.")
+    async def savetest(inv):
+        await inv.do("campaign.settings", {"reminder_hours": 7})
+        if fault == "crash":
+            raise RuntimeError("the answer broke")
+        raise RuleError("A later step was refused.")
+
+    count = await store.log_count((await store.load_active(HOME)).id)
+    try:
+        reply = await player(LEADER)("savetest")
+    finally:
+        COMMANDS.pop("savetest", None)
+    assert reply.error and "nothing was changed" not in reply.content, reply.content
+    assert f"#{count + 1} (campaign settings)" in reply.content and "do not repeat" in reply.content.lower()
+    assert (await store.load_active(HOME)).state["settings"]["reminder_hours"] == 7
+    caplog.clear()  # the crash is logged for the host on purpose

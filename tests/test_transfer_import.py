@@ -230,7 +230,7 @@ async def test_a_failed_answer_after_the_save_says_what_was_saved(player, servic
     monkeypatch.setattr(handlers, "events_text", broken)
     reply = await ryan("campaign settings", reminder_hours=7)
     assert reply.error and "nothing was changed" not in reply.content.lower()
-    assert "was saved" in reply.content and "#2" in reply.content and "Do not repeat it" in reply.content
+    assert "was saved" in reply.content and "#2" in reply.content and "do not repeat it" in reply.content.lower()
     assert (await service.campaign("100")).settings["reminder_hours"] == 7
 
 

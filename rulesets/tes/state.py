@@ -184,6 +184,7 @@ class Campaign:
     pack_version: str = ""  # content hash of the pack when the campaign began ("" = saved before it was recorded)
     schema: int = SCHEMA
     ruleset: str = "tes"
+    names: dict[str, str] = field(default_factory=dict)  # member id -> display name, refreshed when they act
 
     def to_dict(self, *, copy: bool = True) -> dict[str, Any]:
         c = _plain if copy else _same
@@ -209,6 +210,7 @@ class Campaign:
             "drafts": c(self.drafts),
             "ended": self.ended,
             "pack_version": self.pack_version,
+            "names": dict(self.names),
         }
 
     @classmethod
@@ -234,6 +236,8 @@ class Campaign:
             drafts={str(k): dict(v) for k, v in (d.get("drafts") or {}).items()},
             ended=bool(d.get("ended", False)),
             pack_version=str(d.get("pack_version") or ""),
+            names={str(k): v[:32] for k, v in (d.get("names") or {}).items() if isinstance(v, str)}
+            if isinstance(d.get("names"), dict) else {},
         )
 
     def clone(self) -> "Campaign":

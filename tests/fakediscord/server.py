@@ -124,6 +124,21 @@ class RateLimitRule:
         return (self.method == '*' or self.method == method) and fnmatch.fnmatchcase(path, self.pattern)
 
 
+@dataclass
+class FailRule:
+    """Answer matching requests with an HTTP error (e.g. 413 when a file is too large for Discord)."""
+    method: str
+    pattern: str
+    times: int
+    status: int
+    code: int
+    message: str
+    hits: int = 0
+
+    def matches(self, method: str, path: str) -> bool:
+        return (self.method == '*' or self.method == method) and fnmatch.fnmatchcase(path, self.pattern)
+
+
 class _ErrorCollector(logging.Handler):
     def __init__(self) -> None:
         super().__init__(level=logging.ERROR)
@@ -216,6 +231,7 @@ class FakeDiscord:
         self.requests: List[RecordedRequest] = []
         self.unhandled: List[RecordedRequest] = []
         self.rate_limits: List[RateLimitRule] = []
+        self.failures: List[FailRule] = []
         self.typing: List[int] = []  # channel ids, one per typing request
         self.identifies: List[Dict[str, Any]] = []
         self.resumes = 0
@@ -476,6 +492,14 @@ class FakeDiscord:
         pattern on the path after /api/v10, e.g. ``'/channels/*/messages'``)."""
         rule = RateLimitRule(method.upper(), pattern, times, retry_after, is_global)
         self.rate_limits.append(rule)
+        return rule
+
+    def fail(self, method: str, pattern: str, *, status: int = 413, code: int = 40005,
+             message: str = 'Request entity too large', times: int = 1) -> FailRule:
+        """Answer the next ``times`` matching requests with an HTTP error (not a 429: the client does not
+        retry), e.g. a followup whose picture Discord refuses."""
+        rule = FailRule(method.upper(), pattern, times, status, code, message)
+        self.failures.append(rule)
         return rule
 
     # ------------------------------------------------------------------ commands
@@ -1005,6 +1029,12 @@ class FakeDiscord:
                 if request.headers.get('Authorization') != f'Bot {self.token}':
                     rec.status = 401
                     return _err(401, '401: Unauthorized', 0)
+            for fail in self.failures:
+                if fail.hits < fail.times and fail.matches(request.method, path):
+                    fail.hits += 1
+                    rec.status = fail.status
+                    await self._notify()
+                    return _json({'message': fail.message, 'code': fail.code}, status=fail.status)
             for rule in self.rate_limits:
                 if len(rule.hits) < rule.times and rule.matches(request.method, path):
                     rule.hits.append(time.monotonic())

@@ -535,7 +535,7 @@ def drop_active(c: Ctx, owner: str, which: Any) -> None:
     my_turn(c, owner)
     adv = c.adv(owner)
     if not adv.active:
-        raise RuleError("Your active slots are empty.")
+        raise RuleError("Your active slots are empty, so there is no die to drop.")
     try:
         k = int(str(which).strip())
     except (TypeError, ValueError):

@@ -75,7 +75,10 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
         adv = state.adventurers[owner]
         want = hexes.get(owner)
         if want:
-            h = Hex.parse(want) if isinstance(want, str) else Hex(*want)
+            try:
+                h = Hex.parse(want) if isinstance(want, str) else Hex(*(int(x) for x in want))
+            except (ValueError, TypeError):
+                raise RuleError(f"{adv.name}'s deploy hex is not a hex: write each as q,r, e.g. -2,2.") from None
             if h not in free:
                 raise RuleError(f"{adv.name} must deploy to a free hex of the entrance tile: "
                                 f"{', '.join(str(x) for x in free)}.")

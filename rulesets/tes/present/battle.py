@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from kernel.commands import Invocation, Opt, command
+from kernel.commands import Invocation, Opt, command, group
 from rulesets.tes.present.handlers import PLAYER, _pack, _state
 from rulesets.tes.present.presenter import mat_view, short
 from kernel.reply import COLOR_BATTLE, Embed, Picture, Reply, clip
@@ -130,6 +130,24 @@ async def battle_reply(inv: Invocation, out, *, mat_for: str | None = None, titl
 
 
 # -------------------------------------------------------------- /battle --
+group("battle", "Clash battles on the hex map")
+
+
+def deploy_hexes(text: str) -> list:
+    """The ``deploy:`` option read once, at the edge: entrance hexes in turn order ("-2,2 -2,1")."""
+    from kernel.hexes import Hex
+    from kernel.text import echo
+
+    spots = []
+    for part in text.replace(";", " ").split():
+        try:
+            spots.append(Hex.parse(part))
+        except ValueError:
+            raise RuleError(f"`deploy` takes hexes written q,r separated by spaces, e.g. `-2,2 -2,1` "
+                            f"(`{echo(part, 20)}` is not a hex).") from None
+    return spots
+
+
 @command("battle start", "Set up a clash battle: map, enemies, adventurers on the entrance tile (party leader).",
          Opt("encounter", str, "The clash encounter, e.g. jailbreak", required=True, autocomplete="encounters"),
          Opt("first", str, "Who takes the first player token (default: the leader)", user=True),
@@ -147,10 +165,10 @@ async def battle_start(inv: Invocation, encounter, first=None, deploy=None, ep=N
         order = members[i:] + members[:i]
         args["order"] = order
         if deploy:
-            spots = deploy.replace(";", " ").split()
+            spots = deploy_hexes(deploy)
             if len(spots) > len(order):
                 raise RuleError(f"Give at most one hex per adventurer ({len(order)}).")
-            args["hexes"] = dict(zip(order, spots))
+            args["hexes"] = {owner: [h.q, h.r] for owner, h in zip(order, spots)}
     elif first:
         raise RuleError("The first player must have an adventurer in this party.")
     if ep is not None:
@@ -254,7 +272,7 @@ async def battle_escape(inv: Invocation, player=None) -> Reply:
 
 
 @command("battle prevention", "Damage prevention: automatic (default) or ask me each time.",
-         Opt("mode", str, "auto or ask", required=True, choices=("auto", "ask")), PLAYER)
+         Opt("mode", str, "auto or ask", required=True, choices=("auto", "ask")), PLAYER, private=True)
 async def battle_prevention(inv: Invocation, mode, player=None) -> Reply:
     out = await inv.do("battle.prevention", {"mode": mode}, player=player)
     return Reply(content="\n".join(e.words() for e in out.events), ephemeral=True)

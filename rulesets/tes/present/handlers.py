@@ -4,12 +4,14 @@ from __future__ import annotations
 import re
 
 from kernel.components import confirm_buttons, make_id, on_click
-from kernel.commands import Invocation, Opt, command
+from kernel.commands import Invocation, Opt, command, group
 from rulesets.tes.present.presenter import adventurer_embed, events_text, mat_view, status_embed
 from kernel.reply import Button, Embed, Picture, Reply
 from kernel.core import RuleError
 
 PLAYER = Opt("player", str, "Act for this player's adventurer (party leader only)", user=True)
+group("adventurer", "Your adventurer and its mat")
+group("content", "Browse the campaign's content pack")
 
 
 def _pack(state):
