@@ -61,10 +61,10 @@ async def _attach(inv: Invocation, out, reply: Reply) -> None:
     cid = out.campaign_id or await inv.service.campaign_id(inv.channel_id)
     if cid is None:
         return
-    if b and b.get("pending"):
+    if b and b.pending:
         _roll_prompt(inv, state, cid, reply)
     due = await ensure_deadline(inv.service.store, cid, inv.channel_id, state, inv.service.clock())
-    if b and b.get("await"):
+    if b and b.asking:
         _ask_prompt(inv, state, cid, reply, due)
     _mat_buttons(inv, out, reply)
 
@@ -74,7 +74,7 @@ def _cid(kind: str, inv: Invocation, cid: int, key: str, verb: str) -> str:
 
 
 def _roll_prompt(inv: Invocation, state, cid: int, reply: Reply) -> None:
-    dice = state.battle["pending"]["dice"]
+    dice = state.battle.pending.dice
     key = roll_key(state)
     reply.buttons += [Button(_cid("roll", inv, cid, key, "all"), "Resolve all", "success"),
                       Button(_cid("roll", inv, cid, key, "none"), "Resolve none", "secondary")]
@@ -90,10 +90,10 @@ def _roll_prompt(inv: Invocation, state, cid: int, reply: Reply) -> None:
 def _ask_prompt(inv: Invocation, state, cid: int, reply: Reply, due: float | None) -> None:
     from rulesets.tes.battle import harm
 
-    aw = state.battle["await"]
+    aw = state.battle.asking
     key = ask_key(state)
-    sources = list(aw.get("sources") or [])
-    auto = [s["label"] for s in sources if s["key"] in harm.auto_choice(sources, int(aw.get("amount") or 0))]
+    sources = list(aw.sources)
+    auto = [s["label"] for s in sources if s["key"] in harm.auto_choice(sources, int(aw.amount or 0))]
     reply.buttons += [Button(_cid("prv", inv, cid, key, "auto"), "Use the automatic choice", "primary"),
                       Button(_cid("prv", inv, cid, key, "none"), "Use no prevention", "danger")]
     if 1 <= len(sources) <= MAX_OPTIONS:
@@ -207,11 +207,11 @@ async def _roll_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
     state = await _current(inv, cid)
     if state is None or roll_key(state) != key:
         return Reply.fail(STALE_ROLL)
-    p = state.battle["pending"]
-    refused = _allowed(inv, state, p["owner"], "roll")
+    p = state.battle.pending
+    refused = _allowed(inv, state, p.owner, "roll")
     if refused:
         return refused
-    n = len(p["dice"])
+    n = len(p.dice)
     if verb == "all":
         args: dict = {}
     elif verb == "none":
@@ -221,13 +221,13 @@ async def _roll_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
         if not chosen:
             return Reply.fail("Choose at least one die from the menu (or press **Resolve none**).")
         if chosen != sorted(chosen):
-            return _order_question("roll", inv, cid, key, chosen, [d["label"] for d in p["dice"]], "rolled")
+            return _order_question("roll", inv, cid, key, chosen, [d["label"] for d in p.dice], "rolled")
         args = {"order": ",".join(map(str, chosen))}
     elif verb.startswith("o") and _decode(verb[1:], n):
         args = {"order": ",".join(map(str, _decode(verb[1:], n)))}
     else:
         return Reply.fail(OLD_ID)
-    out = await inv.do("battle.resolve", args, player=p["owner"])
+    out = await inv.do("battle.resolve", args, player=p.owner)
     return await battle_reply(inv, out)
 
 
@@ -242,11 +242,11 @@ async def _prevent_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
     state = await _current(inv, cid)
     if state is None or ask_key(state) != key:
         return Reply.fail(STALE_ASK)
-    aw = state.battle["await"]
-    refused = _allowed(inv, state, aw["owner"], "prevention question")
+    aw = state.battle.asking
+    refused = _allowed(inv, state, aw.owner, "prevention question")
     if refused:
         return refused
-    sources = list(aw.get("sources") or [])
+    sources = list(aw.sources)
     if verb in ("auto", "none"):
         use = verb
     elif verb == "pick":
@@ -260,7 +260,7 @@ async def _prevent_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
         use = ",".join(map(str, _decode(verb[1:], len(sources))))
     else:
         return Reply.fail(OLD_ID)
-    out = await inv.do("battle.prevent", {"use": use}, player=aw["owner"])
+    out = await inv.do("battle.prevent", {"use": use}, player=aw.owner)
     return await battle_reply(inv, out)
 
 
@@ -280,7 +280,7 @@ async def ensure_deadline(store, campaign_id: int, channel_id: str, state, now: 
     minutes = prevent_timeout_minutes(state)
     if minutes <= 0:
         return None
-    await store.add_deadline(campaign_id, dkey, PREVENT, str(channel_id), state.battle["await"]["owner"],
+    await store.add_deadline(campaign_id, dkey, PREVENT, str(channel_id), state.battle.asking.owner,
                              now + minutes * 60, now)
     return next((d.due_at for d in await store.pending_deadlines(campaign_id) if d.key == dkey), None)
 

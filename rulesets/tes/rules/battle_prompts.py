@@ -25,21 +25,20 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 def roll_key(state) -> str | None:
     """The rolled engage waiting to be resolved, e.g. ``b1.r2.t0.e1`` (battle, round, turn, engage)."""
     b = state.battle if state is not None else None
-    if not b or not b.get("pending"):
+    if not b or not b.pending:
         return None
-    turn = b.get("turn") or {}
-    return f"b{b.get('no', 0)}.r{b.get('round', 0)}.t{b.get('turn_index', 0)}.e{turn.get('engages', 0)}"
+    return f"b{b.no}.r{b.round}.t{b.turn_index}.e{b.turn.engages}"
 
 
 def ask_key(state) -> str | None:
     """The prevention question waiting for an answer, e.g. ``b1.r2.e1.h0`` (battle, round, enemy, its hit)."""
     b = state.battle if state is not None else None
-    aw = b.get("await") if b else None
+    aw = b.asking if b else None
     if not aw:
         return None
-    cur = (b.get("enemy_phase") or {}).get("current") or {}
-    hit = next((i for i, h in enumerate(cur.get("hits") or []) if not h.get("done")), 0)
-    return f"b{b.get('no', 0)}.r{b.get('round', 0)}.{_UNSAFE.sub('_', str(aw.get('enemy')))}.h{hit}"
+    cur = b.enemy_phase.current if b.enemy_phase else None
+    hit = next((i for i, h in enumerate(cur.hits if cur else []) if not h.done), 0)
+    return f"b{b.no}.r{b.round}.{_UNSAFE.sub('_', str(aw.enemy))}.h{hit}"
 
 
 def prevent_timeout_minutes(state) -> int:
@@ -56,9 +55,9 @@ class PreventTimeout(Handler):
     def apply(self, state, action, ctx):
         b = require_battle(state)
         key = str(action.args.get("ask") or "")
-        if not b.get("await") or ask_key(state) != key:
+        if not b.asking or ask_key(state) != key:
             raise RuleError("That prevention question was already answered; nothing timed out.")
-        owner = b["await"]["owner"]
+        owner = b.asking.owner
         adv = state.adventurers.get(owner)
         minutes = int(action.args.get("minutes") or prevent_timeout_minutes(state))
         c = Ctx(state, ctx.pack_for(state), ctx.dice)
