@@ -17,6 +17,7 @@ from typing import Any, Callable
 from kernel import rulesets
 from kernel.actions import dice_for
 from kernel.core import Action, Event, RuleError
+from kernel.prompts import deadline_sync
 from kernel.store import ChannelTaken, LogEntry, StaleWrite, Store
 
 
@@ -53,20 +54,26 @@ class CampaignService:
         stored = await self.store.load_active(str(channel_id))
         return stored.id if stored else None
 
-    async def execute(self, channel_id: str, action: Action) -> Outcome:
+    async def execute(self, channel_id: str, action: Action | Callable[[Any], Action]) -> Outcome:
+        """Run one action.  ``action`` may be a function of the current state that returns it (an answer
+        to a prompt, ``kernel.prompts.answer``): it runs under the channel's lock, so it sees what the
+        action will see; whatever it raises changes nothing."""
         channel_id = str(channel_id)
         async with self.lock(channel_id):
             stored = await self.store.load_active(channel_id)
+            if callable(action):
+                action = action(rulesets.load(stored.state) if stored else None)
             game = rulesets.for_action(stored.state if stored else None, action)
             state = game.load(stored.state) if stored else None
             if action.type == "undo":
                 return await self._undo(channel_id, stored, state, action)
             dice = dice_for(state)
-            applied = game.execute(state, action, dice, self.clock())
+            now = self.clock()  # one time for the action and its log entry, so replay sees what the action saw
+            applied = game.execute(state, action, dice, now)
             new_state = applied.state
             seq = await self.store.next_seq(stored.id) if stored else 1
             entry = LogEntry(
-                seq=seq, at=self.clock(), actor=action.actor, on_behalf=action.on_behalf, type=action.type,
+                seq=seq, at=now, actor=action.actor, on_behalf=action.on_behalf, type=action.type,
                 action=action.to_dict(), dice=applied.dice, events=[e.to_dict() for e in applied.events],
                 undoable=applied.undoable, state_before=stored.state if (stored and applied.undoable) else None,
             )
@@ -94,6 +101,7 @@ class CampaignService:
                 entry=entry,
                 undo_of=undo_of,
                 reminder=reminder,
+                deadline=deadline_sync(old, new),  # the open prompt's deadline, in the same transaction
             )
         except StaleWrite:
             raise RuleError(

@@ -377,9 +377,22 @@ async def test_sweep_schedules_a_deadline_the_prompt_never_wrote(game):
     await game.ok(SHANNON, "force", values="5")
     await game.inv(SHANNON).do("battle.endturn")  # committed, but the bot stopped before its reply
     cid = await game.table.service.campaign_id(CH)
-    assert await game.table.service.store.pending_deadlines(cid) == []
+    store = game.table.service.store
+    # the deadline was committed with the question, reply or not
+    assert [d.due_at for d in await store.pending_deadlines(cid)] == [T0 + 3600]
+    assert await sweep(game.table, now=T0 + 10) == 0
+    # a campaign saved before deadlines were committed with the state: a question with no time, no row
+    import json
+
+    stored = await store.load_active(CH)
+    old = dict(stored.state)
+    old["battle"]["await"].pop("deadline", None)
+    await store._db.execute("UPDATE campaigns SET state = ? WHERE id = ?", (json.dumps(old), cid))
+    await store._db.commit()
+    await store.cancel_deadlines(cid, "prevent")
+    assert await store.pending_deadlines(cid) == []
     assert await sweep(game.table, now=T0 + 10) == 1
-    (d,) = await game.table.service.store.pending_deadlines(cid)
+    (d,) = await store.pending_deadlines(cid)
     assert d.due_at == T0 + 10 + 3600
     assert await sweep(game.table, now=T0 + 20) == 0
 

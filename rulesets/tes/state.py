@@ -261,6 +261,14 @@ class Campaign:
     def clone(self) -> "Campaign":
         return Campaign.from_dict(self.to_dict())
 
+    def open_prompt(self):
+        """The question the table waits on (``kernel.prompts.Prompt``), or None."""
+        if self.battle is None:
+            return None
+        from rulesets.tes.rules.battle_prompts import open_prompt
+
+        return open_prompt(self)
+
     def adventurer_named(self, text: str) -> Adventurer | None:
         t = text.strip().lower()
         for a in self.adventurers.values():

@@ -197,7 +197,11 @@ def run_enemies(c: Ctx) -> bool:
             if t.owner and on_map(t) and prevention_mode(c, t.owner) == "ask":
                 sources = harm.prevention_sources(c, t.owner, enemy_engage=True)
                 if sources:
-                    c.b.asking = PreventionAsk(owner=t.owner, amount=h.amount, enemy=cur.uid, sources=sources)
+                    from rulesets.tes.rules.battle_prompts import prevent_timeout_minutes
+
+                    minutes = prevent_timeout_minutes(c.state)
+                    c.b.asking = PreventionAsk(owner=t.owner, amount=h.amount, enemy=cur.uid, sources=sources,
+                                               deadline=c.now + minutes * 60 if minutes > 0 and c.now else None)
                     c.say("ask", f"🛡️ <@{t.owner}>: {c.unit(cur.uid).name} deals {h.amount} damage "
                                  f"to {t.name}. Choose prevention with `/battle prevent` "
                                  f"({', '.join(str(i) + '. ' + s['label'] for i, s in enumerate(sources, 1))}).",

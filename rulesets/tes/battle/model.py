@@ -170,6 +170,7 @@ class Ctx:
     pack: Any
     dice: Dice
     events: list[Event] = field(default_factory=list)
+    now: float = 0.0  # the action's time (deadlines of prompts it opens are counted from it)
 
     @property
     def b(self) -> Battle:

@@ -337,10 +337,13 @@ class EnemyPhase(Record):
 class PreventionAsk(Record):
     """A player in ``ask`` mode is asked how to prevent an enemy's damage."""
 
+    OPTIONAL = frozenset({"deadline"})  # questions saved before deadlines were recorded have none
+
     owner: str = ""
     amount: int = 0
     enemy: str = ""
     sources: list[dict[str, Any]] = field(default_factory=list)  # harm.prevention_sources, numbered from 1
+    deadline: float | None = None  # when the automatic choice applies by itself (None: it waits)
     more: dict[str, Any] = field(default_factory=dict, repr=False)
 
 

@@ -15,7 +15,7 @@ from rulesets.tes.rules.adventurer import Create
 
 
 def _ctx(state, ctx) -> Ctx:
-    return Ctx(state, ctx.pack_for(state), ctx.dice)
+    return Ctx(state, ctx.pack_for(state), ctx.dice, now=ctx.now)
 
 
 def _in_battle(state, action) -> str:
