@@ -611,3 +611,26 @@ async def test_over_discord_buttons_menu_second_step_and_the_time_out_post(world
         assert [str(u) for u in new[0].history[-1]["allowed_mentions"]["users"]] == [who[0]]
     stale = await w.click(w.leader, res.message, wire_button(res.message, "Use the automatic choice"))
     assert_refused(stale, "already answered")
+
+
+# -------------------------------------------------------------- lockpick --
+async def test_a_lockpick_check_is_a_prompt_with_buttons(game):
+    await game.ok(SHANNON, "campaign new", name="Jail")
+    await game.ok(SHANNON, "adventurer create", name="Shannon", race="argonian", line="one-hand-and-shield")
+    await game.ok(SHANNON, "force", values="2")
+    await game.ok(SHANNON, "battle start", encounter="jailbreak", deploy="-2,2")
+    await game.ok(SHANNON, "move", path="-1,2 -1,3 0,3")
+    r = await game.ok(SHANNON, "lockpick")
+    assert [b.label for b in r.buttons[:2]] == ["Try this attempt", "Stop"]
+    dice = (await game.state()).battle.lockpick.dice
+    assert [o[0] for o in menu(r).options] == [f"Keep die {i} ({v})" for i, v in enumerate(dice, 1)]
+    other = await game.click(KIM, button(r, "Stop"))
+    assert other.error
+    done = await game.click(SHANNON, button(r, "Stop"))
+    assert not done.error and "gives up on the lock" in done.content
+    cid = await game.table.service.campaign_id(CH)
+    last = (await game.table.service.store.log(cid))[-1]
+    assert (last.type, last.action["args"]) == ("battle.lockpick", {"stop": True})
+    assert (await game.state()).battle["lockpick"] is None
+    stale = await game.click(SHANNON, button(r, "Try this attempt"))
+    assert stale.error and "out of date" in stale.content

@@ -11,9 +11,16 @@
   applies the automatic choice (``battle.prevent-timeout``) — see ``run_due_deadlines``.
 - After the enemy phase: **Show <name>'s mat** for each adventurer the enemies changed.
 
-Ids: ``hx:roll:<channel>:c<campaign>.<roll key>.<verb>`` and ``hx:prv:<channel>:c<campaign>.<ask key>.<verb>``.
-The keys (``rulesets.tes.rules.battle_prompts``) name the exact roll or question, so a click on a prompt that was
-already answered, or replaced by a newer one, or belongs to an ended campaign, is refused and changes nothing.
+- During a lockpick check: **Try this attempt**, **Stop** and a menu of the dice to keep, like ``/lockpick``.
+
+Each of these is the campaign's open prompt (``kernel.prompts.Prompt``, built by
+``rulesets.tes.rules.battle_prompts.open_prompt``): ``show`` draws any of them; a click runs the prompt's action
+through the service (``kernel.prompts.answer``), which checks under the channel's lock that the prompt is still
+the open one and that the clicker is its player or the party leader.
+
+Ids: ``hx:roll:<channel>:c<campaign>.<roll key>.<verb>``, ``hx:prv:...<ask key>...`` and ``hx:lpk:...``.
+The keys name the exact roll, question or attempt, so a click on a prompt that was already answered, or replaced
+by a newer one, or belongs to an ended campaign, is refused and changes nothing.
 """
 from __future__ import annotations
 
@@ -41,6 +48,8 @@ STALE_ROLL = ("This roll is out of date: it was already resolved, or a newer rol
               "Nothing was changed; see `/battle status`.")
 STALE_ASK = ("This prevention question is out of date: it was already answered (or the time-out applied "
              "the automatic choice). Nothing was changed; see `/battle status`.")
+STALE_LOCK = ("This lockpick check is out of date: that attempt was already made, or the check is over. "
+              "Nothing was changed; see `/battle status`.")
 OLD_ID = "This button comes from an older version of the bot. Use `/resolve` or `/battle prevent` instead."
 
 
@@ -74,13 +83,18 @@ def _cid(kind: str, inv: Invocation, cid: int, key: str, verb: str) -> str:
 #: how each kind of prompt is shown: its click kind (in button ids), its buttons (answer, label, style),
 #: the menu's placeholder, and the words for a stale click
 SHOWN = {
-    "roll": {"click": "roll", "buttons": (("all", "Resolve all", "success"), ("none", "Resolve none", "secondary")),
+    "roll": {"click": "roll", "buttons": (("all", "Resolve all", "success", {}),
+                                          ("none", "Resolve none", "secondary", {"order": "none"})),
              "menu": "Or choose dice to resolve, in the order to resolve them", "min_menu": 2, "what": "roll",
              "natural": "rolled"},
-    "prevent": {"click": "prv", "buttons": (("auto", "Use the automatic choice", "primary"),
-                                            ("none", "Use no prevention", "danger")),
+    "prevent": {"click": "prv", "buttons": (("auto", "Use the automatic choice", "primary", {"use": "auto"}),
+                                            ("none", "Use no prevention", "danger", {"use": "none"})),
                 "menu": "Or choose sources, in the order to use them", "min_menu": 1,
                 "what": "prevention question", "natural": "listed"},
+    "lockpick": {"click": "lpk", "buttons": (("go", "Try this attempt", "success", {}),
+                                             ("stop", "Stop", "danger", {"stop": True})),
+                 "menu": "Or keep these dice for the next attempt (the others are rolled again)", "min_menu": 1,
+                 "what": "lockpick check", "natural": "listed"},
 }
 KIND_OF_CLICK = {v["click"]: k for k, v in SHOWN.items()}
 
@@ -89,7 +103,7 @@ def show(inv: Invocation, prompt, cid: int, reply: Reply, state) -> None:
     """The one way a prompt is shown: its buttons, a menu of its options, and its deadline."""
     look = SHOWN[prompt.kind]
     reply.buttons += [Button(_cid(look["click"], inv, cid, prompt.id, verb), label, style)
-                      for verb, label, style in look["buttons"]]
+                      for verb, label, style, _args in look["buttons"]]
     if prompt.pick and look["min_menu"] <= len(prompt.options) <= MAX_OPTIONS:
         options = [(clip(o.label, 100), o.value, clip(o.detail, 100)) for o in prompt.options]
         reply.selects.append(Select(_cid(look["click"], inv, cid, prompt.id, "pick"), look["menu"], options, 1,
@@ -209,14 +223,15 @@ async def _answer_click(click: str, inv: Invocation, arg: str, values: list[str]
 
     def args(prompt) -> dict:
         name, n = prompt.data["arg"], len(prompt.options)
-        if verb == "all":
-            return {}
-        if verb in ("none", "auto"):
-            return {name: verb}
+        fixed = {v: dict(a) for v, _label, _style, a in look["buttons"]}
+        if verb in fixed:
+            return fixed[verb]
         if verb == "pick":
             chosen = _numbers(values, n)
             if not chosen:
                 raise RuleError(PICK_ONE[kind])
+            if not prompt.ordered:
+                chosen = sorted(chosen)
             if chosen != sorted(chosen):
                 names = [o.label.split(". ", 1)[-1].split(":")[0] for o in prompt.options]
                 raise _Ask(_order_question(click, inv, cid, key, chosen, names, look["natural"]))
@@ -236,8 +251,9 @@ async def _answer_click(click: str, inv: Invocation, arg: str, values: list[str]
 
 
 PICK_ONE = {"roll": "Choose at least one die from the menu (or press **Resolve none**).",
-            "prevent": "Choose at least one source from the menu (or press **Use no prevention**)."}
-STALE = {"roll": STALE_ROLL, "prevent": STALE_ASK}
+            "prevent": "Choose at least one source from the menu (or press **Use no prevention**).",
+            "lockpick": "Choose at least one die to keep (or press **Try this attempt**)."}
+STALE = {"roll": STALE_ROLL, "prevent": STALE_ASK, "lockpick": STALE_LOCK}
 
 
 @on_click("roll")
@@ -248,6 +264,11 @@ async def _roll_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
 @on_click("prv")
 async def _prevent_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
     return await _answer_click("prv", inv, arg, values)
+
+
+@on_click("lpk")
+async def _lockpick_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
+    return await _answer_click("lpk", inv, arg, values)
 
 
 # ------------------------------------------------------------ deadlines --
