@@ -159,7 +159,7 @@ async def test_resolve_none(game):
     s = await game.state()
     assert s.adventurers[SHANNON].active == [] and s.battle["units"]["e1"]["hp"] == 3 and not s.battle["pending"]
     cid = await game.table.service.campaign_id(CH)
-    assert (await game.table.service.store.log(cid))[-1].action["args"] == {"order": "none"}
+    assert (await game.table.service.store.log(cid))[-1].action["args"] == {"order": []}  # none: logged as the empty list
 
 
 async def test_a_chosen_subset_in_rolled_order_resolves_at_once(game):
@@ -168,7 +168,7 @@ async def test_a_chosen_subset_in_rolled_order_resolves_at_once(game):
     done = await game.click(SHANNON, menu(r).custom_id, ["1", "3"])
     assert not done.error and not done.ephemeral and done.pictures, done.content
     cid = await game.table.service.campaign_id(CH)
-    assert (await game.table.service.store.log(cid))[-1].action["args"] == {"order": "1,3"}
+    assert (await game.table.service.store.log(cid))[-1].action["args"] == {"order": [1, 3]}
     assert len((await game.state()).adventurers[SHANNON].active) == 1
 
 
@@ -182,7 +182,7 @@ async def test_an_order_that_differs_from_the_roll_takes_a_second_private_step(g
     done = await game.click(SHANNON, button(ask, "In the order picked"))
     assert not done.error and not done.ephemeral
     cid = await game.table.service.campaign_id(CH)
-    assert (await game.table.service.store.log(cid))[-1].action["args"] == {"order": "3,1"}
+    assert (await game.table.service.store.log(cid))[-1].action["args"] == {"order": [3, 1]}
     again = await game.click(SHANNON, button(ask, "In rolled order"))
     assert again.error and again.ephemeral and "out of date" in again.content
 
@@ -263,7 +263,7 @@ async def test_prevention_buttons_answer_like_battle_prevent_and_then_go_stale(g
     assert not done.error, done.content
     cid = await game.table.service.campaign_id(CH)
     last = (await game.table.service.store.log(cid))[-1]
-    assert (last.type, last.action["args"]) == ("battle.prevent", {"use": "2"})
+    assert (last.type, last.action["args"]) == ("battle.prevent", {"use": [2]})
     s = await game.state()
     assert s.battle["await"] is None and s.adventurers[SHANNON].hp == 4 and len(s.adventurers[SHANNON].active) == 1
     assert await game.table.service.store.pending_deadlines(cid) == []  # answered: the time-out is dropped
@@ -285,7 +285,7 @@ async def test_prevention_order_second_step(game):
     done = await game.click(SHANNON, button(ask, "In the order picked"))
     assert not done.error
     cid = await game.table.service.campaign_id(CH)
-    assert (await game.table.service.store.log(cid))[-1].action["args"] == {"use": "2,1"}
+    assert (await game.table.service.store.log(cid))[-1].action["args"] == {"use": [2, 1]}
     assert (await game.state()).adventurers[SHANNON].hp == 5  # both dice prevent the 2 damage
 
 
@@ -634,3 +634,23 @@ async def test_a_lockpick_check_is_a_prompt_with_buttons(game):
     assert (await game.state()).battle["lockpick"] is None
     stale = await game.click(SHANNON, button(r, "Try this attempt"))
     assert stale.error and "out of date" in stale.content
+
+
+# ---------------------------------------------------- parsed at the edge --
+async def test_the_log_stores_parsed_values_not_player_text(game):
+    await shannon_alone(game)
+    await game.ok(SHANNON, "force", values="1 2 5")
+    await game.ok(SHANNON, "engage", target="1,2", dice="2 shield-discipline, combat")
+    await game.ok(SHANNON, "resolve", order="3 1")
+    cid = await game.table.service.campaign_id(CH)
+    log = await game.table.service.store.log(cid)
+    args = {e.type: e.action["args"] for e in log}
+    assert args["battle.move"] == {"to": [0, 2]}
+    assert args["battle.start"]["hexes"] == {SHANNON: [-2, 2]}
+    assert args["battle.engage"] == {"target": [1, 2], "dice": [["shield-discipline", 2], ["combat", 1]]}
+    assert args["battle.resolve"] == {"order": [3, 1]}
+    # text that does not parse is refused at once, naming the fix
+    bad = await game.run(SHANNON, "move", path="1,2 here")
+    assert bad.error and "Write hexes as `q,r`" in bad.content
+    # the log replays to the same campaign (logs of player text, as older versions wrote them, do too)
+    assert replay(log).to_dict() == (await game.state()).to_dict()

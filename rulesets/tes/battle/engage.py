@@ -5,6 +5,7 @@ import re
 from typing import Any
 
 from rulesets.tes.battle import harm, track
+from rulesets.tes.rules import args as args_
 from rulesets.tes.battle.effects import Use, run_effects
 from rulesets.tes.battle.model import Ctx, find_unit, on_map, pos
 from rulesets.tes.battle.state import CacheSpot, EngageRecord, PendingRoll, Reroll, RolledDie, Turn, Unit
@@ -43,14 +44,9 @@ def no_pending(c: Ctx) -> None:
 
 
 # ------------------------------------------------------------------ move --
-def parse_path(text_or_list: Any) -> list[Hex]:
-    if isinstance(text_or_list, list):
-        return [Hex(int(p[0]), int(p[1])) for p in text_or_list]
-    parts = [p for p in re.split(r"[\s;]+", str(text_or_list or "").strip()) if p]
-    try:
-        return [Hex.parse(p) for p in parts]
-    except ValueError as exc:
-        raise RuleError(f"{exc} Write hexes as `q,r` separated by spaces, e.g. `1,2 2,2`.") from None
+def parse_path(route: Any) -> list[Hex]:
+    """A route ``[[q, r], ...]`` (or one hex ``[q, r]``; raw text from older logs) as hexes."""
+    return [Hex(q, r) for q, r in args_.route(route)]
 
 
 def plan_move(c: Ctx, owner: str, args: dict) -> tuple[list[Hex], bool]:
@@ -63,7 +59,7 @@ def plan_move(c: Ctx, owner: str, args: dict) -> tuple[list[Hex], bool]:
     if args.get("path"):
         path = parse_path(args["path"])
     elif args.get("to") is not None:
-        goal = parse_path(args["to"])
+        goal = parse_path([args["to"]] if args_.is_hex(args["to"]) else args["to"])
         if len(goal) != 1:
             raise RuleError("Give one destination hex with `to:`, e.g. `to:2,1`, or the whole route with `path:`.")
         if goal[0] not in c.map.tile_of:
@@ -129,36 +125,17 @@ def _slug(s: str) -> str:
 
 
 def pick_dice(c: Ctx, owner: str, spec: Any) -> list[str]:
-    """Die ids from ``"2 shield-discipline, combat"``, ``"d3 d5"`` or a list of such words."""
+    """Die ids from ``[[word, count], ...]`` (``rules.args.dice_spec``; raw text from older logs)."""
     adv = c.adv(owner)
     if not spec:
         return []
-    if isinstance(spec, list):
-        parts = [str(p) for p in spec]
-    else:
-        text = str(spec)
-        if "," in text:
-            parts = text.split(",")
-        else:
-            parts, count = [], ""
-            for tok in text.split():
-                if tok.rstrip("x").isdigit():
-                    count = tok.rstrip("x")
-                    continue
-                parts.append(f"{count} {tok}" if count else tok)
-                count = ""
     free = list(adv.available_dice())
     chosen: list[str] = []
     types = {}
     for did, d in adv.dice.items():
         dt = c.pack.die(d["type"])
         types.setdefault(d["type"], dt.name)
-    for raw in parts:
-        p = raw.strip().lower()
-        if not p:
-            continue
-        m = re.match(r"^(\d+)\s*x?\s+(.+)$", p) or re.match(r"^(\d+)x(.+)$", p)
-        n, word = (int(m.group(1)), m.group(2).strip()) if m else (1, p)
+    for word, n in args_.dice_spec(spec):
         if word in adv.dice:
             if word not in free:
                 raise RuleError(f"Die `{word}` is not available (it is {adv.die_location(word)}). "
@@ -355,17 +332,7 @@ def reroll(c: Ctx, owner: str, args: dict) -> None:
 def parse_order(spec: Any, n: int) -> list[int]:
     if spec is None or spec == "" or spec == "all":
         return list(range(n))
-    if isinstance(spec, list):
-        nums = [int(x) for x in spec]
-    else:
-        text = str(spec).strip().lower()
-        if text in ("none", "no", "0"):
-            return []
-        try:
-            nums = [int(x) for x in re.split(r"[\s,]+", text) if x]
-        except ValueError:
-            raise RuleError("Write the dice to resolve as numbers from the roll, e.g. `order:2,1`, "
-                            "or `order:none` to resolve none.") from None
+    nums = args_.numbers(spec, args_.ORDER_ERROR)
     out = []
     for k in nums:
         if not 1 <= k <= n:

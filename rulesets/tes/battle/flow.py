@@ -11,6 +11,7 @@ from rulesets.tes.battle import enemy as enemy_ai
 from rulesets.tes.battle import companion, harm, objectives, pool, track
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle.effects import Use, give_status, run_effects
+from rulesets.tes.rules import args as args_
 from rulesets.tes.battle.model import Ctx, adv_uid, on_map, pos, short_label
 from rulesets.tes.battle.state import Battle, BattleSummary, EnemyPhase, PreventionAsk, Turn, Unit
 from kernel.core import RuleError
@@ -220,19 +221,12 @@ def answer_prevention(c: Ctx, owner: str, spec: Any) -> None:
     if aw.owner != owner:
         raise RuleError(f"The bot is waiting for {c.adv(aw.owner).name} to choose prevention, not you.")
     sources = harm.prevention_sources(c, owner, enemy_engage=True)
-    text = str(spec or "auto").strip().lower()
-    if text == "auto":
+    use = args_.prevention_use(spec)  # "auto" or source numbers ([] for none); raw text from older logs
+    if use == "auto":
         keys = harm.auto_choice(sources, aw.amount)
-    elif text in ("none", "0", "no"):
-        keys = []
     else:
         keys = []
-        for part in text.replace(",", " ").split():
-            try:
-                k = int(part)
-            except ValueError:
-                raise RuleError("List the numbers of the prevention sources in order, e.g. `use:2,1`, "
-                                "or `use:none` / `use:auto`.") from None
+        for k in use:
             if not 1 <= k <= len(sources):
                 raise RuleError(f"Choose sources numbered 1 to {len(sources)}.")
             keys.append(sources[k - 1]["key"])

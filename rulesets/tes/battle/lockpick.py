@@ -27,6 +27,7 @@ from typing import Any
 
 from rulesets.tes.battle import harm, track
 from rulesets.tes.battle.model import Ctx, adv_uid, pos
+from rulesets.tes.rules import args as args_
 from rulesets.tes.battle.state import CacheSpot, ItemDeck, LockpickCheck, Unit
 from kernel.core import Dice, RuleError
 
@@ -156,16 +157,7 @@ def note_cache(c: Ctx, u: Unit, moved: int, limit: int) -> None:
 
 
 def _parse_numbers(text: Any, n: int, what: str) -> list[int]:
-    if isinstance(text, list):
-        nums = [int(x) for x in text]
-    else:
-        t = str(text).strip().lower()
-        if t in ("", "none", "no", "0"):
-            return []
-        try:
-            nums = [int(x) for x in re.split(r"[\s,]+", t) if x]
-        except ValueError:
-            raise RuleError(f"Write {what} as die numbers 1 to {n}, e.g. `1,3`, or `none`.") from None
+    nums = args_.numbers(text, f"Write {what} as die numbers 1 to {n}, e.g. `1,3`, or `none`.")
     for k in nums:
         if not 1 <= k <= n:
             raise RuleError(f"There is no die {k}; the dice are numbered 1 to {n}.")
@@ -175,18 +167,11 @@ def _parse_numbers(text: Any, n: int, what: str) -> list[int]:
 
 
 def parse_adjust(text: Any, dice: list[int]) -> list[tuple[int, int]]:
-    """``"3=2, 1=5"``: die 3 becomes a 2, die 1 a 5.  Returns (index, new value) pairs."""
-    if text is None or str(text).strip() == "":
-        return []
-    out = []
-    for part in re.split(r"[\s,;]+", str(text).strip()):
-        if not part:
-            continue
-        m = re.match(r"^(\d)\s*(?:=|>|->|to)\s*(\d)$", part)
-        if not m:
-            raise RuleError("Write adjustments as `die=value`, e.g. `adjust:3=2` (die 3 becomes a 2) "
-                            "or `adjust:3=2,1=5`. Each step of 1 costs 1 light fatigue.")
-        i, v = int(m.group(1)), int(m.group(2))
+    """``[[3, 2], [1, 5]]`` (or ``"3=2, 1=5"`` from older logs): die 3 becomes a 2, die 1 a 5.
+
+    Returns (index, new value) pairs."""
+    out: list[tuple[int, int]] = []
+    for i, v in args_.adjustments(text, len(dice)):
         if not 1 <= i <= len(dice):
             raise RuleError(f"There is no die {i}; the dice are numbered 1 to {len(dice)}.")
         if not 1 <= v <= 6:

@@ -260,16 +260,19 @@ def stats_of(c: "Ctx", u: Unit):
     return c.pack.enemies[u.enemy]
 
 
-def find_unit(c: Ctx, text: str, *, side: str | None = None) -> Unit:
-    """A unit by id, name, short label or hex ("q,r"); a clear message otherwise."""
-    t = str(text or "").strip()
+def find_unit(c: Ctx, text: Any, *, side: str | None = None) -> Unit:
+    """A unit by id, name, short label or hex (``[q, r]``, or "q,r"); a clear message otherwise."""
+    if isinstance(text, (list, tuple)) and len(text) == 2:  # a hex, as the commands hand it over
+        t, h = f"{text[0]},{text[1]}", Hex(int(text[0]), int(text[1]))
+    else:
+        t = str(text or "").strip()
+        try:
+            h = Hex.parse(t)
+        except ValueError:
+            h = None
     if not t:
         raise RuleError("Name a target: an enemy's name (e.g. `High Elf Bandit`), its label or its hex (`q,r`).")
     cands = [u for u in c.units() if side is None or u.side == side]
-    try:
-        h = Hex.parse(t)
-    except ValueError:
-        h = None
     if h is not None:
         found = [u for u in cands if pos(u) == h]
         if found:

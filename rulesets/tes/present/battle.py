@@ -15,6 +15,7 @@ from rulesets.tes.present.presenter import mat_view, short
 from kernel.reply import COLOR_BATTLE, Embed, Picture, Reply, clip
 from kernel.core import RuleError
 from rulesets.tes.battle.state import Battle
+from rulesets.tes.rules import args as args_
 
 LOG_LINES = 6
 
@@ -148,7 +149,7 @@ async def battle_start(inv: Invocation, encounter, first=None, deploy=None, ep=N
         order = members[i:] + members[:i]
         args["order"] = order
         if deploy:
-            spots = deploy.replace(";", " ").split()
+            spots = args_.route(deploy)
             if len(spots) > len(order):
                 raise RuleError(f"Give at most one hex per adventurer ({len(order)}).")
             args["hexes"] = dict(zip(order, spots))
@@ -185,8 +186,10 @@ async def battle_deploy(inv: Invocation, form=None, ready=None, player=None) -> 
          renders=True)
 async def battle_adjust(inv: Invocation, unit, hp=None, bonus_hp=None, tenacity=None, status=None, fatigue=None,
                         fatigue_kind=None, to=None, reason=None) -> Reply:
-    args = {"unit": unit, "hp": hp, "bonus_hp": bonus_hp, "tenacity": tenacity, "status": status,
-            "fatigue": fatigue, "fatigue_kind": fatigue_kind, "to": to, "reason": reason}
+    args = {"unit": args_.unit_ref(unit), "hp": hp, "bonus_hp": bonus_hp, "tenacity": tenacity, "status": status,
+            "fatigue": fatigue, "fatigue_kind": fatigue_kind, "to": args_.one_hex(to, "Give one hex with `to:`, "
+                                                                                   "e.g. `to:2,1`.") if to else None,
+            "reason": reason}
     out = await inv.do("battle.adjust", {k: v for k, v in args.items() if v is not None})
     return await battle_reply(inv, out)
 
@@ -265,7 +268,7 @@ async def battle_prevention(inv: Invocation, mode, player=None) -> Reply:
          Opt("use", str, "Source numbers in order (e.g. 2,1), or auto, or none", required=True), PLAYER,
          renders=True)
 async def battle_prevent(inv: Invocation, use, player=None) -> Reply:
-    out = await inv.do("battle.prevent", {"use": use}, player=player)
+    out = await inv.do("battle.prevent", {"use": args_.prevention_use(use)}, player=player)
     return await battle_reply(inv, out)
 
 
@@ -289,7 +292,8 @@ async def battle_drop(inv: Invocation, slot, player=None) -> Reply:
          Opt("path", str, "The exact route, hexes separated by spaces: \"1,2 2,2\""),
          Opt("free", bool, "Use free movement from an ability instead of a move action"), PLAYER, renders=True)
 async def move(inv: Invocation, to=None, path=None, free=None, player=None) -> Reply:
-    args = {k: v for k, v in {"to": to, "path": path, "free": free}.items() if v}
+    args = {k: v for k, v in {"to": args_.one_hex(to) if to else None, "path": args_.route(path) if path else None,
+                              "free": free}.items() if v}
     out = await inv.do("battle.move", args, player=player)
     return await battle_reply(inv, out)
 
@@ -301,8 +305,8 @@ async def move(inv: Invocation, to=None, path=None, free=None, player=None) -> R
          Opt("item", str, "A ready weapon matching your form", autocomplete="items"),
          Opt("overtax", bool, "Also use the weapon's overtax ability (discards it)"), PLAYER, renders=True)
 async def engage(inv: Invocation, dice=None, target=None, form=None, item=None, overtax=None, player=None) -> Reply:
-    args = {k: v for k, v in {"dice": dice, "target": target, "form": form, "item": item,
-                              "overtax": overtax}.items() if v}
+    args = {k: v for k, v in {"dice": args_.dice_spec(dice), "target": args_.unit_ref(target) if target else None,
+                              "form": form, "item": item, "overtax": overtax}.items() if v}
     out = await inv.do("battle.engage", args, player=player)
     reply = await battle_reply(inv, out)
     if out.state.battle and out.state.battle.pending:
@@ -315,15 +319,26 @@ async def engage(inv: Invocation, dice=None, target=None, form=None, item=None, 
          Opt("order", str, "Die numbers from the roll, e.g. 2,1 — or none"),
          Opt("ally", str, "The adventurer an ally ability goes to (default: you)"), PLAYER, renders=True)
 async def resolve(inv: Invocation, order=None, ally=None, player=None) -> Reply:
-    args = {k: v for k, v in {"order": order, "ally": ally}.items() if v}
+    args = {k: v for k, v in {"order": _order(order), "ally": args_.unit_ref(ally) if ally else None}.items()
+            if v is not None}
     out = await inv.do("battle.resolve", args, player=player)
     return await battle_reply(inv, out)
+
+
+REROLL_ERROR = "Name the dice to reroll by their numbers in the roll, e.g. `dice:2` or `dice:1,3`."
+
+
+def _order(text):
+    """``/resolve order:``: empty or "all" is every die in rolled order (no argument); else the numbers."""
+    if text is None or str(text).strip().lower() in ("", "all"):
+        return None
+    return args_.numbers(text, args_.ORDER_ERROR)
 
 
 @command("reroll", "Reroll dice of your waiting roll, with a reroll a weapon or ability gave you (battle).",
          Opt("dice", str, "Die numbers from the roll, e.g. 2 or 1,3", required=True), PLAYER, renders=True)
 async def reroll(inv: Invocation, dice, player=None) -> Reply:
-    out = await inv.do("battle.reroll", {"dice": dice}, player=player)
+    out = await inv.do("battle.reroll", {"dice": args_.numbers(dice, REROLL_ERROR)}, player=player)
     return await battle_reply(inv, out)
 
 

@@ -84,11 +84,11 @@ def _cid(kind: str, inv: Invocation, cid: int, key: str, verb: str) -> str:
 #: the menu's placeholder, and the words for a stale click
 SHOWN = {
     "roll": {"click": "roll", "buttons": (("all", "Resolve all", "success", {}),
-                                          ("none", "Resolve none", "secondary", {"order": "none"})),
+                                          ("none", "Resolve none", "secondary", {"order": []})),
              "menu": "Or choose dice to resolve, in the order to resolve them", "min_menu": 2, "what": "roll",
              "natural": "rolled"},
     "prevent": {"click": "prv", "buttons": (("auto", "Use the automatic choice", "primary", {"use": "auto"}),
-                                            ("none", "Use no prevention", "danger", {"use": "none"})),
+                                            ("none", "Use no prevention", "danger", {"use": []})),
                 "menu": "Or choose sources, in the order to use them", "min_menu": 1,
                 "what": "prevention question", "natural": "listed"},
     "lockpick": {"click": "lpk", "buttons": (("go", "Try this attempt", "success", {}),
@@ -235,9 +235,9 @@ async def _answer_click(click: str, inv: Invocation, arg: str, values: list[str]
             if chosen != sorted(chosen):
                 names = [o.label.split(". ", 1)[-1].split(":")[0] for o in prompt.options]
                 raise _Ask(_order_question(click, inv, cid, key, chosen, names, look["natural"]))
-            return {name: ",".join(map(str, chosen))}
+            return {name: chosen}
         if verb.startswith("o") and _decode(verb[1:], n):
-            return {name: ",".join(map(str, _decode(verb[1:], n)))}
+            return {name: _decode(verb[1:], n)}
         raise RuleError(OLD_ID)
 
     if await inv.service.campaign_id(inv.channel_id) != cid:

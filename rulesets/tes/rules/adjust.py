@@ -28,7 +28,7 @@ class Adjust(Handler):
         require_battle(state)
         a = action.args
         c = _ctx(state, ctx)
-        u = find_unit(c, str(a.get("unit") or ""))
+        u = find_unit(c, a.get("unit") or "")
         adv = c.adv_of(u)
         reason = str(a.get("reason") or "").strip()[:120]
         done: list[str] = []
@@ -77,7 +77,8 @@ class Adjust(Handler):
             done.append(f"{int(a['fatigue'])} {kind} fatigue")
         if a.get("to"):
             try:
-                h = Hex.parse(str(a["to"]))
+                to = a["to"]
+                h = Hex(int(to[0]), int(to[1])) if isinstance(to, (list, tuple)) else Hex.parse(str(to))
             except ValueError as exc:
                 raise RuleError(str(exc)) from None
             if h not in c.map.passable:
