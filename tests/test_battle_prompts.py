@@ -646,7 +646,7 @@ async def test_the_log_stores_parsed_values_not_player_text(game):
     log = await game.table.service.store.log(cid)
     args = {e.type: e.action["args"] for e in log}
     assert args["battle.move"] == {"to": [0, 2]}
-    assert args["battle.start"]["hexes"] == {SHANNON: [-2, 2]}
+    assert args["battle.start"] == {"encounter": "jailbreak", "deploy": [[-2, 2]]}
     assert args["battle.engage"] == {"target": [1, 2], "dice": [["shield-discipline", 2], ["combat", 1]]}
     assert args["battle.resolve"] == {"order": [3, 1]}
     # text that does not parse is refused at once, naming the fix

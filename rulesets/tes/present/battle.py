@@ -140,21 +140,11 @@ async def battle_reply(inv: Invocation, out, *, mat_for: str | None = None, titl
          Opt("session", int, "Use the end-of-session difficulty table of this session (1-3)", min=1, max=3),
          renders=True)
 async def battle_start(inv: Invocation, encounter, first=None, deploy=None, ep=None, session=None) -> Reply:
-    state = await _state(inv)
-    members = [m for m in state.members if m in state.adventurers]
-    start = str(first) if first else (state.leader if state.leader in members else (members[0] if members else None))
     args: dict[str, Any] = {"encounter": encounter.strip().lower()}
-    if start and start in members:
-        i = members.index(start)
-        order = members[i:] + members[:i]
-        args["order"] = order
-        if deploy:
-            spots = args_.route(deploy)
-            if len(spots) > len(order):
-                raise RuleError(f"Give at most one hex per adventurer ({len(order)}).")
-            args["hexes"] = dict(zip(order, spots))
-    elif first:
-        raise RuleError("The first player must have an adventurer in this party.")
+    if first:
+        args["first"] = str(first)
+    if deploy:
+        args["deploy"] = args_.route(deploy)  # in turn order; the rules pair them with the adventurers
     if ep is not None:
         args["ep"] = ep
     if session is not None:

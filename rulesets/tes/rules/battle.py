@@ -65,12 +65,17 @@ class Start(Handler):
         missing = [m for m in members if m not in order]
         if missing or len(set(order)) != len(order) or any(o not in state.adventurers for o in order):
             raise RuleError("The turn order must list every adventurer's player once.")
+        hexes = a.get("hexes")
+        if a.get("deploy"):  # entrance hexes in turn order
+            if len(a["deploy"]) > len(order):
+                raise RuleError(f"Give at most one hex per adventurer ({len(order)}).")
+            hexes = dict(zip(order, a["deploy"]))
         for o in order:
             adv = state.adventurers[o]
             if adv.hp <= 0:
                 raise RuleError(f"{adv.name} has no HP left and cannot fight; heal first.")
         c = _ctx(state, ctx)
-        flow.setup(c, str(a.get("encounter") or ""), order, a.get("hexes"), a.get("ep"), a.get("session"))
+        flow.setup(c, str(a.get("encounter") or ""), order, hexes, a.get("ep"), a.get("session"))
         flow.proceed(c)
         return state, c.events
 
