@@ -16,7 +16,6 @@ saved shape (effect primitives); rule code uses the attributes.
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar, TypedDict
 
@@ -44,6 +43,7 @@ class Record:
     #: field names written only when they differ from their default
     OPTIONAL: ClassVar[frozenset[str]] = frozenset()
     _names: ClassVar[tuple[str, ...]]
+    _nameset: ClassVar[frozenset[str]]
     _defaults: ClassVar[dict[str, Any]]
     _keys: ClassVar[dict[str, str]]  # field name -> saved key
 
@@ -63,6 +63,7 @@ class Record:
             elif f.default_factory is not MISSING:  # type: ignore[misc]
                 defaults[f.name] = f.default_factory  # called when needed
         cls._names = tuple(names)
+        cls._nameset = frozenset(names)
         cls._defaults = defaults
         back = {v: k for k, v in cls.ALIASES.items()}
         cls._keys = {n: back.get(n, n) for n in names}
@@ -72,17 +73,20 @@ class Record:
         cls = type(self)
         cls._spec()
         out: dict[str, Any] = {}
+        optional, keys, attrs = cls.OPTIONAL, cls._keys, self.__dict__
         for name in cls._names:
-            v = getattr(self, name)
-            if name in cls.OPTIONAL and _is_default(cls, name, v):
+            v = attrs[name]
+            if optional and name in optional and _is_default(cls, name, v):
                 continue
-            out[cls._keys[name]] = _plain(v)
+            out[keys[name]] = v if type(v) in _ATOMS else _plain(v)
         for k, v in self.more.items():
             out.setdefault(k, _plain(v))
         return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any] | None):
+        """The record a saved dict describes.  It takes the dict's values as they are (callers pass a copy
+        they own: ``Campaign.from_dict`` copies the whole saved state once)."""
         if d is None:
             return None
         if isinstance(d, cls):
@@ -90,14 +94,15 @@ class Record:
         cls._spec()
         kw: dict[str, Any] = {}
         more: dict[str, Any] = {}
+        names, nested, aliases = cls._nameset, cls.NESTED, cls.ALIASES
         for key, v in d.items():
-            name = cls.ALIASES.get(key, key)
-            if name not in cls._names:
-                more[key] = copy.deepcopy(v)
+            name = aliases.get(key, key) if aliases else key
+            if name not in names:
+                more[key] = v
                 continue
-            nest = cls.NESTED.get(name)
+            nest = nested.get(name)
             if nest is None or v is None:
-                kw[name] = copy.deepcopy(v)
+                kw[name] = v
             elif nest[0] == "one":
                 kw[name] = nest[1].from_dict(v) if v != {} or nest[1].EMPTY_OK else None
             elif nest[0] == "list":
@@ -173,7 +178,18 @@ def _is_default(cls, name: str, v: Any) -> bool:
     return v == (d() if callable(d) else d)
 
 
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
 def _plain(v: Any) -> Any:
+    """A JSON-ready copy: records as their saved dicts, containers copied, plain values as they are."""
+    t = type(v)
+    if t in _ATOMS:
+        return v
+    if t is list or t is tuple:
+        return [x if type(x) in _ATOMS else _plain(x) for x in v]
+    if t is dict:
+        return {k: (x if type(x) in _ATOMS else _plain(x)) for k, x in v.items()}
     if isinstance(v, Record):
         return v.to_dict()
     if isinstance(v, dict):
