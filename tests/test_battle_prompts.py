@@ -654,3 +654,56 @@ async def test_the_log_stores_parsed_values_not_player_text(game):
     assert bad.error and "Write hexes as `q,r`" in bad.content
     # the log replays to the same campaign (logs of player text, as older versions wrote them, do too)
     assert replay(log).to_dict() == (await game.state()).to_dict()
+
+
+# ------------------------------------------------------- the prompt object --
+def test_deadline_sync_follows_the_open_prompt():
+    from kernel.prompts import Prompt, deadline_sync
+
+    class S:
+        ended = False
+
+        def __init__(self, prompt):
+            self.prompt = prompt
+
+        def open_prompt(self):
+            return self.prompt
+
+    ask = Prompt(id="b1.r1.e1.h0", kind="prevent", owner="S", action="battle.prevent", default="auto",
+                 deadline=T0 + 60, timeout_action="battle.prevent-timeout")
+    roll = Prompt(id="b1.r1.t0.e1", kind="roll", owner="S", action="battle.resolve", default="all")
+    legacy = Prompt(id="b1.r1.e1.h0", kind="prevent", owner="S", action="battle.prevent",
+                    timeout_action="battle.prevent-timeout")  # saved before deadlines were recorded
+    assert deadline_sync(S(None), S(ask)) == ("prevent:b1.r1.e1.h0", "prevent", "S", T0 + 60)
+    assert deadline_sync(S(ask), S(ask)) is False  # nothing about the prompt changed
+    assert deadline_sync(S(ask), S(None)) is None  # answered: unfired deadlines go
+    assert deadline_sync(S(ask), S(roll)) is None  # a roll waits without a deadline
+    assert deadline_sync(S(legacy), S(legacy)) is False  # whatever was scheduled for it stays
+    with pytest.raises(ValueError):
+        Prompt(id="has spaces", kind="roll", owner="S", action="battle.resolve")
+
+
+async def test_a_refused_commit_writes_no_deadline(tmp_path):
+    from kernel.store import StaleWrite
+
+    clock = Clock()
+    store = await Store.open(tmp_path / "hexpost.db")
+    g = Game(Table(CampaignService(store, clock=clock)), clock)
+    await shannon_alone(g)
+    r = await engage_two_shields(g)
+    await g.click(SHANNON, button(r, "Resolve all"))
+    await g.ok(SHANNON, "force", values="5")
+    real = store.commit
+
+    async def stale(**kw):  # another process wrote the campaign meanwhile
+        raise StaleWrite("100")
+
+    store.commit = stale
+    refused = await g.run(SHANNON, "endturn")
+    assert refused.error and "try again" in refused.content
+    store.commit = real
+    cid = await g.table.service.campaign_id(CH)
+    assert await store.pending_deadlines(cid) == [] and (await g.state()).battle["await"] is None
+    await g.ok(SHANNON, "endturn")
+    assert [d.due_at for d in await store.pending_deadlines(cid)] == [T0 + 3600]
+    await store.close()
