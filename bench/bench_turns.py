@@ -291,10 +291,10 @@ class Bench:
             state = self.service.latest[channel]
             if state.battle is None:
                 if in_battle:
-                    last = state.settings.get("last_battle") or {}
-                    self.res.battles_ended[last.get("outcome", "?")] += 1
+                    last = state.last_battle
+                    self.res.battles_ended[last.outcome if last else "?"] += 1
                     in_battle = False
-                for owner, ids in list((state.settings.get("class_rewards") or {}).items()):
+                for owner, ids in list(state.class_rewards.items()):
                     adv = state.adventurers.get(owner)
                     if ids and adv is not None and not adv.class_id:
                         # the first reward whose class sheet nobody in the party holds yet

@@ -7,6 +7,7 @@ handler and turns rule errors into ephemeral replies that name the fix.
 from __future__ import annotations
 
 import logging
+import re
 import traceback
 from typing import Any
 
@@ -18,6 +19,7 @@ from kernel.reply import Reply
 from kernel.service import CampaignService
 
 log = logging.getLogger("hexpost.commands")
+USER_MENTION = re.compile(r"<@!?(\d{1,20})>")
 
 
 def load_commands() -> None:
@@ -38,6 +40,8 @@ class Table:
         load_commands()
 
     def invocation(self, user_id: str, channel_id: str, guild_id: str | None = None, user_name: str = "") -> Invocation:
+        # A member is always a bare id (Discord) or a plain name (the local table), never mention syntax.
+        user_id = USER_MENTION.sub(r"\1", str(user_id)).strip()
         if user_name:
             self.names[str(user_id)] = user_name
         return Invocation(self, str(user_id), str(channel_id), str(guild_id) if guild_id else None, user_name)

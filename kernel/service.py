@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterable
 from kernel import rulesets
 from kernel.actions import dice_for
 from kernel.core import Action, Event, RuleError
+from kernel.prompts import deadline_sync
 from kernel.store import BIG_JSON, ChannelTaken, LogEntry, StaleWrite, Store
 
 
@@ -58,10 +59,15 @@ class CampaignService:
         stored = await self.store.load_active(str(channel_id))
         return stored.id if stored else None
 
-    async def execute(self, channel_id: str, action: Action) -> Outcome:
+    async def execute(self, channel_id: str, action: Action | Callable[[Any], Action]) -> Outcome:
+        """Run one action.  ``action`` may be a function of the current state that returns it (an answer
+        to a prompt, ``kernel.prompts.answer``): it runs under the channel's lock, so it sees what the
+        action will see; whatever it raises changes nothing."""
         channel_id = str(channel_id)
         async with self.lock(channel_id):
             stored = await self.store.load_active(channel_id)
+            if callable(action):  # an action worked out from the state as it is under the lock
+                action = action(rulesets.load(stored.state) if stored else None)
             if action.type == "undo":
                 game = rulesets.for_action(stored.state if stored else None, action)
                 state = await asyncio.to_thread(game.load, stored.state) if stored else None
@@ -102,6 +108,7 @@ class CampaignService:
                 entry=entry,
                 undo_of=undo_of,
                 reminder=reminder,
+                deadline=deadline_sync(old, new),  # the open prompt's deadline, in the same transaction
             )
         except StaleWrite:
             raise RuleError(

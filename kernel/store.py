@@ -181,6 +181,7 @@ class Store:
         state_json: str | None = None,
         undo_of: int | None = None,
         reminder: tuple[str, str, float] | None | bool = False,
+        deadline: tuple[str, str, str, float] | None | bool = False,
     ) -> tuple[int, int]:
         """Write the new state and its log entry atomically.
 
@@ -188,6 +189,9 @@ class Store:
         the stored version or ``StaleWrite`` is raised and nothing is written.
         ``reminder``: False leaves reminders alone; None cancels the campaign's
         unsent reminders; ``(turn_key, user_id, due_at)`` replaces them with one.
+        ``deadline`` (the open prompt's, ``kernel.prompts.deadline_sync``): False leaves
+        deadlines alone; None drops the unfired ones; ``(key, kind, user_id, due_at)``
+        keeps only that one (added if new; an existing one keeps its time).
         Returns (campaign_id, new_version).
         """
         now = time.time()
@@ -243,6 +247,18 @@ class Store:
                             "INSERT OR IGNORE INTO reminders (campaign_id, turn_key, user_id, channel_id, due_at)"
                             " VALUES (?, ?, ?, ?, ?)",
                             (campaign_id, key, user, str(channel_id), due),
+                        )
+                if deadline is not False:
+                    await self._db.execute(
+                        "DELETE FROM deadlines WHERE campaign_id = ? AND fired_at IS NULL AND key != ?",
+                        (campaign_id, deadline[0] if deadline else ""),
+                    )
+                    if deadline:
+                        key, kind, user, due = deadline
+                        await self._db.execute(
+                            "INSERT OR IGNORE INTO deadlines (campaign_id, key, kind, channel_id, user_id, due_at,"
+                            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                            (campaign_id, key, kind, str(channel_id), user, due, now),
                         )
                 await self._db.execute("COMMIT")
             except BaseException:

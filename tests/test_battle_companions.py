@@ -1,6 +1,8 @@
 """Companions (rulebook pages 90-91): joining, deployment, their turns, being hit and defeated, statuses."""
 from __future__ import annotations
 
+from rulesets.tes.battle.state import CompanionEntry
+
 from battle_helpers import ctx, party, run, texts
 
 from rulesets.tes.battle import harm, status
@@ -20,7 +22,7 @@ def test_the_encounter_companion_joins_on_the_entrance_for_the_party():
     assert c1["side"] == "companion" and c1["owner"] is None and c1["controller"] == "S" and c1["party"]
     assert (c1["q"], c1["r"]) == (-4, 2) and c1["hp"] == c1["max_hp"] == 5
     assert "Hired Sellsword joins the party" in texts(ev) and "controlled by the party" in texts(ev)
-    assert "companions" not in s.settings  # only for this battle
+    assert s.companions == []  # only for this battle
 
 
 def test_companion_turns_come_after_the_adventurers_and_before_the_enemies():
@@ -47,14 +49,14 @@ def test_companion_engages_the_weakest_target_and_defense_applies():
 
 def test_enemies_target_companions_and_a_defeated_lasting_companion_leaves_the_party():
     s = party()
-    s.settings["companions"] = [{"id": "war-hound", "controller": "R"}]
+    s.companions = [CompanionEntry(id="war-hound", controller="R")]
     s, ev = run(s, "battle.start", "S", {"encounter": "sellsword-contract", "ep": 2, "hexes": HEXES})
     hound = next(u for u in s.battle["units"].values() if u.get("companion") == "war-hound")
     assert hound["keep"] and hound["controller"] == "R"
     c = ctx(s)
     harm.damage_enemy(c, hound["id"], 3, label="Bandit")
     assert hound["defeated"] and not on_map(hound)
-    assert s.settings["companions"] == [] and "leaves the party for good" in texts(c.events)
+    assert s.companions == [] and "leaves the party for good" in texts(c.events)
     assert "war-hound" not in s.battle.get("defeated_stack", [])
 
 

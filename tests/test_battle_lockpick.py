@@ -1,6 +1,8 @@
 """Caches and lockpicking (rulebook pages 68-70), with forced dice."""
 from __future__ import annotations
 
+from rulesets.tes.battle.state import ItemDeck
+
 import pytest
 from battle_helpers import jailbreak, party, run, texts
 
@@ -13,7 +15,7 @@ COMMON = ["iron-sword", "healing-draught", "leather-cap"]
 def _at_cache(decks=None):
     s = party()
     s, _ = jailbreak(s, {"S": "-2,2", "R": "-2,1"})
-    s.settings["item_decks"] = decks or {"common": {"draw": list(COMMON), "discard": []}}
+    s.item_decks = decks or {"common": ItemDeck(draw=list(COMMON))}
     s, ev = run(s, "battle.move", "S", {"path": "-1,2 -1,3 0,3"})
     return s, ev
 
@@ -56,7 +58,7 @@ def test_common_item_lockpick_example():
     assert adv.ready == ["iron-sword"]
     assert s.battle["achievements"]["cache-lockpick"] == "S"
     assert s.battle["caches"] == {} and s.battle["lockpick"] is None
-    assert s.settings["item_decks"]["common"]["draw"] == COMMON[1:]
+    assert s.item_decks["common"].draw == COMMON[1:]
     # she moved 3 of her 3 hexes: nothing of the move is left
     assert not s.battle["turn"].get("free_move")
 
@@ -69,7 +71,7 @@ def test_failed_check_discards_the_chip_and_cycles_the_card():
     assert "Attempt 3 of 3" in texts(ev)
     s, ev = run(s, "battle.lockpick", "S", {})
     assert "lock holds" in texts(ev)
-    assert s.settings["item_decks"]["common"]["draw"] == COMMON[1:] + COMMON[:1]
+    assert s.item_decks["common"].draw == COMMON[1:] + COMMON[:1]
     assert s.battle["caches"] == {} and "cache-lockpick" not in s.battle["achievements"]
     with pytest.raises(RuleError, match="not on a cache"):
         run(s, "battle.lockpick", "S", {})
@@ -90,18 +92,18 @@ def test_remaining_movement_and_inventory_options():
     s = party()
     s, _ = jailbreak(s, {"S": "-2,2", "R": "-2,1"})
     s.battle["units"]["a:S"].update(q=-1, r=2)
-    s.settings["item_decks"] = {"common": {"draw": list(COMMON), "discard": []}}
+    s.item_decks = {"common": ItemDeck(draw=list(COMMON))}
     s.adventurers["S"].ready = ["leather-cap", "chainmail-shirt", "spiced-mead", "travel-bread"]
     s.adventurers["S"].pack = ["stamina-tonic"] * 3 + ["rune-of-warding"]
     s, _ = run(s, "battle.move", "S", {"path": "-1,3 0,3"})
     s, ev = run(s, "battle.lockpick", "S", {}, forced=[5, 2, 2])
     s_full, ev = run(s, "battle.lockpick", "S", {})
-    assert "inventory is full" in texts(ev) and "iron-sword" in s_full.settings["item_decks"]["common"]["discard"]
+    assert "inventory is full" in texts(ev) and "iron-sword" in s_full.item_decks["common"].discard
     assert s_full.battle["turn"]["free_move"] == 1  # 2 of 3 hexes moved; the move goes on after the check
     s_swap, ev = run(s, "battle.lockpick", "S", {"swap": "Spiced Mead"})
     adv = s_swap.adventurers["S"]
     assert "iron-sword" in adv.ready and "spiced-mead" not in adv.ready
-    assert s_swap.settings["item_decks"]["common"]["discard"] == ["spiced-mead"]
+    assert s_swap.item_decks["common"].discard == ["spiced-mead"]
 
 
 def test_decks_shuffle_with_campaign_dice_and_reshuffle_discards():
@@ -126,7 +128,7 @@ def test_legendary_item_lockpick_example():
     s = party()
     s, _ = run(s, "battle.start", "S", {"encounter": "crypt-of-bones", "ep": 0,
                                         "hexes": {"S": "-2,2", "R": "-2,1"}})
-    s.settings["item_decks"] = {"legendary": {"draw": ["stormcaller-staff", "ebony-greaves"], "discard": []}}
+    s.item_decks = {"legendary": ItemDeck(draw=["stormcaller-staff", "ebony-greaves"])}
     s.battle["caches"] = {"-1,2": "legendary"}
     s, _ = run(s, "battle.move", "S", {"path": "-1,2"})
     s, ev = run(s, "battle.lockpick", "S", {}, forced=[4, 2, 2])

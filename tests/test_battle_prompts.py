@@ -159,7 +159,7 @@ async def test_resolve_none(game):
     s = await game.state()
     assert s.adventurers[SHANNON].active == [] and s.battle["units"]["e1"]["hp"] == 3 and not s.battle["pending"]
     cid = await game.table.service.campaign_id(CH)
-    assert (await game.table.service.store.log(cid))[-1].action["args"] == {"order": "none"}
+    assert (await game.table.service.store.log(cid))[-1].action["args"] == {"order": []}  # none: logged as the empty list
 
 
 async def test_a_chosen_subset_in_rolled_order_resolves_at_once(game):
@@ -168,7 +168,7 @@ async def test_a_chosen_subset_in_rolled_order_resolves_at_once(game):
     done = await game.click(SHANNON, menu(r).custom_id, ["1", "3"])
     assert not done.error and not done.ephemeral and done.pictures, done.content
     cid = await game.table.service.campaign_id(CH)
-    assert (await game.table.service.store.log(cid))[-1].action["args"] == {"order": "1,3"}
+    assert (await game.table.service.store.log(cid))[-1].action["args"] == {"order": [1, 3]}
     assert len((await game.state()).adventurers[SHANNON].active) == 1
 
 
@@ -182,7 +182,7 @@ async def test_an_order_that_differs_from_the_roll_takes_a_second_private_step(g
     done = await game.click(SHANNON, button(ask, "In the order picked"))
     assert not done.error and not done.ephemeral
     cid = await game.table.service.campaign_id(CH)
-    assert (await game.table.service.store.log(cid))[-1].action["args"] == {"order": "3,1"}
+    assert (await game.table.service.store.log(cid))[-1].action["args"] == {"order": [3, 1]}
     again = await game.click(SHANNON, button(ask, "In rolled order"))
     assert again.error and again.ephemeral and "out of date" in again.content
 
@@ -263,7 +263,7 @@ async def test_prevention_buttons_answer_like_battle_prevent_and_then_go_stale(g
     assert not done.error, done.content
     cid = await game.table.service.campaign_id(CH)
     last = (await game.table.service.store.log(cid))[-1]
-    assert (last.type, last.action["args"]) == ("battle.prevent", {"use": "2"})
+    assert (last.type, last.action["args"]) == ("battle.prevent", {"use": [2]})
     s = await game.state()
     assert s.battle["await"] is None and s.adventurers[SHANNON].hp == 4 and len(s.adventurers[SHANNON].active) == 1
     assert await game.table.service.store.pending_deadlines(cid) == []  # answered: the time-out is dropped
@@ -285,7 +285,7 @@ async def test_prevention_order_second_step(game):
     done = await game.click(SHANNON, button(ask, "In the order picked"))
     assert not done.error
     cid = await game.table.service.campaign_id(CH)
-    assert (await game.table.service.store.log(cid))[-1].action["args"] == {"use": "2,1"}
+    assert (await game.table.service.store.log(cid))[-1].action["args"] == {"use": [2, 1]}
     assert (await game.state()).adventurers[SHANNON].hp == 5  # both dice prevent the 2 damage
 
 
@@ -377,9 +377,22 @@ async def test_sweep_schedules_a_deadline_the_prompt_never_wrote(game):
     await game.ok(SHANNON, "force", values="5")
     await game.inv(SHANNON).do("battle.endturn")  # committed, but the bot stopped before its reply
     cid = await game.table.service.campaign_id(CH)
-    assert await game.table.service.store.pending_deadlines(cid) == []
+    store = game.table.service.store
+    # the deadline was committed with the question, reply or not
+    assert [d.due_at for d in await store.pending_deadlines(cid)] == [T0 + 3600]
+    assert await sweep(game.table, now=T0 + 10) == 0
+    # a campaign saved before deadlines were committed with the state: a question with no time, no row
+    import json
+
+    stored = await store.load_active(CH)
+    old = dict(stored.state)
+    old["battle"]["await"].pop("deadline", None)
+    await store._db.execute("UPDATE campaigns SET state = ? WHERE id = ?", (json.dumps(old), cid))
+    await store._db.commit()
+    await store.cancel_deadlines(cid, "prevent")
+    assert await store.pending_deadlines(cid) == []
     assert await sweep(game.table, now=T0 + 10) == 1
-    (d,) = await game.table.service.store.pending_deadlines(cid)
+    (d,) = await store.pending_deadlines(cid)
     assert d.due_at == T0 + 10 + 3600
     assert await sweep(game.table, now=T0 + 20) == 0
 
@@ -598,3 +611,99 @@ async def test_over_discord_buttons_menu_second_step_and_the_time_out_post(world
         assert [str(u) for u in new[0].history[-1]["allowed_mentions"]["users"]] == [who[0]]
     stale = await w.click(w.leader, res.message, wire_button(res.message, "Use the automatic choice"))
     assert_refused(stale, "already answered")
+
+
+# -------------------------------------------------------------- lockpick --
+async def test_a_lockpick_check_is_a_prompt_with_buttons(game):
+    await game.ok(SHANNON, "campaign new", name="Jail")
+    await game.ok(SHANNON, "adventurer create", name="Shannon", race="argonian", line="one-hand-and-shield")
+    await game.ok(SHANNON, "force", values="2")
+    await game.ok(SHANNON, "battle start", encounter="jailbreak", deploy="-2,2")
+    await game.ok(SHANNON, "move", path="-1,2 -1,3 0,3")
+    r = await game.ok(SHANNON, "lockpick")
+    assert [b.label for b in r.buttons[:2]] == ["Try this attempt", "Stop"]
+    dice = (await game.state()).battle.lockpick.dice
+    assert [o[0] for o in menu(r).options] == [f"Keep die {i} ({v})" for i, v in enumerate(dice, 1)]
+    other = await game.click(KIM, button(r, "Stop"))
+    assert other.error
+    done = await game.click(SHANNON, button(r, "Stop"))
+    assert not done.error and "gives up on the lock" in done.content
+    cid = await game.table.service.campaign_id(CH)
+    last = (await game.table.service.store.log(cid))[-1]
+    assert (last.type, last.action["args"]) == ("battle.lockpick", {"stop": True})
+    assert (await game.state()).battle["lockpick"] is None
+    stale = await game.click(SHANNON, button(r, "Try this attempt"))
+    assert stale.error and "out of date" in stale.content
+
+
+# ---------------------------------------------------- parsed at the edge --
+async def test_the_log_stores_parsed_values_not_player_text(game):
+    await shannon_alone(game)
+    await game.ok(SHANNON, "force", values="1 2 5")
+    await game.ok(SHANNON, "engage", target="1,2", dice="2 shield-discipline, combat")
+    await game.ok(SHANNON, "resolve", order="3 1")
+    cid = await game.table.service.campaign_id(CH)
+    log = await game.table.service.store.log(cid)
+    args = {e.type: e.action["args"] for e in log}
+    assert args["battle.move"] == {"to": [0, 2]}
+    assert args["battle.start"] == {"encounter": "jailbreak", "deploy": [[-2, 2]]}
+    assert args["battle.engage"] == {"target": [1, 2], "dice": [["shield-discipline", 2], ["combat", 1]]}
+    assert args["battle.resolve"] == {"order": [3, 1]}
+    # text that does not parse is refused at once, naming the fix
+    bad = await game.run(SHANNON, "move", path="1,2 here")
+    assert bad.error and "Write hexes as `q,r`" in bad.content
+    # the log replays to the same campaign (logs of player text, as older versions wrote them, do too)
+    assert replay(log).to_dict() == (await game.state()).to_dict()
+
+
+# ------------------------------------------------------- the prompt object --
+def test_deadline_sync_follows_the_open_prompt():
+    from kernel.prompts import Prompt, deadline_sync
+
+    class S:
+        ended = False
+
+        def __init__(self, prompt):
+            self.prompt = prompt
+
+        def open_prompt(self):
+            return self.prompt
+
+    ask = Prompt(id="b1.r1.e1.h0", kind="prevent", owner="S", action="battle.prevent", default="auto",
+                 deadline=T0 + 60, timeout_action="battle.prevent-timeout")
+    roll = Prompt(id="b1.r1.t0.e1", kind="roll", owner="S", action="battle.resolve", default="all")
+    legacy = Prompt(id="b1.r1.e1.h0", kind="prevent", owner="S", action="battle.prevent",
+                    timeout_action="battle.prevent-timeout")  # saved before deadlines were recorded
+    assert deadline_sync(S(None), S(ask)) == ("prevent:b1.r1.e1.h0", "prevent", "S", T0 + 60)
+    assert deadline_sync(S(ask), S(ask)) is False  # nothing about the prompt changed
+    assert deadline_sync(S(ask), S(None)) is None  # answered: unfired deadlines go
+    assert deadline_sync(S(ask), S(roll)) is None  # a roll waits without a deadline
+    assert deadline_sync(S(legacy), S(legacy)) is False  # whatever was scheduled for it stays
+    with pytest.raises(ValueError):
+        Prompt(id="has spaces", kind="roll", owner="S", action="battle.resolve")
+
+
+async def test_a_refused_commit_writes_no_deadline(tmp_path):
+    from kernel.store import StaleWrite
+
+    clock = Clock()
+    store = await Store.open(tmp_path / "hexpost.db")
+    g = Game(Table(CampaignService(store, clock=clock)), clock)
+    await shannon_alone(g)
+    r = await engage_two_shields(g)
+    await g.click(SHANNON, button(r, "Resolve all"))
+    await g.ok(SHANNON, "force", values="5")
+    real = store.commit
+
+    async def stale(**kw):  # another process wrote the campaign meanwhile
+        raise StaleWrite("100")
+
+    store.commit = stale
+    refused = await g.run(SHANNON, "endturn")
+    assert refused.error and "try again" in refused.content
+    store.commit = real
+    cid = await g.table.service.campaign_id(CH)
+    assert await store.pending_deadlines(cid) == [] and (await g.state()).battle["await"] is None
+    await g.ok(SHANNON, "endturn")
+    assert [d.due_at for d in await store.pending_deadlines(cid)] == [T0 + 3600]
+    await store.close()

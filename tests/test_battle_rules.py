@@ -138,12 +138,12 @@ def test_conquer_ends_after_the_round_with_cleanup():
     assert s.battle is not None  # the battle ends only at the end of the round
     s, ev = run(s, "battle.endturn", "S")
     assert s.battle is None
-    last = s.settings["last_battle"]
-    assert last["outcome"] == "victory"
-    assert set(last["achievements"]) >= {"defeat-high-elf-bandit", "first-turn", "last-turn"}
+    last = s.last_battle
+    assert last.outcome == "victory"
+    assert set(last.achievements) >= {"defeat-high-elf-bandit", "first-turn", "last-turn"}
     sh = s.adventurers["S"]
     assert sh.active == [] and sh.bonus_hp == 0 and sh.away == []
-    rewards = s.settings["class_rewards"]["S"]
+    rewards = s.class_rewards["S"]
     assert {"sorcerer", "dragonknight", "healer"} <= set(rewards)
     s, ev = run(s, "battle.class", "S", {"klass": "healer"})
     assert s.adventurers["S"].class_id == "healer"

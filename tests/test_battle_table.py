@@ -49,9 +49,9 @@ async def test_jailbreak_victory(tmp_path):
     errors, state, text, local = await play(tmp_path, VICTORY)
     assert errors == 0, text
     assert state.battle is None
-    last = state.settings["last_battle"]
-    assert last["outcome"] == "victory" and last["rounds"] == 1
-    assert last["achievements"] == {"first-turn": "leader", "defeat-high-elf-bandit": "leader", "last-turn": "leader"}
+    last = state.last_battle
+    assert last.outcome == "victory" and last.rounds == 1
+    assert last.achievements == {"first-turn": "leader", "defeat-high-elf-bandit": "leader", "last-turn": "leader"}
     sh = state.adventurers["leader"]
     assert sh.class_id == "sorcerer"
     assert sh.hp == sh.max_hp == 5 and sh.cooldown == [] and sh.active == [] and sh.tenacity == 0
@@ -65,10 +65,10 @@ async def test_jailbreak_full_party_defeat(tmp_path):
     errors, state, text, local = await play(tmp_path, DEFEAT)
     assert errors == 0, text
     assert state.battle is None
-    last = state.settings["last_battle"]
-    assert last["outcome"] == "defeat" and last["rounds"] == 3
-    assert "first-hit-at-range" in last["achievements"]
-    rewards = state.settings["class_rewards"]["leader"]
+    last = state.last_battle
+    assert last.outcome == "defeat" and last.rounds == 3
+    assert "first-hit-at-range" in last.achievements
+    rewards = state.class_rewards["leader"]
     assert len(rewards) == 2  # everyone defeated: two random classes
     sh = state.adventurers["leader"]
     assert sh.hp == sh.max_hp  # the guild's refuge heals everyone after the Jailbreak

@@ -28,7 +28,7 @@ def test_a_won_campaign_replays_to_its_saved_state_by_value():
     saved = Campaign.from_dict(doc["state"]).to_dict()
     assert rebuilt == saved
     # the offered classes are kept as offered, whatever was picked from them since
-    assert rebuilt["settings"]["last_battle"]["class_rewards"] == {"shannon": ["sorcerer", "dragonknight", "healer"]}
+    assert rebuilt["last_battle"]["class_rewards"] == {"shannon": ["sorcerer", "dragonknight", "healer"]}
 
 
 def test_rules_see_mappings_in_saved_order_and_nothing_shared():

@@ -9,7 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-SCHEMA = 2  # 1: before rulesets (no ruleset/pack_version); 2: records its ruleset and pack version
+from rulesets.tes.battle.state import Battle, BattleSummary, CompanionEntry, ItemDeck
+
+# 1: before rulesets (no ruleset/pack_version); 2: records its ruleset and pack version;
+# 3: the battle is typed (every key written) and the game's records left ``settings``
+#    (item decks, lasting companions, class rewards, battle count, last battle are fields)
+SCHEMA = 3
+
+#: keys that schema 2 kept in ``settings`` and schema 3 keeps in fields of their own
+_MOVED_OUT_OF_SETTINGS = ("item_decks", "companions", "class_rewards", "battle_count", "last_battle")
 
 DIFFICULTIES = ("apprentice", "adept", "expert")
 STATS = ("health", "stamina", "magicka")
@@ -176,8 +184,13 @@ class Campaign:
     seed: int = 0
     dice_counter: int = 0
     forced: list[int] = field(default_factory=list)
-    settings: dict[str, Any] = field(default_factory=dict)
-    battle: dict[str, Any] | None = None  # owned by rulesets.tes.battle; plain data here
+    settings: dict[str, Any] = field(default_factory=dict)  # the leader's and players' settings only
+    battle: Battle | None = None  # rulesets.tes.battle
+    battle_count: int = 0  # battles started so far (numbers them)
+    last_battle: BattleSummary | None = None
+    class_rewards: dict[str, list[str]] = field(default_factory=dict)  # player -> class ids to choose from
+    companions: list[CompanionEntry] = field(default_factory=list)  # companions that stay with the party
+    item_decks: dict[str, ItemDeck] = field(default_factory=dict)  # rarity -> deck (shuffled on first use)
     # unfinished guided creations (/adventurer guide): owner id -> draft (rulesets.tes.rules.guide)
     drafts: dict[str, dict[str, Any]] = field(default_factory=dict)
     ended: bool = False
@@ -206,7 +219,12 @@ class Campaign:
             "dice_counter": self.dice_counter,
             "forced": list(self.forced),
             "settings": c(self.settings),
-            "battle": c(self.battle),
+            "battle": self.battle.to_dict() if self.battle is not None else None,
+            "battle_count": self.battle_count,
+            "last_battle": self.last_battle.to_dict() if self.last_battle is not None else None,
+            "class_rewards": {k: list(v) for k, v in self.class_rewards.items()},
+            "companions": [c.to_dict() for c in self.companions],
+            "item_decks": {k: v.to_dict() for k, v in self.item_decks.items()},
             "drafts": c(self.drafts),
             "ended": self.ended,
             "pack_version": self.pack_version,
@@ -232,7 +250,12 @@ class Campaign:
             dice_counter=int(d.get("dice_counter", 0)),
             forced=[int(x) for x in d.get("forced", [])],
             settings=dict(d.get("settings") or {}),
-            battle=d.get("battle"),
+            battle=Battle.from_dict(d.get("battle")),
+            battle_count=int(d.get("battle_count") or 0),
+            last_battle=BattleSummary.from_dict(d.get("last_battle")),
+            class_rewards={str(k): list(v) for k, v in (d.get("class_rewards") or {}).items()},
+            companions=[CompanionEntry.from_dict(x) for x in d.get("companions") or []],
+            item_decks={str(k): ItemDeck.from_dict(v) for k, v in (d.get("item_decks") or {}).items()},
             drafts={str(k): dict(v) for k, v in (d.get("drafts") or {}).items()},
             ended=bool(d.get("ended", False)),
             pack_version=str(d.get("pack_version") or ""),
@@ -248,6 +271,14 @@ class Campaign:
         holding the same list, or the replay could differ from the store.
         """
         return Campaign.from_dict(_as_saved(self.to_dict(copy=False)), copy=False)  # _as_saved made it fresh
+
+    def open_prompt(self):
+        """The question the table waits on (``kernel.prompts.Prompt``), or None."""
+        if self.battle is None:
+            return None
+        from rulesets.tes.rules.battle_prompts import open_prompt
+
+        return open_prompt(self)
 
     def adventurer_named(self, text: str) -> Adventurer | None:
         t = text.strip().lower()
@@ -269,6 +300,14 @@ def _upgrade(d: dict[str, Any]) -> dict[str, Any]:
         d["ruleset"] = "tes"
         d.setdefault("pack_version", "")
         version = 2
+    if version == 2:
+        # The game's records leave the settings; the battle loads into typed records as it is.
+        settings = dict(d.get("settings") or {})
+        for key in _MOVED_OUT_OF_SETTINGS:
+            if key in settings:
+                d[key] = settings.pop(key)
+        d["settings"] = settings
+        version = 3
     d["schema"] = SCHEMA
     return d
 

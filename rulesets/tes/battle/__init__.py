@@ -2,7 +2,8 @@
 
 Modules, one concern each:
 
-* ``model``      the battle's plain-data shape, the map, units and the context object
+* ``state``      the battle's typed records (battle, unit, turn, waiting roll, questions) and their JSON
+* ``model``      the battle's map (it can grow: ``place_tile``), units and the context object
 * ``pool``       the enemy pool (EP) and drawing enemies from the level bags
 * ``track``      the cooldown track, fatigue, status dice and recovery
 * ``harm``       damage, prevention, healing and defeat
@@ -15,6 +16,6 @@ Modules, one concern each:
 * ``objectives`` objectives, achievements and class rewards
 * ``flow``       setup, turn order, rounds, end of battle and cleanup
 
-``Campaign.battle`` holds the battle as plain JSON data; nothing here imports
-Discord or pictures.
+``Campaign.battle`` is a ``state.Battle`` (saved as JSON through its ``to_dict``);
+nothing here imports Discord or pictures.
 """

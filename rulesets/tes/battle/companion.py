@@ -1,10 +1,10 @@
 """Companions (rulebook pages 90-91): party units that are not adventurers.
 
-A companion unit in ``battle["units"]`` has ``"side": "companion"``, ``"owner": None``
-(it is nobody's adventurer), ``"companion"`` (its stat block id), ``"controller"``
-(the player who decides for it) and ``"keep"`` (it stays with the party after
-the battle).  Companions that stay are listed in ``state.settings["companions"]``
-as ``{"id", "controller"}``; a defeated one is struck from that list for good.
+A companion unit (``Battle.units``) has side "companion", no owner (it is nobody's
+adventurer), ``companion`` (its stat block id), ``controller`` (the player who
+decides for it) and ``keep`` (it stays with the party after the battle).
+Companions that stay are listed in ``Campaign.companions``; a defeated one is
+struck from that list for good.
 
 Where companions come from: the party's lasting companions, a ``companions``
 list on the encounter (they join for that battle, controlled by the party
@@ -28,6 +28,7 @@ from typing import Any
 from rulesets.tes.battle import enemy as enemy_ai
 from rulesets.tes.battle import harm
 from rulesets.tes.battle.model import Ctx, on_map, pos, short_label
+from rulesets.tes.battle.state import CompanionEntry, EnemyTurn, EngageRecord, Turn, Unit
 from kernel.core import RuleError
 
 
@@ -36,50 +37,49 @@ def _controller_name(c: Ctx, controller: str | None) -> str:
     return adv.name if adv else "the party"
 
 
-def join(c: Ctx, companion_id: str, controller: str | None, *, keep: bool = False, source: str = "") -> dict:
+def join(c: Ctx, companion_id: str, controller: str | None, *, keep: bool = False, source: str = "") -> Unit:
     """A companion joins the battle (and, with ``keep``, the party); deployed right away if it can be."""
     comp = c.pack.companions.get(companion_id)
     if comp is None:
         raise RuleError(f"There is no companion `{companion_id}` in this pack.")
-    units = c.b["units"]
-    n = 1 + sum(1 for u in units.values() if u["side"] == "companion")
+    units = c.b.units
+    n = 1 + sum(1 for u in units.values() if u.side == "companion")
     uid = f"c{n}"
     ctrl = controller if controller in c.state.adventurers else c.state.leader
-    u = {"id": uid, "side": "companion", "name": comp.name, "short": f"{short_label(comp.name)}{n}",
-         "owner": None, "enemy": None, "companion": comp.id, "controller": ctrl, "keep": keep, "level": None,
-         "q": None, "r": None, "hp": comp.health, "max_hp": comp.health, "statuses": [], "defeated": False,
-         "escaped": False, "quest": False, "slot": None, "party": controller not in c.state.adventurers}
+    u = Unit(id=uid, side="companion", name=comp.name, short=f"{short_label(comp.name)}{n}", companion=comp.id,
+             controller=ctrl, keep=keep, hp=comp.health, max_hp=comp.health,
+             party=controller not in c.state.adventurers)
     units[uid] = u
     if keep:
-        c.state.settings.setdefault("companions", []).append({"id": comp.id, "controller": ctrl})
+        c.state.companions.append(CompanionEntry(id=comp.id, controller=ctrl))
     where = deploy(c, u)
     c.say("companion", f"🐾 {comp.name} joins the party" + (f" ({source})" if source else "")
-          + (f", controlled by the party ({_controller_name(c, ctrl)}, the leader, decides for it)" if u["party"]
+          + (f", controlled by the party ({_controller_name(c, ctrl)}, the leader, decides for it)" if u.party
              else f", controlled by {_controller_name(c, ctrl)}")
           + (f", in hex {where}." if where else "; the entrance is full, so it waits beside it."),
           unit=uid, companion=comp.id)
     return u
 
 
-def deploy(c: Ctx, u: dict) -> str | None:
+def deploy(c: Ctx, u: Unit) -> str | None:
     """Put an undeployed companion on the first free entrance hex; the hex as text, or None."""
     taken = c.occupied()
     for h in c.map.entrance:
         if h not in taken:
-            u["q"], u["r"] = h.q, h.r
+            u.q, u.r = h.q, h.r
             return str(h)
     return None
 
 
 def setup(c: Ctx, enc: Any) -> None:
     """Deploy Companions (battle setup step 5): lasting ones, ready items' companions, the encounter's."""
-    for entry in list(c.state.settings.get("companions") or []):
-        if entry.get("id") in c.pack.companions:
-            u = join(c, entry["id"], entry.get("controller"), source="a party companion")
-            u["keep"] = True
+    for entry in list(c.state.companions):
+        if entry.id in c.pack.companions:
+            u = join(c, entry.id, entry.controller, source="a party companion")
+            u.keep = True
     from rulesets.tes.battle.effects import Use, run_effects
 
-    for owner in c.b["order"]:
+    for owner in c.b.order:
         adv = c.adv(owner)
         for item_id in list(adv.ready):
             it = c.pack.items.get(item_id)
@@ -90,48 +90,48 @@ def setup(c: Ctx, enc: Any) -> None:
         join(c, cid, None, source=enc.name)
 
 
-def defeated(c: Ctx, u: dict) -> None:
+def defeated(c: Ctx, u: Unit) -> None:
     """A defeated companion leaves the party for good."""
-    c.say("defeated", f"☠️ {u['name']} falls and leaves the party for good.", unit=u["id"])
-    if u.get("keep"):
-        lasting = c.state.settings.get("companions") or []
+    c.say("defeated", f"☠️ {u.name} falls and leaves the party for good.", unit=u.id)
+    if u.keep:
+        lasting = c.state.companions
         for i, x in enumerate(lasting):
-            if x.get("id") == u["companion"]:
+            if x.id == u.companion:
                 del lasting[i]
                 break
 
 
-def companions(c: Ctx) -> list[dict]:
+def companions(c: Ctx) -> list[Unit]:
     """Companion units still in the battle, in the order they joined (the party's turn order for them)."""
-    return [u for u in c.b["units"].values() if u["side"] == "companion" and not u.get("defeated")]
+    return [u for u in c.b.units.values() if u.side == "companion" and not u.defeated]
 
 
 def run_turns(c: Ctx) -> None:
     """Every companion's turn, after the adventurers'."""
     for u in companions(c):
-        if c.b.get("outcome"):
+        if c.b.outcome:
             return
         if not on_map(u):
             where = deploy(c, u)
             if where is None:
                 continue
-            c.say("companion", f"{u['name']} enters the map at hex {where}.", unit=u["id"])
+            c.say("companion", f"{u.name} enters the map at hex {where}.", unit=u.id)
         take_turn(c, u)
-    c.b["turn"] = {}
+    c.b.turn = Turn()
 
 
-def take_turn(c: Ctx, u: dict) -> None:
-    c.say("turn", f"▶️ {u['name']}'s turn (companion of {_controller_name(c, u.get('controller'))}).",
-          unit=u["id"])
+def take_turn(c: Ctx, u: Unit) -> None:
+    c.say("turn", f"▶️ {u.name}'s turn (companion of {_controller_name(c, u.get('controller'))}).",
+          unit=u.id)
     enemy_ai.start_turn(c, u)
     if not on_map(u):
         return
-    comp = c.pack.companions[u["companion"]]
+    comp = c.pack.companions[u.companion]
     moved = enemy_ai.walk(c, u, enemy_ai.plan_move(c, u), "companion-move")
-    cur = {"uid": u["id"], "hits": [], "engaged": [], "damaged": []}
+    cur = EnemyTurn(uid=u.id)
     targets = enemy_ai.targetable_from(c, u, pos(u))
     if moved and c.has(u, "daze"):
-        c.say("status", f"{u['name']} is dazed and moved, so it cannot roll this turn.", unit=u["id"])
+        c.say("status", f"{u.name} is dazed and moved, so it cannot roll this turn.", unit=u.id)
         targets = []
     if targets:
         targets = enemy_ai.by_priority(c, targets, "weakest")
@@ -140,23 +140,23 @@ def take_turn(c: Ctx, u: dict) -> None:
         total, rolled = enemy_ai.roll_combat(c, u, targets[0])
         idle = sum(1 for r in rolled if not any(ic == "damage" and v for ic, v in r["results"]))
         dice_txt = ", ".join(f"🎲{r['roll']} → **{r['face']}**" for r in rolled) or "no dice"
-        c.say("enemy-roll", f"🐾 {u['name']} engages " + " and ".join(t["name"] for t in targets)
-              + f": {dice_txt} = {total} damage each.", unit=u["id"], dice=rolled,
-              targets=[t["id"] for t in targets], total=total)
-        c.b["turn"]["engage_line"] = [[u["q"], u["r"]], [targets[0]["q"], targets[0]["r"]]]
-        engage = {"attacker": u["id"], "dealt": {}, "pierce": 0, "idle_dice": idle}
+        c.say("enemy-roll", f"🐾 {u.name} engages " + " and ".join(t.name for t in targets)
+              + f": {dice_txt} = {total} damage each.", unit=u.id, dice=rolled,
+              targets=[t.id for t in targets], total=total)
+        c.b.turn.engage_line = [[u.q, u.r], [targets[0].q, targets[0].r]]
+        engage = EngageRecord(attacker=u.id, idle_dice=idle)
         for t in targets:
-            cur["engaged"].append(t["id"])
+            cur.engaged.append(t.id)
             if not on_map(t) or total <= 0:
                 continue
-            if t.get("owner"):  # a blind companion may strike a party member
-                harm.damage_adventurer(c, t["owner"], total, source=u, label=u["name"])
+            if t.owner:  # a blind companion may strike a party member
+                harm.damage_adventurer(c, t.owner, total, source=u, label=u.name)
             else:
-                harm.damage_enemy(c, t["id"], total, engage=engage, label=u["name"])
-            cur["damaged"].append(t["id"])
+                harm.damage_enemy(c, t.id, total, engage=engage, label=u.name)
+            cur.damaged.append(t.id)
         for t in targets:
-            if t["side"] == "enemy" and on_map(t):
+            if t.side == "enemy" and on_map(t):
                 enemy_ai.enemy_skills_at(c, t, "after it is engaged", attacker=u, engage=engage)
     elif not moved or not c.has(u, "daze"):
-        c.say("companion", f"{u['name']} has nobody to engage.", unit=u["id"])
+        c.say("companion", f"{u.name} has nobody to engage.", unit=u.id)
     enemy_ai.finish_turn(c, cur)

@@ -11,6 +11,7 @@ from rulesets.tes.battle import harm
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle.effects import Use, run_effects
 from rulesets.tes.battle.model import Ctx, on_map, pos, stats_of
+from rulesets.tes.battle.state import EngageRecord, EnemyTurn, Hit, RolledDie, Turn, Unit
 from kernel.hexes import Hex, distance, reachable, shortest_path, toward
 
 DEFAULT_MOVE = 2
@@ -18,30 +19,30 @@ DEFAULT_MOVE = 2
 DAMAGED_ONLY = ("venomous", "hamstring")
 
 
-def order_index(c: Ctx, u: dict) -> int:
-    order = c.b.get("order", [])
-    if u.get("owner") in order:
-        return order.index(u["owner"])
-    return 100 + int(u.get("slot") or 0)
+def order_index(c: Ctx, u: Unit) -> int:
+    order = c.b.order
+    if u.owner in order:
+        return order.index(u.owner)
+    return 100 + int(u.slot or 0)
 
 
-def by_priority(c: Ctx, units: list[dict], priority: str) -> list[dict]:
+def by_priority(c: Ctx, units: list[Unit], priority: str) -> list[Unit]:
     sign = -1 if priority == "strongest" else 1
     return sorted(units, key=lambda t: (sign * c.hp(t), order_index(c, t)))
 
 
 def turn_order(c: Ctx) -> list[str]:
     enemies = c.units("enemy")
-    return [u["id"] for u in sorted(enemies, key=lambda u: (0 if u.get("quest") else 1, -int(u.get("level") or 0),
-                                                              int(u.get("slot") or 0), u["id"]))]
+    return [u.id for u in sorted(enemies, key=lambda u: (0 if u.quest else 1, -int(u.level or 0),
+                                                              int(u.slot or 0), u.id))]
 
 
-def targetable_from(c: Ctx, u: dict, here: Hex) -> list[dict]:
+def targetable_from(c: Ctx, u: Unit, here: Hex) -> list[Unit]:
     enemy = stats_of(c, u)
-    start = (c.b.get("turn") or {}).get("start", {})
+    start = c.b.turn.start
     out = []
     if c.has(u, "blind"):
-        adj = [t for t in c.units() if t["id"] != u["id"] and distance(pos(t), here) == 1]
+        adj = [t for t in c.units() if t.id != u.id and distance(pos(t), here) == 1]
         return by_priority(c, adj, "strongest")[:1]
     for t in c.units():
         if not c.opposing(u, t):
@@ -53,32 +54,32 @@ def targetable_from(c: Ctx, u: dict, here: Hex) -> list[dict]:
         if rng is None or rng > enemy.range:
             continue
         if c.has(t, "stealth"):
-            sa, sb = start.get(u["id"]), start.get(t["id"])
+            sa, sb = start.get(u.id), start.get(t.id)
             if not sa or not sb or distance(Hex(*sa), Hex(*sb)) != 1:
                 continue
         out.append(t)
     return out
 
 
-def walk(c: Ctx, u: dict, path: list[Hex], kind: str) -> bool:
+def walk(c: Ctx, u: Unit, path: list[Hex], kind: str) -> bool:
     """Move a unit the bot plays along ``path`` (drawn on the map); True if it moved."""
     if not path:
         return False
     start = pos(u)
-    u["q"], u["r"] = path[-1].q, path[-1].r
-    c.b["turn"]["path"] = [[start.q, start.r]] + [[h.q, h.r] for h in path]
-    c.say(kind, f"{u['name']} moves {start} → " + " → ".join(str(h) for h in path) + ".",
-          unit=u["id"], path=c.b["turn"]["path"])
+    u.q, u.r = path[-1].q, path[-1].r
+    c.b.turn.path = [[start.q, start.r]] + [[h.q, h.r] for h in path]
+    c.say(kind, f"{u.name} moves {start} → " + " → ".join(str(h) for h in path) + ".",
+          unit=u.id, path=c.b.turn.path)
     return True
 
 
-def plan_move(c: Ctx, u: dict) -> list[Hex]:
+def plan_move(c: Ctx, u: Unit) -> list[Hex]:
     enemy = stats_of(c, u)
     here = pos(u)
     if targetable_from(c, u, here):
         return []
     steps = enemy.movement or DEFAULT_MOVE
-    blocked = c.occupied(u["id"])
+    blocked = c.occupied(u.id)
     passable = c.map.passable
     reach = reachable(here, 10_000, passable, blocked)
     dests = [h for h, cost in reach.items() if h != here and targetable_from(c, u, h)]
@@ -106,45 +107,45 @@ def plan_move(c: Ctx, u: dict) -> list[Hex]:
     return out
 
 
-def priority_unit(c: Ctx, u: dict) -> dict | None:
+def priority_unit(c: Ctx, u: Unit) -> Unit | None:
     """The closest opposing unit (by route); ties by the enemy's priority, then turn order."""
     enemy = stats_of(c, u)
     here = pos(u)
     opp = [t for t in c.units() if c.opposing(u, t)]
     if not opp:
         return None
-    blocked = c.occupied(u["id"])
+    blocked = c.occupied(u.id)
     reach = reachable(here, 10_000, c.map.passable, blocked - {pos(t) for t in opp})
-    dist = {t["id"]: reach.get(pos(t), 10_000 + distance(here, pos(t))) for t in opp}
+    dist = {t.id: reach.get(pos(t), 10_000 + distance(here, pos(t))) for t in opp}
     best = min(dist.values())
-    tied = [t for t in opp if dist[t["id"]] == best]
+    tied = [t for t in opp if dist[t.id] == best]
     return by_priority(c, tied, enemy.priority)[0]
 
 
-def enemy_skills_at(c: Ctx, u: dict, timing: str, *, attacker: dict | None = None, engage: dict | None = None,
+def enemy_skills_at(c: Ctx, u: Unit, timing: str, *, attacker: Unit | None = None, engage: EngageRecord | None = None,
                     engaged: list[str] | None = None, damaged: list[str] | None = None) -> None:
     enemy = stats_of(c, u)
     for s in enemy.skills:
         if s.timing != timing or not on_map(u):
             continue
         if c.has(u, "fear"):
-            c.say("status", f"{u['name']} is afraid: {s.label} does nothing.", unit=u["id"])
+            c.say("status", f"{u.name} is afraid: {s.label} does nothing.", unit=u.id)
             continue
         use = Use(c, u, s.label, value=s.value or 0)
         if s.id == "riposte":
             if attacker is None or not on_map(attacker) or distance(pos(attacker), pos(u)) != 1:
                 continue
-            if not (engage or {}).get("damaged_by", {}).get(u["id"]):
+            if engage is None or not engage.damaged_by.get(u.id):
                 continue
-            use.target = attacker["id"]
+            use.target = attacker.id
         elif s.id in ("dodge", "pack-hunter", "reassemble"):
             continue  # built into damage, the roll and defeat
         elif s.id == "mend-allies":
             for o in c.units("enemy"):
-                if o["id"] != u["id"] and distance(pos(o), pos(u)) <= 2:
+                if o.id != u.id and distance(pos(o), pos(u)) <= 2:
                     h = harm.heal(c, o, use.value)
                     if h:
-                        c.say("heal", f"{s.label}: {o['name']} heals {h} HP.", unit=o["id"])
+                        c.say("heal", f"{s.label}: {o.name} heals {h} HP.", unit=o.id)
             continue
         if timing == "after it engages":
             use.engaged = list(damaged or []) if s.id in DAMAGED_ONLY else list(engaged or [])
@@ -153,14 +154,14 @@ def enemy_skills_at(c: Ctx, u: dict, timing: str, *, attacker: dict | None = Non
         run_effects(use, s.effects, manual=s.manual, text=s.text)
 
 
-def roll_combat(c: Ctx, u: dict, first_target: dict | None) -> tuple[int, list[dict]]:
+def roll_combat(c: Ctx, u: Unit, first_target: Unit | None) -> tuple[int, list[RolledDie]]:
     enemy = stats_of(c, u)
     n = enemy.combat
     if first_target is not None and any(s.id == "pack-hunter" for s in enemy.skills) and not c.has(u, "fear"):
-        if any(o["id"] != u["id"] and distance(pos(o), pos(first_target)) == 1 for o in c.units("enemy")):
+        if any(o.id != u.id and distance(pos(o), pos(first_target)) == 1 for o in c.units("enemy")):
             n += 1
-            c.say("skill", f"Pack Hunter: another enemy is next to {first_target['name']}, so {u['name']} "
-                           "rolls 1 more die.", unit=u["id"])
+            c.say("skill", f"Pack Hunter: another enemy is next to {first_target['name']}, so {u.name} "
+                           "rolls 1 more die.", unit=u.id)
     rolled = []
     total = 0
     for _ in range(n):
@@ -175,15 +176,15 @@ def roll_combat(c: Ctx, u: dict, first_target: dict | None) -> tuple[int, list[d
     return total, rolled
 
 
-def start_turn(c: Ctx, u: dict) -> None:
-    c.b["turn"] = {"unit": u["id"], "owner": None, "start": {x["id"]: [x["q"], x["r"]] for x in c.units()}}
+def start_turn(c: Ctx, u: Unit) -> None:
+    c.b.turn = Turn(unit=u.id, start={x.id: [x.q, x.r] for x in c.units()})
     if c.has(u, "bane"):
-        harm.damage_enemy(c, u["id"], 1, true=True, label="Bane")
+        harm.damage_enemy(c, u.id, 1, true=True, label="Bane")
     if on_map(u):
         enemy_skills_at(c, u, "start of its turn")
 
 
-def take_turn(c: Ctx, u: dict) -> dict | None:
+def take_turn(c: Ctx, u: Unit) -> EnemyTurn | None:
     """Move and roll; returns the pending hits (resolved one by one so a player may be asked)."""
     start_turn(c, u)
     if not on_map(u):
@@ -191,53 +192,53 @@ def take_turn(c: Ctx, u: dict) -> dict | None:
     enemy = stats_of(c, u)
     moved = walk(c, u, plan_move(c, u), "enemy-move")
     if moved and c.has(u, "daze"):
-        c.say("status", f"{u['name']} is dazed and moved, so it cannot roll this turn.", unit=u["id"])
-        return {"uid": u["id"], "hits": [], "engaged": [], "damaged": []}
+        c.say("status", f"{u.name} is dazed and moved, so it cannot roll this turn.", unit=u.id)
+        return EnemyTurn(uid=u.id)
     targets = targetable_from(c, u, pos(u))
     if not targets:
-        c.say("enemy", f"{u['name']} has nobody to engage.", unit=u["id"])
-        return {"uid": u["id"], "hits": [], "engaged": [], "damaged": []}
+        c.say("enemy", f"{u.name} has nobody to engage.", unit=u.id)
+        return EnemyTurn(uid=u.id)
     targets = by_priority(c, targets, enemy.priority)
     if enemy.targets is not None:
         targets = targets[:enemy.targets]
     total, rolled = roll_combat(c, u, targets[0])
     dice_txt = ", ".join(f"🎲{r['roll']} → **{r['face']}**" for r in rolled) or "no dice"
-    names = " and ".join(t["name"] for t in targets)
+    names = " and ".join(t.name for t in targets)
     tie = ""
     if len(targets) > 1 and len({c.hp(t) for t in targets}) < len(targets):
         tie = " (tied targets: the one earlier in turn order first)"
-    c.say("enemy-roll", f"👹 {u['name']} engages {names}{tie}: {dice_txt} = {total} damage each.",
-          unit=u["id"], dice=rolled, targets=[t["id"] for t in targets], total=total)
-    c.b["turn"]["engage_line"] = [[u["q"], u["r"]]] + [[targets[0]["q"], targets[0]["r"]]]
-    return {"uid": u["id"], "hits": [{"target": t["id"], "amount": total, "done": False} for t in targets],
-            "engaged": [t["id"] for t in targets], "damaged": [], "rolled": rolled}
+    c.say("enemy-roll", f"👹 {u.name} engages {names}{tie}: {dice_txt} = {total} damage each.",
+          unit=u.id, dice=rolled, targets=[t.id for t in targets], total=total)
+    c.b.turn.engage_line = [[u.q, u.r]] + [[targets[0].q, targets[0].r]]
+    return EnemyTurn(uid=u.id, hits=[Hit(target=t.id, amount=total) for t in targets],
+                     engaged=[t.id for t in targets], rolled=rolled)
 
 
-def hit(c: Ctx, cur: dict, h: dict, choice: list[str] | None = None) -> None:
-    u = c.unit(cur["uid"])
-    t = c.unit(h["target"])
-    h["done"] = True
-    if not on_map(t) or h["amount"] <= 0:
+def hit(c: Ctx, cur: EnemyTurn, h: Hit, choice: list[str] | None = None) -> None:
+    u = c.unit(cur.uid)
+    t = c.unit(h.target)
+    h.done = True
+    if not on_map(t) or h.amount <= 0:
         return
-    if t.get("owner"):
-        harm.damage_adventurer(c, t["owner"], h["amount"], source=u, choice=choice, label=u["name"])
+    if t.owner:
+        harm.damage_adventurer(c, t.owner, h.amount, source=u, choice=choice, label=u.name)
     else:
-        harm.damage_enemy(c, t["id"], h["amount"], label=u["name"])
-    cur["damaged"].append(t["id"])
+        harm.damage_enemy(c, t.id, h.amount, label=u.name)
+    cur.damaged.append(t.id)
 
 
-def finish_turn(c: Ctx, cur: dict) -> None:
-    u = c.unit(cur["uid"])
-    for tid in cur.get("engaged", []):  # companions it engaged react (e.g. Riposte)
+def finish_turn(c: Ctx, cur: EnemyTurn) -> None:
+    u = c.unit(cur.uid)
+    for tid in cur.engaged:  # companions it engaged react (e.g. Riposte)
         t = c.unit(tid)
-        if t["side"] == "companion" and on_map(t) and on_map(u):
+        if t.side == "companion" and on_map(t) and on_map(u):
             enemy_skills_at(c, t, "after it is engaged", attacker=u,
-                            engage={"damaged_by": {tid: tid in cur.get("damaged", [])}})
-    if on_map(u) and cur.get("engaged"):
-        enemy_skills_at(c, u, "after it engages", engaged=cur["engaged"], damaged=cur["damaged"])
-        if cur["damaged"] and "stealth" in u.get("statuses", []):
-            status_rules.remove(c, u, "stealth", f"{u['name']} dealt damage")
+                            engage=EngageRecord(damaged_by={tid: tid in cur.damaged}))
+    if on_map(u) and cur.engaged:
+        enemy_skills_at(c, u, "after it engages", engaged=cur.engaged, damaged=cur.damaged)
+        if cur.damaged and "stealth" in u.statuses:
+            status_rules.remove(c, u, "stealth", f"{u.name} dealt damage")
     if on_map(u):
         enemy_skills_at(c, u, "end of its turn")
-        if "daze" in u.get("statuses", []):
+        if "daze" in u.statuses:
             status_rules.remove(c, u, "daze", "End of turn")

@@ -5,8 +5,10 @@ import re
 from typing import Any
 
 from rulesets.tes.battle import harm, track
+from rulesets.tes.rules import args as args_
 from rulesets.tes.battle.effects import Use, run_effects
 from rulesets.tes.battle.model import Ctx, find_unit, on_map, pos
+from rulesets.tes.battle.state import EngageRecord, PendingRoll, Reroll, RolledDie, Turn, Unit
 from rulesets.tes.content import BATTLE_FORMS, BATTLE_FORM_NAMES, COMBAT_FORMS
 from kernel.core import RuleError
 from kernel.hexes import Hex, distance, path_is_legal, shortest_path
@@ -16,13 +18,13 @@ CODE_PRECEDENCE = ("D", "S", "A", "C", "I")
 
 
 # ------------------------------------------------------------------ turn --
-def my_turn(c: Ctx, owner: str) -> dict:
+def my_turn(c: Ctx, owner: str) -> Turn:
     b = c.b
-    if b.get("step") != "adventurer":
+    if b.step != "adventurer":
         raise RuleError("It is not an adventurer's turn right now. See `/battle status`.")
-    turn = b["turn"]
-    if turn.get("owner") != owner:
-        who = c.adv(turn["owner"]).name if turn.get("owner") in c.state.adventurers else "someone else"
+    turn = b.turn
+    if turn.owner != owner:
+        who = c.adv(turn.owner).name if turn.owner in c.state.adventurers else "someone else"
         raise RuleError(f"It is {who}'s turn, not yours. Wait for your turn (`/battle status` shows the order).")
     return turn
 
@@ -32,24 +34,19 @@ def adv_stamina(c: Ctx, owner: str) -> int:
 
 
 def no_pending(c: Ctx) -> None:
-    if c.b.get("lockpick"):
+    if c.b.lockpick:
         raise RuleError("Finish the lockpick check first: `/lockpick` (adjust:, keep:, or stop:yes).")
     # any other action after moving onto a cache gives up the chance to pick its lock
-    (c.b.get("turn") or {}).pop("cache", None)
-    if c.b.get("pending"):
+    c.b.turn.cache = None
+    if c.b.pending:
         raise RuleError("Resolve your roll first: `/resolve` (all results in rolled order) or "
                         "`/resolve order:2,1` to choose which and in what order.")
 
 
 # ------------------------------------------------------------------ move --
-def parse_path(text_or_list: Any) -> list[Hex]:
-    if isinstance(text_or_list, list):
-        return [Hex(int(p[0]), int(p[1])) for p in text_or_list]
-    parts = [p for p in re.split(r"[\s;]+", str(text_or_list or "").strip()) if p]
-    try:
-        return [Hex.parse(p) for p in parts]
-    except ValueError as exc:
-        raise RuleError(f"{exc} Write hexes as `q,r` separated by spaces, e.g. `1,2 2,2`.") from None
+def parse_path(route: Any) -> list[Hex]:
+    """A route ``[[q, r], ...]`` (or one hex ``[q, r]``; raw text from older logs) as hexes."""
+    return [Hex(q, r) for q, r in args_.route(route)]
 
 
 def plan_move(c: Ctx, owner: str, args: dict) -> tuple[list[Hex], bool]:
@@ -62,7 +59,7 @@ def plan_move(c: Ctx, owner: str, args: dict) -> tuple[list[Hex], bool]:
     if args.get("path"):
         path = parse_path(args["path"])
     elif args.get("to") is not None:
-        goal = parse_path(args["to"])
+        goal = parse_path([args["to"]] if args_.is_hex(args["to"]) else args["to"])
         if len(goal) != 1:
             raise RuleError("Give one destination hex with `to:`, e.g. `to:2,1`, or the whole route with `path:`.")
         if goal[0] not in c.map.tile_of:
@@ -70,9 +67,9 @@ def plan_move(c: Ctx, owner: str, args: dict) -> tuple[list[Hex], bool]:
         if goal[0] in c.map.impassable:
             raise RuleError(f"Hex {goal[0]} is impassable; choose another hex.")
         occ = c.occupant(goal[0])
-        if occ and occ["id"] != u["id"]:
-            raise RuleError(f"Hex {goal[0]} is occupied by {occ['name']}; end your move in an empty hex.")
-        route = shortest_path(start, goal[0], c.map.passable, c.occupied(u["id"]))
+        if occ and occ.id != u.id:
+            raise RuleError(f"Hex {goal[0]} is occupied by {occ.name}; end your move in an empty hex.")
+        route = shortest_path(start, goal[0], c.map.passable, c.occupied(u.id))
         if route is None:
             raise RuleError(f"There is no open route to {goal[0]}: other units or impassable hexes block it.")
         path = route
@@ -81,19 +78,19 @@ def plan_move(c: Ctx, owner: str, args: dict) -> tuple[list[Hex], bool]:
     if not path:
         raise RuleError("You are already there. Give another hex.")
     if free:
-        limit = int(turn.get("free_move", 0))
+        limit = int(turn.free_move)
         if limit <= 0:
             raise RuleError("You have no free movement to use. Move normally (without `free:`).")
     else:
-        if turn["moves"] >= 2:
+        if turn.moves >= 2:
             raise RuleError("You already moved twice this turn. Engage is not possible either now; `/endturn`.")
-        if turn["engages"] and turn["moves"] >= 1:
+        if turn.engages and turn.moves >= 1:
             raise RuleError("After engaging you may move only once per turn. End your turn with `/endturn`.")
-        if c.has(u, "daze") and turn.get("rolled"):
+        if c.has(u, "daze") and turn.rolled:
             raise RuleError("You are dazed and already rolled dice this turn, so you cannot move. `/endturn`.")
         limit = adv.stat("stamina")
-    ok, why = path_is_legal(start, path, c.map.passable, c.occupied(u["id"]), limit,
-                            occupant_name=lambda h: (c.occupant(h) or {}).get("name"), impassable=c.map.impassable)
+    ok, why = path_is_legal(start, path, c.map.passable, c.occupied(u.id), limit,
+                            occupant_name=lambda h: getattr(c.occupant(h), "name", None), impassable=c.map.impassable)
     if not ok:
         raise RuleError(f"{why} Choose a route of up to {limit} free, passable hexes.")
     return path, free
@@ -101,22 +98,22 @@ def plan_move(c: Ctx, owner: str, args: dict) -> tuple[list[Hex], bool]:
 
 def do_move(c: Ctx, owner: str, args: dict) -> None:
     path, free = plan_move(c, owner, args)
-    turn = c.b["turn"]
+    turn = c.b.turn
     u = c.unit(f"a:{owner}")
     start = pos(u)
     end = path[-1]
-    u["q"], u["r"] = end.q, end.r
-    turn["acted"] = True
-    turn["path"] = [[start.q, start.r]] + [[h.q, h.r] for h in path]
+    u.q, u.r = end.q, end.r
+    turn.acted = True
+    turn.path = [[start.q, start.r]] + [[h.q, h.r] for h in path]
     if free:
-        turn["free_move"] -= len(path)
+        turn.free_move -= len(path)
     else:
-        turn["moves"] += 1
-        turn["moved"] = True
-        turn["last"] = "move"
-    kind = "free move" if free else ("second move" if turn["moves"] == 2 else "move")
-    c.say("move", f"🚶 {u['name']} makes a {kind}: {start} → " + " → ".join(str(h) for h in path) + ".",
-          unit=u["id"], path=turn["path"])
+        turn.moves += 1
+        turn.moved = True
+        turn.last = "move"
+    kind = "free move" if free else ("second move" if turn.moves == 2 else "move")
+    c.say("move", f"🚶 {u.name} makes a {kind}: {start} → " + " → ".join(str(h) for h in path) + ".",
+          unit=u.id, path=turn.path)
     from rulesets.tes.battle.lockpick import note_cache
 
     note_cache(c, u, len(path), 0 if free else adv_stamina(c, owner))
@@ -128,36 +125,17 @@ def _slug(s: str) -> str:
 
 
 def pick_dice(c: Ctx, owner: str, spec: Any) -> list[str]:
-    """Die ids from ``"2 shield-discipline, combat"``, ``"d3 d5"`` or a list of such words."""
+    """Die ids from ``[[word, count], ...]`` (``rules.args.dice_spec``; raw text from older logs)."""
     adv = c.adv(owner)
     if not spec:
         return []
-    if isinstance(spec, list):
-        parts = [str(p) for p in spec]
-    else:
-        text = str(spec)
-        if "," in text:
-            parts = text.split(",")
-        else:
-            parts, count = [], ""
-            for tok in text.split():
-                if tok.rstrip("x").isdigit():
-                    count = tok.rstrip("x")
-                    continue
-                parts.append(f"{count} {tok}" if count else tok)
-                count = ""
     free = list(adv.available_dice())
     chosen: list[str] = []
     types = {}
     for did, d in adv.dice.items():
         dt = c.pack.die(d["type"])
         types.setdefault(d["type"], dt.name)
-    for raw in parts:
-        p = raw.strip().lower()
-        if not p:
-            continue
-        m = re.match(r"^(\d+)\s*x?\s+(.+)$", p) or re.match(r"^(\d+)x(.+)$", p)
-        n, word = (int(m.group(1)), m.group(2).strip()) if m else (1, p)
+    for word, n in args_.dice_spec(spec):
         if word in adv.dice:
             if word not in free:
                 raise RuleError(f"Die `{word}` is not available (it is {adv.die_location(word)}). "
@@ -180,36 +158,36 @@ def pick_dice(c: Ctx, owner: str, spec: Any) -> list[str]:
     return chosen
 
 
-def check_target(c: Ctx, me: dict, target: dict, form: str, adv) -> None:
-    if target["id"] == me["id"]:
+def check_target(c: Ctx, me: Unit, target: Unit, form: str, adv) -> None:
+    if target.id == me.id:
         raise RuleError("You cannot target yourself. Leave `target:` empty for dice that need no target.")
     if not c.opposing(me, target):
-        raise RuleError(f"{target['name']} is not an opposing unit; target an enemy.")
+        raise RuleError(f"{target.name} is not an opposing unit; target an enemy.")
     a, b = pos(me), pos(target)
     if not c.sight(a, b):
-        raise RuleError(f"{target['name']} is out of sight (sight reaches your tile and the tiles next to it).")
+        raise RuleError(f"{target.name} is out of sight (sight reaches your tile and the tiles next to it).")
     rng = c.range_to(a, b)
     if form in ("light", "heavy") and rng != 1:
         raise RuleError(f"In {BATTLE_FORM_NAMES[form]} form you can target only adjacent units; "
-                        f"{target['name']} is {rng} hexes away. Move next to it first.")
+                        f"{target.name} is {rng} hexes away. Move next to it first.")
     if form == "defensive":
         raise RuleError("Defensive form has no range: engage without a target (its dice protect you).")
     if form == "ranged":
         if rng is None or rng < 2 or rng > adv.stat("stamina"):
             raise RuleError(f"Ranged form reaches units 2 to {adv.stat('stamina')} hexes away (your Stamina), "
-                            f"not adjacent ones; {target['name']} is {rng} hexes away.")
+                            f"not adjacent ones; {target.name} is {rng} hexes away.")
     if form == "magic" and (rng is None or rng > adv.stat("magicka")):
         raise RuleError(f"Magic form reaches {adv.stat('magicka')} hexes (your Magicka); "
-                        f"{target['name']} is {rng} hexes away.")
+                        f"{target.name} is {rng} hexes away.")
     if c.has(me, "blind"):
-        adj = [u for u in c.units() if u["id"] != me["id"] and distance(pos(u), a) == 1]
-        if not adj or target["id"] not in [u["id"] for u in adj] or c.hp(target) < max(c.hp(u) for u in adj):
+        adj = [u for u in c.units() if u.id != me.id and distance(pos(u), a) == 1]
+        if not adj or target.id not in [u.id for u in adj] or c.hp(target) < max(c.hp(u) for u in adj):
             raise RuleError("You are blind: you may only target the strongest adjacent unit.")
     if c.has(target, "stealth"):
-        start = c.b["turn"].get("start", {})
-        sa, sb = start.get(me["id"]), start.get(target["id"])
+        start = c.b.turn.start
+        sa, sb = start.get(me.id), start.get(target.id)
         if not sa or not sb or distance(Hex(*sa), Hex(*sb)) != 1:
-            raise RuleError(f"{target['name']} is in stealth: only units that were next to it at the start of "
+            raise RuleError(f"{target.name} is in stealth: only units that were next to it at the start of "
                             "this turn may target it.")
 
 
@@ -218,11 +196,11 @@ def plan_engage(c: Ctx, owner: str, args: dict) -> dict:
     no_pending(c)
     adv = c.adv(owner)
     me = c.unit(f"a:{owner}")
-    if turn["moves"] >= 2:
+    if turn.moves >= 2:
         raise RuleError("You moved twice this turn, so you cannot engage any more. `/endturn`.")
-    if turn["engages"] and turn.get("last") == "move":
+    if turn.engages and turn.last == "move":
         raise RuleError("You moved after engaging; no more engages this turn. `/endturn`.")
-    if c.has(me, "daze") and turn.get("moved"):
+    if c.has(me, "daze") and turn.moved:
         raise RuleError("You are dazed and already moved this turn, so you cannot roll dice. `/endturn`.")
     form = _slug(args.get("form") or adv.battle_form)
     if form not in BATTLE_FORMS:
@@ -258,11 +236,11 @@ def plan_engage(c: Ctx, owner: str, args: dict) -> dict:
                             "weapon or none.")
     if args.get("overtax") and (item is None or c.pack.items[item].keyword != "overtax"):
         raise RuleError("Overtax needs a weapon with the overtax keyword in `item:`.")
-    return {"form": form, "target": target["id"] if target else None, "dice": dice_ids, "item": item,
+    return {"form": form, "target": target.id if target else None, "dice": dice_ids, "item": item,
             "overtax": bool(args.get("overtax"))}
 
 
-def roll_die(c: Ctx, faces, label: str, line: str, die_id: str | None, type_id: str, free: bool = False) -> dict:
+def roll_die(c: Ctx, faces, label: str, line: str, die_id: str | None, type_id: str, free: bool = False) -> RolledDie:
     n = c.dice.roll(6)
     face = faces[n - 1]
     return {"die": die_id, "type": type_id, "line": line, "label": label, "roll": n, "free": free,
@@ -271,26 +249,26 @@ def roll_die(c: Ctx, faces, label: str, line: str, die_id: str | None, type_id: 
 
 def do_engage(c: Ctx, owner: str, args: dict) -> None:
     plan = plan_engage(c, owner, args)
-    turn = c.b["turn"]
+    turn = c.b.turn
     adv = c.adv(owner)
     me = c.unit(f"a:{owner}")
-    if turn["engages"] >= 1:
+    if turn.engages >= 1:
         n = 2 if c.state.difficulty == "expert" else 1
         track.gain_fatigue(adv, "light", n, c.track_size, party=c.state.adventurers.values())
-        c.say("fatigue", f"{adv.name} engages again this turn and gains {n} light fatigue.", unit=me["id"])
+        c.say("fatigue", f"{adv.name} engages again this turn and gains {n} light fatigue.", unit=me.id)
     if plan["form"] != adv.battle_form:
         adv.battle_form = plan["form"]
-        c.say("form", f"{adv.name} switches to {BATTLE_FORM_NAMES[plan['form']]} form.", unit=me["id"])
-    turn["engages"] += 1
-    turn["acted"] = True
-    turn["rolled"] = turn["rolled"] or bool(plan["dice"])
-    turn["last"] = "engage"
+        c.say("form", f"{adv.name} switches to {BATTLE_FORM_NAMES[plan['form']]} form.", unit=me.id)
+    turn.engages += 1
+    turn.acted = True
+    turn.rolled = turn.rolled or bool(plan["dice"])
+    turn.last = "engage"
     rolled = []
     for d in plan["dice"]:
         info = adv.dice[d]
         dt = c.pack.die(info["type"])
         rolled.append(roll_die(c, dt.faces, dt.name, info["line"], d, dt.id))
-    engage = {"attacker": me["id"], "dealt": {}, "pierce": 0}
+    engage = EngageRecord(attacker=me.id)
     if plan["item"]:
         it = c.pack.items[plan["item"]]
         effs = list(it.effects) + (list(it.overtax_effects) if plan["overtax"] else [])
@@ -299,16 +277,16 @@ def do_engage(c: Ctx, owner: str, args: dict) -> None:
             rolled.append(roll_die(c, c.pack.enemy_combat_die, "Enemy Combat (free)", "combat", None, "enemy",
                                    free=True))
     target = c.unit(plan["target"]) if plan["target"] else None
-    turn["engage_line"] = [list(map(int, (me["q"], me["r"])))] + ([[target["q"], target["r"]]] if target else [])
-    c.b["pending"] = {"owner": owner, "form": plan["form"], "target": plan["target"], "item": plan["item"],
-                      "overtax": plan["overtax"], "dice": rolled, "engage": engage}
+    turn.engage_line = [list(map(int, (me.q, me.r)))] + ([[target.q, target.r]] if target else [])
+    c.b.pending = PendingRoll(owner=owner, form=plan["form"], target=plan["target"], item=plan["item"],
+                              overtax=plan["overtax"], dice=rolled, engage=engage)
     dice_txt = ", ".join(f"{i}. {r['label']} 🎲{r['roll']} → **{r['face']}**" for i, r in enumerate(rolled, 1))
-    tgt = f" targeting {target['name']}" if target else " with no target"
+    tgt = f" targeting {target.name}" if target else " with no target"
     c.say("roll", f"⚔️ {adv.name} engages in {BATTLE_FORM_NAMES[plan['form']]} form{tgt}"
                   + (f" with {c.pack.items[plan['item']].name}" + (" (overtaxed)" if plan["overtax"] else "")
                      if plan["item"] else "")
                   + (f": {dice_txt}." if rolled else ", rolling no dice."),
-          unit=me["id"], dice=rolled, target=plan["target"], form=plan["form"])
+          unit=me.id, dice=rolled, target=plan["target"], form=plan["form"])
     if plan["item"] and rolled:
         it = c.pack.items[plan["item"]]
         effs = list(it.effects) + (list(it.overtax_effects) if plan["overtax"] else [])
@@ -321,49 +299,40 @@ def do_engage(c: Ctx, owner: str, args: dict) -> None:
 
 def reroll(c: Ctx, owner: str, args: dict) -> None:
     """Step 5a: reroll some dice of the waiting roll, using rerolls an item or ability granted."""
-    p = c.b.get("pending")
-    if not p or p["owner"] != owner:
+    p = c.b.pending
+    if not p or p.owner != owner:
         raise RuleError("There is no roll of yours to reroll. Engage first with `/engage`.")
-    pool = [r for r in p.get("rerolls", []) if r["left"] > 0]
+    p.rerolls = [Reroll.from_dict(r) for r in p.rerolls]
+    pool = [r for r in p.rerolls if r.left > 0]
     if not pool:
         raise RuleError("Nothing lets you reroll this roll. Rerolls come from some weapons and abilities; "
                         "resolve it with `/resolve`.")
-    picks = parse_order(args.get("dice"), len(p["dice"]))
+    picks = parse_order(args.get("dice"), len(p.dice))
     if not picks:
         raise RuleError("Name the dice to reroll by their numbers in the roll, e.g. `dice:2` or `dice:1,3`.")
-    left = sum(r["left"] for r in pool)
+    left = sum(r.left for r in pool)
     if len(picks) > left:
         raise RuleError(f"You may reroll {left} more {'die' if left == 1 else 'dice'} of this roll, not {len(picks)}.")
     lines = []
     for i in picks:
-        old = p["dice"][i]
-        grant = next((r for r in pool if r["left"] > 0 and (not r["blank_only"] or not old["results"])), None)
+        old = p.dice[i]
+        grant = next((r for r in pool if r.left > 0 and (not r.blank_only or not old["results"])), None)
         if grant is None:
             raise RuleError(f"Die {i + 1} is not blank; your reroll works only on blank results.")
         faces = c.pack.enemy_combat_die if old["free"] else c.pack.die(old["type"]).faces
         new = roll_die(c, faces, old["label"], old["line"], old["die"], old["type"], old["free"])
-        p["dice"][i] = new
-        grant["left"] -= 1
+        p.dice[i] = new
+        grant.left -= 1
         lines.append(f"{i + 1}. {old['label']} {old['face']} → 🎲{new['roll']} **{new['face']}**")
     adv = c.adv(owner)
-    c.say("roll", f"🎲 {adv.name} rerolls: " + "; ".join(lines) + ".", unit=f"a:{owner}", dice=p["dice"])
+    c.say("roll", f"🎲 {adv.name} rerolls: " + "; ".join(lines) + ".", unit=f"a:{owner}", dice=p.dice)
 
 
 # --------------------------------------------------------------- resolve --
 def parse_order(spec: Any, n: int) -> list[int]:
     if spec is None or spec == "" or spec == "all":
         return list(range(n))
-    if isinstance(spec, list):
-        nums = [int(x) for x in spec]
-    else:
-        text = str(spec).strip().lower()
-        if text in ("none", "no", "0"):
-            return []
-        try:
-            nums = [int(x) for x in re.split(r"[\s,]+", text) if x]
-        except ValueError:
-            raise RuleError("Write the dice to resolve as numbers from the roll, e.g. `order:2,1`, "
-                            "or `order:none` to resolve none.") from None
+    nums = args_.numbers(spec, args_.ORDER_ERROR)
     out = []
     for k in nums:
         if not 1 <= k <= n:
@@ -375,38 +344,38 @@ def parse_order(spec: Any, n: int) -> list[int]:
 
 
 def resolve(c: Ctx, owner: str, args: dict) -> None:
-    p = c.b.get("pending")
+    p = c.b.pending
     if not p:
         raise RuleError("There is no roll to resolve. Engage first with `/engage`.")
-    if p["owner"] != owner:
-        raise RuleError(f"This roll belongs to {c.adv(p['owner']).name}; they resolve it.")
-    order = parse_order(args.get("order"), len(p["dice"]))
+    if p.owner != owner:
+        raise RuleError(f"This roll belongs to {c.adv(p.owner).name}; they resolve it.")
+    order = parse_order(args.get("order"), len(p.dice))
     adv = c.adv(owner)
     me = c.unit(f"a:{owner}")
-    form = p["form"]
+    form = p.form
     ally = None
     if args.get("ally"):
         a = find_unit(c, args["ally"], side="adventurer")
-        ally = a["id"]
+        ally = a.id
     feared = c.has(me, "fear")
-    engage = p["engage"]
-    dice = p["dice"]
+    engage = p.engage
+    dice = p.dice
     # dice that deal no damage (for the Dodge skill): unresolved ones and ones without a damage result
-    def deals_damage(r: dict) -> bool:
+    def deals_damage(r: RolledDie) -> bool:
         for icon, _v in r["results"]:
             ab = harm.ability_of(c.pack, r["line"], icon) if not r["free"] else None
             effs = ab.effects if ab else ([{"type": "damage"}] if icon == "damage" else [])
             if any(e.get("type") == "damage" and (not e.get("forms") or form in e["forms"]) for e in effs):
                 return True
         return False
-    engage["idle_dice"] = sum(1 for i, r in enumerate(dice) if i not in order or not deals_damage(r))
+    engage.idle_dice = sum(1 for i, r in enumerate(dice) if i not in order or not deals_damage(r))
     notes: list[str] = []
     # abilities in order of first appearance; a die's tenacity results count separately
     groups: list[dict] = []
     for i in order:
         r = dice[i]
         if feared and r["line"] != "combat":
-            c.say("status", f"{adv.name} is afraid: {r['label']}'s result does nothing.", unit=me["id"])
+            c.say("status", f"{adv.name} is afraid: {r['label']}'s result does nothing.", unit=me.id)
             continue
         for icon, value in r["results"]:
             key = ("enemy" if r["free"] else r["line"], icon)
@@ -419,21 +388,21 @@ def resolve(c: Ctx, owner: str, args: dict) -> None:
                 groups.append(g)
             g["value"] += int(value or (1 if icon == "tenacity" else 0))
             g["dice"].append(i)
-    use = Use(c, me, "", target=p["target"], engage=engage, form=form, ally=ally)
+    use = Use(c, me, "", target=p.target, engage=engage, form=form, ally=ally)
     placed: set[int] = set()  # dice placed on a unit as status dice (S code)
-    if p.get("item"):
-        it = c.pack.items[p["item"]]
+    if p.item:
+        it = c.pack.items[p.item]
         use.label = it.name
         at_resolve = [e for e in it.effects if e.get("type") not in ("add-dice", "reroll")]
         if at_resolve or it.manual:  # add-dice and reroll already worked at the roll
             run_effects(use, at_resolve, manual=it.manual, text=it.text)
-        if p.get("overtax"):
+        if p.overtax:
             use.label = f"{it.name} (overtax)"
             over = [e for e in it.overtax_effects if e.get("type") not in ("add-dice", "reroll")]
             if over or not it.overtax_effects:
                 run_effects(use, over, text=it.overtax_text)
-            adv.ready.remove(p["item"])
-            c.say("item", f"{it.name} is discarded after its overtax.", item=p["item"])
+            adv.ready.remove(p.item)
+            c.say("item", f"{it.name} is discarded after its overtax.", item=p.item)
     for g in groups:
         line_id, icon = g["key"][:2]
         if line_id == "enemy":
@@ -448,14 +417,14 @@ def resolve(c: Ctx, owner: str, args: dict) -> None:
         value = g["value"]
         if line_id == "combat" and icon == "damage" and c.has(me, "maim") and form != "defensive":
             value //= 2
-            c.say("status", f"{adv.name} is maimed: Combat damage halved to {value}.", unit=me["id"])
+            c.say("status", f"{adv.name} is maimed: Combat damage halved to {value}.", unit=me.id)
         use.label = f"{line.name}: {icon}"
         use.value = value
         use.status_die, use.status_die_placed = None, False
         if ab.code_in(form) == "S" and len(g["dice"]) == 1 and not dice[g["dice"][0]]["free"]:
             use.status_die = (owner, dice[g["dice"][0]]["die"])
         if any(e.get("type") == "damage" and (not e.get("forms") or form in e["forms"]) for e in ab.effects) \
-                and not p["target"] and not any(e.get("target") not in (None, "target", "near-target")
+                and not p.target and not any(e.get("target") not in (None, "target", "near-target")
                                                 for e in ab.effects if e.get("type") == "damage"):
             c.say("note", f"{use.label}: no target was declared, so its damage goes nowhere.")
         run_effects(use, ab.effects, manual=ab.manual, text=ab.text)
@@ -481,26 +450,26 @@ def resolve(c: Ctx, owner: str, args: dict) -> None:
             track.exhaust(adv, d, c.track_size, notes)
         elif code[0] == "D":
             adv.drained.append(d)
-            c.say("drain", f"{r['label']} is drained until the battle ends.", unit=me["id"])
+            c.say("drain", f"{r['label']} is drained until the battle ends.", unit=me.id)
         elif code[0] == "C":
             track.exhaust(adv, d, c.track_size, notes, icon=code[1], value=int(code[2] or 0))
         elif code[0] == "A":
             place_active(c, owner, d, r, code, ally, notes)
     for n in notes:
-        c.say("track", f"{adv.name}: {n}.", unit=me["id"])
-    c.b["pending"] = None
+        c.say("track", f"{adv.name}: {n}.", unit=me.id)
+    c.b.pending = None
     after_engage(c, me, p)
 
 
-def place_active(c: Ctx, owner: str, die_id: str, r: dict, code: tuple, ally: str | None, notes: list[str]) -> None:
+def place_active(c: Ctx, owner: str, die_id: str, r: RolledDie, code: tuple, ally: str | None, notes: list[str]) -> None:
     adv = c.adv(owner)
     icon, value, ab = code[1], code[2], code[3]
     prevent = next((e for e in ab.effects if e.get("type") == "prevent" and e.get("while") == "active"), None)
     holder = owner
     if prevent and prevent.get("target") == "ally" and ally:
         cand = c.unit(ally)
-        if cand.get("owner") and distance(pos(cand), pos(c.unit(f"a:{owner}"))) <= 1:
-            holder = cand["owner"]
+        if cand.owner and distance(pos(cand), pos(c.unit(f"a:{owner}"))) <= 1:
+            holder = cand.owner
     hadv = c.adv(holder)
     if len(hadv.active) >= c.pack.mat.active_slots:
         track.exhaust(adv, die_id, c.track_size, notes)
@@ -516,19 +485,20 @@ def place_active(c: Ctx, owner: str, die_id: str, r: dict, code: tuple, ally: st
     c.say("active", f"{r['label']} ({value} {icon}) goes to an active slot{where}.", unit=f"a:{owner}")
 
 
-def after_engage(c: Ctx, me: dict, p: dict) -> None:
+def after_engage(c: Ctx, me: Unit, p: PendingRoll) -> None:
     """Units react: enemies' "after it is engaged" skills; stealth ends once its owner dealt damage."""
     from rulesets.tes.battle.enemy import enemy_skills_at
 
-    engage = p["engage"]
-    if p.get("target"):
-        t = c.unit(p["target"])
-        if t["side"] == "enemy" and on_map(t):
+    p = PendingRoll.from_dict(p)  # a record, or its saved shape
+    engage = p.engage
+    if p.target:
+        t = c.unit(p.target)
+        if t.side == "enemy" and on_map(t):
             enemy_skills_at(c, t, "after it is engaged", attacker=me, engage=engage)
-    if any(engage.get("dealt", {}).values()) and c.has(me, "stealth"):
+    if any(engage.dealt.values()) and c.has(me, "stealth"):
         from rulesets.tes.battle.status import remove
 
-        remove(c, me, "stealth", f"{me['name']} dealt damage")
+        remove(c, me, "stealth", f"{me.name} dealt damage")
 
 
 def drop_active(c: Ctx, owner: str, which: Any) -> None:

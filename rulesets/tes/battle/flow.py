@@ -11,7 +11,9 @@ from rulesets.tes.battle import enemy as enemy_ai
 from rulesets.tes.battle import companion, harm, objectives, pool, track
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle.effects import Use, give_status, run_effects
+from rulesets.tes.rules import args as args_
 from rulesets.tes.battle.model import Ctx, adv_uid, on_map, pos, short_label
+from rulesets.tes.battle.state import Battle, BattleSummary, EnemyPhase, PreventionAsk, Turn, Unit
 from kernel.core import RuleError
 from kernel.hexes import Hex
 
@@ -29,20 +31,16 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
     if enc.mode != "clash":
         raise RuleError(f"{enc.name} is a {enc.mode} battle; only clash battles are in the bot so far.")
     n_adv = len(order)
-    count = int(state.settings.get("battle_count", 0)) + 1
-    state.settings["battle_count"] = count
+    count = state.battle_count + 1
+    state.battle_count = count
     xp = enc.xp_dial if enc.xp_dial is not None else state.xp_dial
     if enc.xp_dial is not None:
         state.xp_dial = enc.xp_dial
-    state.battle = {
-        "no": count, "encounter": enc.id, "name": enc.name, "mode": enc.mode,
-        "objective": enc.objective, "objective_units": list(enc.objective_params.get("units", []) or []),
-        "objective_rounds": enc.objective_params.get("rounds"),
-        "round": 1, "fatigue_round": False, "step": "setup", "order": list(order), "turn_index": -1,
-        "units": {}, "turn": {}, "pending": None, "await": None, "enemy_phase": None,
-        "achievements": {}, "defeated_stack": [], "escaped": [], "outcome": None, "retreat": False,
-        "log": [], "map_version": f"{enc.id}-{count}",
-    }
+    state.battle = Battle(
+        no=count, encounter=enc.id, name=enc.name, mode=enc.mode,
+        objective=enc.objective, objective_units=list(enc.objective_params.get("units", []) or []),
+        objective_rounds=enc.objective_params.get("rounds"), order=list(order),
+    )  # its map is the encounter's layout until a tile is placed (model.place_tile)
     m = c.map
     c.say("battle", f"⚔️ Battle {count}: **{enc.name}**. {enc.description}")
     # enemies
@@ -62,12 +60,11 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
     for i, (eid, (n, h)) in enumerate(zip(drawn, slots), 1):
         e = pack.enemies[eid]
         uid = f"e{i}"
-        c.b["units"][uid] = {"id": uid, "side": "enemy", "name": e.name, "short": f"{short_label(e.name)}{i}",
-                             "owner": None, "enemy": eid, "level": e.level, "q": h.q, "r": h.r, "hp": e.health,
-                             "max_hp": e.health, "statuses": [], "defeated": False, "escaped": False,
-                             "quest": e.quest_unit, "slot": n}
+        c.b.units[uid] = Unit(id=uid, side="enemy", name=e.name, short=f"{short_label(e.name)}{i}", enemy=eid,
+                              level=e.level, q=h.q, r=h.r, hp=e.health, max_hp=e.health, quest=e.quest_unit,
+                              slot=n)
     c.say("setup", f"Enemies ({ep_txt}): " + ", ".join(
-        f"{u['name']} (level {u['level']}) in hex {u['q']},{u['r']}" for u in c.units("enemy")) + ".")
+        f"{u.name} (level {u.level}) in hex {u.q},{u.r}" for u in c.units("enemy")) + ".")
     # adventurers on the entrance tile, in turn order
     free = [h for h in m.entrance]
     hexes = hexes or {}
@@ -88,10 +85,8 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
             h = free[0]
         free.remove(h)
         uid = adv_uid(owner)
-        c.b["units"][uid] = {"id": uid, "side": "adventurer", "name": adv.name, "short": short_label(adv.name),
-                             "owner": owner, "enemy": None, "level": None, "q": h.q, "r": h.r, "hp": None,
-                             "max_hp": None, "statuses": [], "defeated": False, "escaped": False, "quest": False,
-                             "slot": None}
+        c.b.units[uid] = Unit(id=uid, side="adventurer", name=adv.name, short=short_label(adv.name), owner=owner,
+                              q=h.q, r=h.r)
         adv.race_ability_used = False
     companion.setup(c, enc)
     c.say("setup", "Turn order: " + " → ".join(
@@ -104,7 +99,7 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
                 run_effects(use, t.effects, manual=t.manual, text=t.text)
     for u in c.units("enemy"):
         enemy_ai.enemy_skills_at(c, u, "start of battle")
-    c.b["step"] = "adventurer"
+    c.b.step = "adventurer"
     next_adventurer(c)
 
 
@@ -113,15 +108,15 @@ def proceed(c: Ctx) -> None:
     """Run enemy turns and round changes until an adventurer (or a prevention choice) is awaited."""
     for _ in range(1000):
         b = c.b
-        if b is None or b.get("await") or b.get("step") == "over":
+        if b is None or b.asking or b.step == "over":
             return
-        if b["step"] == "adventurer":
+        if b.step == "adventurer":
             return
-        if b["step"] == "enemies":
+        if b.step == "enemies":
             if not run_enemies(c):
                 return
-            b["step"] = "round-end"
-        if b["step"] == "round-end":
+            b.step = "round-end"
+        if b.step == "round-end":
             end_round(c)
             if c.state.battle is None:
                 return
@@ -131,16 +126,16 @@ def next_adventurer(c: Ctx) -> None:
     """Start the next adventurer's turn, or hand over to the enemies when all have gone."""
     b = c.b
     while True:
-        b["turn_index"] += 1
-        if b["turn_index"] >= len(b["order"]):
-            b["turn"] = {}
-            b["step"] = "companions"
+        b.turn_index += 1
+        if b.turn_index >= len(b.order):
+            b.turn = Turn()
+            b.step = "companions"
             companion.run_turns(c)  # companions act right after the adventurers
-            b["step"] = "enemies"
-            b["enemy_phase"] = {"queue": enemy_ai.turn_order(c), "current": None}
+            b.step = "enemies"
+            b.enemy_phase = EnemyPhase(queue=enemy_ai.turn_order(c))
             proceed(c)
             return
-        owner = b["order"][b["turn_index"]]
+        owner = b.order[b.turn_index]
         u = c.unit(adv_uid(owner))
         if not on_map(u):
             continue
@@ -153,25 +148,23 @@ def start_turn(c: Ctx, owner: str) -> bool:
     adv = c.adv(owner)
     u = c.unit(adv_uid(owner))
     b = c.b
-    b["step"] = "adventurer"
-    b["turn"] = {"unit": u["id"], "owner": owner, "moves": 0, "engages": 0, "last": None, "acted": False,
-                 "moved": False, "rolled": False, "free_move": 0, "used": [],
-                 "start": {x["id"]: [x["q"], x["r"]] for x in c.units()}}
-    if not b.get("first_turn_done"):
-        b["first_turn_done"] = True
+    b.step = "adventurer"
+    b.turn = Turn(unit=u.id, owner=owner, start={x.id: [x.q, x.r] for x in c.units()})
+    if not b.first_turn_done:
+        b.first_turn_done = True
         harm.grant(c, "first-turn", owner)
-    b["last_turn_owner"] = owner
-    c.say("turn", f"▶️ Round {b['round']}: {adv.name}'s turn (<@{owner}>).", unit=u["id"], player=owner)
+    b.last_turn_owner = owner
+    c.say("turn", f"▶️ Round {b.round}: {adv.name}'s turn (<@{owner}>).", unit=u.id, player=owner)
     if track.count(adv, status="bane"):
         harm.damage_adventurer(c, owner, 1, true=True, label="Bane")
         if not on_map(u):
             return False
     done = track.recovery(adv, c.pack)
     if done:
-        c.say("recovery", f"Recovery ({adv.cooldown_stat}): " + "; ".join(done) + ".", unit=u["id"])
+        c.say("recovery", f"Recovery ({adv.cooldown_stat}): " + "; ".join(done) + ".", unit=u.id)
     here = pos(u)
-    if here in c.map.escape and c.b.get("objective") == "escape-or-eliminate-all":
-        c.say("escape", f"{adv.name} stands on an escape hex and may escape now: `/battle escape`.", unit=u["id"])
+    if here in c.map.escape and c.b.objective == "escape-or-eliminate-all":
+        c.say("escape", f"{adv.name} stands on an escape hex and may escape now: `/battle escape`.", unit=u.id)
     return True
 
 
@@ -180,80 +173,76 @@ def end_turn(c: Ctx, owner: str) -> None:
     u = c.unit(adv_uid(owner))
     if c.has(u, "daze"):
         status_rules.remove(c, u, "daze", "End of turn")
-    c.say("turn-end", f"{adv.name} ends the turn.", unit=u["id"])
+    c.say("turn-end", f"{adv.name} ends the turn.", unit=u.id)
     next_adventurer(c)
 
 
 def run_enemies(c: Ctx) -> bool:
-    phase = c.b["enemy_phase"]
+    phase = c.b.enemy_phase
     for _ in range(1000):
-        cur = phase.get("current")
+        cur = phase.current
         if cur is None:
-            if not phase["queue"]:
-                c.b["enemy_phase"] = None
-                c.b["turn"] = {}
+            if not phase.queue:
+                c.b.enemy_phase = None
+                c.b.turn = Turn()
                 return True
-            uid = phase["queue"].pop(0)
+            uid = phase.queue.pop(0)
             u = c.unit(uid)
             if not on_map(u):
                 continue
             cur = enemy_ai.take_turn(c, u)
             if cur is None:
                 continue
-            phase["current"] = cur
-        for h in cur["hits"]:
-            if h["done"]:
+            phase.current = cur
+        for h in cur.hits:
+            if h.done:
                 continue
-            t = c.unit(h["target"])
-            if t.get("owner") and on_map(t) and prevention_mode(c, t["owner"]) == "ask":
-                sources = harm.prevention_sources(c, t["owner"], enemy_engage=True)
+            t = c.unit(h.target)
+            if t.owner and on_map(t) and prevention_mode(c, t.owner) == "ask":
+                sources = harm.prevention_sources(c, t.owner, enemy_engage=True)
                 if sources:
-                    c.b["await"] = {"owner": t["owner"], "amount": h["amount"], "enemy": cur["uid"],
-                                    "sources": sources}
-                    c.say("ask", f"🛡️ <@{t['owner']}>: {c.unit(cur['uid'])['name']} deals {h['amount']} damage "
-                                 f"to {t['name']}. Choose prevention with `/battle prevent` "
+                    from rulesets.tes.rules.battle_prompts import prevent_timeout_minutes
+
+                    minutes = prevent_timeout_minutes(c.state)
+                    c.b.asking = PreventionAsk(owner=t.owner, amount=h.amount, enemy=cur.uid, sources=sources,
+                                               deadline=c.now + minutes * 60 if minutes > 0 and c.now else None)
+                    c.say("ask", f"🛡️ <@{t.owner}>: {c.unit(cur.uid).name} deals {h.amount} damage "
+                                 f"to {t.name}. Choose prevention with `/battle prevent` "
                                  f"({', '.join(str(i) + '. ' + s['label'] for i, s in enumerate(sources, 1))}).",
-                          player=t["owner"])
+                          player=t.owner)
                     return False
             enemy_ai.hit(c, cur, h)
         enemy_ai.finish_turn(c, cur)
-        phase["current"] = None
+        phase.current = None
     return True
 
 
 def answer_prevention(c: Ctx, owner: str, spec: Any) -> None:
-    aw = c.b.get("await")
+    aw = c.b.asking
     if not aw:
         raise RuleError("Nobody is being asked about prevention right now.")
-    if aw["owner"] != owner:
-        raise RuleError(f"The bot is waiting for {c.adv(aw['owner']).name} to choose prevention, not you.")
+    if aw.owner != owner:
+        raise RuleError(f"The bot is waiting for {c.adv(aw.owner).name} to choose prevention, not you.")
     sources = harm.prevention_sources(c, owner, enemy_engage=True)
-    text = str(spec or "auto").strip().lower()
-    if text == "auto":
-        keys = harm.auto_choice(sources, aw["amount"])
-    elif text in ("none", "0", "no"):
-        keys = []
+    use = args_.prevention_use(spec)  # "auto" or source numbers ([] for none); raw text from older logs
+    if use == "auto":
+        keys = harm.auto_choice(sources, aw.amount)
     else:
         keys = []
-        for part in text.replace(",", " ").split():
-            try:
-                k = int(part)
-            except ValueError:
-                raise RuleError("List the numbers of the prevention sources in order, e.g. `use:2,1`, "
-                                "or `use:none` / `use:auto`.") from None
+        for k in use:
             if not 1 <= k <= len(sources):
                 raise RuleError(f"Choose sources numbered 1 to {len(sources)}.")
             keys.append(sources[k - 1]["key"])
-    phase = c.b["enemy_phase"]
-    cur = phase["current"]
-    h = next(h for h in cur["hits"] if not h["done"])
-    c.b["await"] = None
+    phase = c.b.enemy_phase
+    cur = phase.current
+    h = next(h for h in cur.hits if not h.done)
+    c.b.asking = None
     enemy_ai.hit(c, cur, h, choice=keys)
     proceed(c)
 
 
 def prevention_mode(c: Ctx, owner: str) -> str:
-    return (c.state.settings.get("prevention") or {}).get(owner, "auto")
+    return (c.state.settings.get("prevention") or {}).get(owner, "auto")  # a player's setting
 
 
 # ---------------------------------------------------------------- rounds --
@@ -263,76 +252,75 @@ def end_round(c: Ctx) -> None:
     if outcome:
         finish(c, outcome)
         return
-    b["round"] += 1
-    b["turn_index"] = -1
-    if b["round"] > FATIGUE_AFTER:
-        b["fatigue_round"] = True
-    c.say("round", f"🔔 Round {b['round']} begins" + (" — a fatigue round." if b["fatigue_round"] else "."))
-    if b["fatigue_round"]:
+    b.round += 1
+    b.turn_index = -1
+    if b.round > FATIGUE_AFTER:
+        b.fatigue_round = True
+    c.say("round", f"🔔 Round {b.round} begins" + (" — a fatigue round." if b.fatigue_round else "."))
+    if b.fatigue_round:
         fatigue_damage(c)
         if objectives.party_defeated(c):
             # nobody can act; enemies still take their turns, then the round ends
             pass
-    b["step"] = "adventurer"
+    b.step = "adventurer"
     next_adventurer(c)
 
 
 def fatigue_damage(c: Ctx) -> None:
-    for owner in c.b["order"]:
+    for owner in c.b.order:
         u = c.unit(adv_uid(owner))
         if not on_map(u):
             continue
         adv = c.adv(owner)
         track.gain_fatigue(adv, "over", 1, c.track_size, party=c.state.adventurers.values())
         n = track.count(adv, fatigue="over")
-        c.say("fatigue", f"{adv.name} gains 1 overfatigue.", unit=u["id"])
+        c.say("fatigue", f"{adv.name} gains 1 overfatigue.", unit=u.id)
         harm.damage_adventurer(c, owner, n, true=True, label="Fatigue")
 
 
 # ----------------------------------------------------------- escape etc --
 def escape(c: Ctx, owner: str) -> None:
     b = c.b
-    turn = b.get("turn") or {}
+    turn = b.turn
     adv = c.adv(owner)
     u = c.unit(adv_uid(owner))
-    if b.get("objective") != "escape-or-eliminate-all":
+    if b.objective != "escape-or-eliminate-all":
         raise RuleError("This battle has no escape hexes to leave by.")
-    if turn.get("owner") != owner or b.get("step") != "adventurer":
+    if turn.owner != owner or b.step != "adventurer":
         raise RuleError("You can escape only at the start of your own turn.")
-    if turn.get("acted") or b.get("pending"):
+    if turn.acted or b.pending:
         raise RuleError("You can escape only at the start of your turn, before any other action.")
-    start = turn.get("start", {}).get(u["id"])
+    start = turn.start.get(u.id)
     if not start or Hex(*start) not in c.map.escape:
         raise RuleError("You must start your turn on a green escape hex to escape. "
                         f"Escape hexes: {', '.join(str(h) for h in sorted(c.map.escape))}.")
-    u["escaped"] = True
-    u["q"] = u["r"] = None
-    b["escaped"].append(owner)
-    if len(b["escaped"]) == 1:
+    u.escaped = True
+    u.q = u.r = None
+    b.escaped.append(owner)
+    if len(b.escaped) == 1:
         harm.grant(c, "escape-first", owner)
-    c.say("escape", f"🏃 {adv.name} escapes the battle and takes no more turns.", unit=u["id"])
+    c.say("escape", f"🏃 {adv.name} escapes the battle and takes no more turns.", unit=u.id)
     next_adventurer(c)
 
 
 # ---------------------------------------------------------- end of battle --
 def finish(c: Ctx, outcome: str) -> None:
     b = c.b
-    b["outcome"] = outcome
+    b.outcome = outcome
     text = {"victory": "🏆 Victory! The party achieves the objective.",
             "defeat": "💀 The whole party is defeated. The encounter is failed.",
             "retreat": "🏳️ The party retreats. The encounter is failed."}[outcome]
-    c.say("battle-end", f"{text} The battle ends after round {b['round']}.", outcome=outcome)
-    if b.get("last_turn_owner"):
-        harm.grant(c, "last-turn", b["last_turn_owner"])
+    c.say("battle-end", f"{text} The battle ends after round {b.round}.", outcome=outcome)
+    if b.last_turn_owner:
+        harm.grant(c, "last-turn", b.last_turn_owner)
     cleanup(c)
-    enc = c.pack.encounters[b["encounter"]]
-    summary = {"no": b["no"], "encounter": b["encounter"], "name": b["name"], "outcome": outcome,
-               "rounds": b["round"], "achievements": dict(b.get("achievements", {})), "log": b["log"][-12:]}
+    enc = c.pack.encounters[b.encounter]
+    summary = BattleSummary(no=b.no, encounter=b.encounter, name=b.name, outcome=outcome, rounds=b.round,
+                            achievements=dict(b.achievements), log=b.log[-12:])
     if enc.class_rewards:
         rewards = objectives.class_rewards(c, outcome, c.dice)
-        c.state.settings["class_rewards"] = rewards
-        # a copy: the choices are taken from the settings' list, the summary keeps what was offered
-        summary["class_rewards"] = {owner: list(ids) for owner, ids in rewards.items()}
+        c.state.class_rewards = rewards
+        summary.class_rewards = {k: list(v) for k, v in rewards.items()}
         lines = []
         for owner, ids in rewards.items():
             names = ", ".join(c.pack.classes[k].name for k in ids)
@@ -345,16 +333,16 @@ def finish(c: Ctx, outcome: str) -> None:
         c.state.xp_dial = 2
         c.say("rest", "The party rests at the guild: everyone heals fully and clears their cooldown track. "
                       "The XP dial is set to 2.")
-    c.state.settings["last_battle"] = summary
+    c.state.last_battle = summary
     c.state.battle = None
 
 
 def cleanup(c: Ctx) -> None:
     """End of Battle Cleanup: bonus and excess HP go, active dice are exhausted, drained dice come back."""
-    for u in c.b["units"].values():
-        if u.get("status_dice"):
+    for u in c.b.units.values():
+        if u.status_dice:
             status_rules.clear(c, u)  # status-code dice on chips go to their owners' tracks
-    for owner in c.b["order"]:
+    for owner in c.b.order:
         adv = c.adv(owner)
         adv.bonus_hp = 0
         adv.hp = min(adv.hp, adv.max_hp)
@@ -374,15 +362,15 @@ def race_ability(c: Ctx, owner: str) -> None:
     ab = race.ability
     if adv.race_ability_used:
         raise RuleError(f"{ab.name} works once per battle and {adv.name} already used it.")
-    turn = c.b.get("turn") or {}
-    if ab.timing in ("your turn", "start of your turn") and turn.get("owner") != owner:
+    turn = c.b.turn
+    if ab.timing in ("your turn", "start of your turn") and turn.owner != owner:
         raise RuleError(f"{ab.name} is used on your own turn.")
-    if ab.timing == "start of your turn" and turn.get("acted"):
+    if ab.timing == "start of your turn" and turn.acted:
         raise RuleError(f"{ab.name} is used at the start of your turn, before any other action.")
     adv.race_ability_used = True
     u = c.unit(adv_uid(owner))
     use = Use(c, u, f"{adv.name}'s {ab.name}")
-    c.say("ability", f"✨ {adv.name} uses {ab.name}.", unit=u["id"])
+    c.say("ability", f"✨ {adv.name} uses {ab.name}.", unit=u.id)
     run_effects(use, ab.effects, manual=ab.manual, text=ab.text)
 
 
@@ -397,12 +385,12 @@ def class_ability(c: Ctx, owner: str, name: str, form: str | None = None) -> Non
     if ab is None:
         raise RuleError(f"{klass.name} has no ability `{name}`. Its abilities: "
                         + ", ".join(f"{a.name} ({a.cost})" for a in side.abilities) + ".")
-    turn = c.b.get("turn") or {}
+    turn = c.b.turn
     if ab.keyword == "enduring":
         raise RuleError(f"{ab.name} is enduring: it works by itself while your tenacity is {ab.cost} or more.")
-    if ab.timing in ("your turn", "start of your turn", "end of your turn") and turn.get("owner") != owner:
+    if ab.timing in ("your turn", "start of your turn", "end of your turn") and turn.owner != owner:
         raise RuleError(f"{ab.name} is used on your own turn.")
-    if ab.id in turn.get("used", []) and turn.get("owner") == owner:
+    if ab.id in turn.used and turn.owner == owner:
         raise RuleError(f"{ab.name} can be used once per turn.")
     if adv.tenacity < ab.cost:
         raise RuleError(f"{ab.name} costs {ab.cost} tenacity and {adv.name} has {adv.tenacity}.")
@@ -413,11 +401,11 @@ def class_ability(c: Ctx, owner: str, name: str, form: str | None = None) -> Non
         adv.battle_form = ab.form
         c.say("form", f"{adv.name} gains 1 light fatigue and switches to {ab.form} form.")
     adv.tenacity -= ab.cost
-    if turn.get("owner") == owner:
-        turn.setdefault("used", []).append(ab.id)
-        turn["acted"] = True
+    if turn.owner == owner:
+        turn.used.append(ab.id)
+        turn.acted = True
     u = c.unit(adv_uid(owner))
-    c.say("ability", f"✨ {adv.name} spends {ab.cost} tenacity on {ab.name}.", unit=u["id"])
+    c.say("ability", f"✨ {adv.name} spends {ab.cost} tenacity on {ab.name}.", unit=u.id)
     run_effects(Use(c, u, ab.name, target=None), ab.effects, manual=ab.manual, text=ab.text)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from rulesets.tes.battle import track
 from rulesets.tes.battle.model import Ctx, pos, stats_of
+from rulesets.tes.battle.state import EngageRecord, Unit
 from kernel.hexes import distance
 
 
@@ -77,7 +78,7 @@ def interrupt_sources(c: Ctx, owner: str) -> list[dict[str, Any]]:
         return []
     klass = c.pack.classes[adv.class_id]
     side = klass.master if adv.class_side == "master" else klass.novice
-    used = (c.b.get("turn") or {}).get("interrupts", [])
+    used = c.b.turn.interrupts
     out = []
     for ab in side.abilities:
         if ab.keyword != "interrupt" or ab.timing not in INTERRUPT_TIMINGS or ab.manual:
@@ -133,7 +134,7 @@ def auto_choice(sources: list[dict], amount: int) -> list[str]:
     return chosen
 
 
-def use_interrupt(c: Ctx, owner: str, ability_id: str, attacker: dict | None) -> None:
+def use_interrupt(c: Ctx, owner: str, ability_id: str, attacker: Unit | None) -> None:
     """Spend the tenacity and resolve an interrupt's other effects (bonus HP, a status on the attacker)."""
     from rulesets.tes.battle.effects import Use, run_effects
 
@@ -142,21 +143,20 @@ def use_interrupt(c: Ctx, owner: str, ability_id: str, attacker: dict | None) ->
     side = klass.master if adv.class_side == "master" else klass.novice
     ab = side.ability(ability_id)
     adv.tenacity -= ab.cost
-    turn = c.b.setdefault("turn", {})
-    turn.setdefault("interrupts", []).append(f"{owner}:{ab.id}")
+    c.b.turn.interrupts.append(f"{owner}:{ab.id}")
     me = c.unit(f"a:{owner}")
     c.say("interrupt", f"⚡ Interrupt: {adv.name} spends {ab.cost} tenacity on {ab.name} before the damage lands.",
-          unit=me["id"], ability=ab.id, player=owner)
+          unit=me.id, ability=ab.id, player=owner)
     rest = [e for e in ab.effects if e.get("type") != "prevent"]
     if any(e.get("type") == "move" for e in rest):
         c.say("note", f"{ab.name}: the free move cannot be made during an enemy's turn here; it is skipped.")
         rest = [e for e in rest if e.get("type") != "move"]
     if rest:
-        run_effects(Use(c, me, ab.name, target=attacker["id"] if attacker else None), rest)
+        run_effects(Use(c, me, ab.name, target=attacker.id if attacker else None), rest)
 
 
 def apply_prevention(c: Ctx, owner: str, amount: int, keys: list[str], sources: list[dict],
-                     attacker: dict | None = None) -> tuple[int, list[str]]:
+                     attacker: Unit | None = None) -> tuple[int, list[str]]:
     """Spend the chosen sources in order; returns (damage left, what was used)."""
     adv = c.adv(owner)
     by_key = {s["key"]: s for s in sources}
@@ -202,17 +202,17 @@ def remove_active_die(c: Ctx, holder: str, die_id: str, notes: list[str] | None 
     track.exhaust(owner, die_id, c.track_size, notes)
 
 
-def damage_adventurer(c: Ctx, owner: str, amount: int, *, true: bool = False, source: dict | None = None,
+def damage_adventurer(c: Ctx, owner: str, amount: int, *, true: bool = False, source: Unit | None = None,
                       choice: list[str] | None = None, label: str = "") -> int:
     """Deal damage; returns the damage taken (bonus HP and HP lost)."""
     adv = c.adv(owner)
     u = c.unit(f"a:{owner}")
-    if u.get("defeated") or u.get("escaped") or amount <= 0:
+    if u.defeated or u.escaped or amount <= 0:
         return 0
     used: list[str] = []
     left = amount
     if not true:
-        sources = prevention_sources(c, owner, enemy_engage=bool(source and source.get("side") == "enemy"))
+        sources = prevention_sources(c, owner, enemy_engage=bool(source and source.side == "enemy"))
         keys = auto_choice(sources, amount) if choice is None else choice
         left, used = apply_prevention(c, owner, amount, keys, sources, attacker=source)
     taken = left
@@ -228,15 +228,15 @@ def damage_adventurer(c: Ctx, owner: str, amount: int, *, true: bool = False, so
     if bonus_lost:
         parts.append(f"{bonus_lost} bonus HP lost")
     parts.append(f"takes {taken} → {adv.hp}/{adv.max_hp} HP" + (f" (+{adv.bonus_hp})" if adv.bonus_hp else ""))
-    c.say("damage", ", ".join(parts) + ".", unit=u["id"], dealt=amount, taken=taken)
-    if taken and source is not None and source.get("side") == "enemy":
+    c.say("damage", ", ".join(parts) + ".", unit=u.id, dealt=amount, taken=taken)
+    if taken and source is not None and source.side == "enemy":
         _hurt_achievement(c, owner, source)
     if adv.hp <= 0:
         defeat_adventurer(c, owner)
     return taken
 
 
-def _hurt_achievement(c: Ctx, owner: str, source: dict) -> None:
+def _hurt_achievement(c: Ctx, owner: str, source: Unit) -> None:
     a, b = pos(source), pos(c.unit(f"a:{owner}"))
     if a is None or b is None:
         return
@@ -245,10 +245,10 @@ def _hurt_achievement(c: Ctx, owner: str, source: dict) -> None:
 
 
 def grant(c: Ctx, achievement: str, owner: str) -> None:
-    enc = c.pack.encounters.get(c.b["encounter"])
+    enc = c.pack.encounters.get(c.b.encounter)
     if enc is None or not any(a.id == achievement for a in enc.achievements):
         return
-    got = c.b.setdefault("achievements", {})
+    got = c.b.achievements
     if achievement not in got:
         got[achievement] = owner
         label = next(a.label for a in enc.achievements if a.id == achievement)
@@ -261,49 +261,49 @@ def defeat_adventurer(c: Ctx, owner: str) -> None:
     notes: list[str] = []
     for e in list(adv.active):
         remove_active_die(c, owner, e["die"], notes)
-    u["defeated"] = True
-    u["q"] = u["r"] = None
+    u.defeated = True
+    u.q = u.r = None
     adv.bonus_hp = 0
     from rulesets.tes.battle.status import clear
 
     clear(c, u)
-    c.say("defeated", f"💀 {adv.name} is defeated and leaves the map.", unit=u["id"])
+    c.say("defeated", f"💀 {adv.name} is defeated and leaves the map.", unit=u.id)
 
 
-def damage_enemy(c: Ctx, uid: str, amount: int, *, true: bool = False, engage: dict | None = None,
+def damage_enemy(c: Ctx, uid: str, amount: int, *, true: bool = False, engage: EngageRecord | None = None,
                  by: str | None = None, label: str = "") -> int:
     """Deal damage to an enemy; its defense is worn down by damage already dealt this engage."""
     u = c.unit(uid)
-    if u.get("defeated") or amount <= 0:
+    if u.defeated or amount <= 0:
         return 0
     enemy = stats_of(c, u)
     dealt_before = 0
     reduce = 0
     notes = []
     if engage is not None:
-        dealt = engage.setdefault("dealt", {})
+        dealt = engage.dealt
         dealt_before = dealt.get(uid, 0)
         dealt[uid] = dealt_before + amount
-        if engage.get("attacker"):
-            engage.setdefault("damaged_by", {})[uid] = True
+        if engage.attacker:
+            engage.damaged_by[uid] = True
     if not true:
-        pierce = engage.get("pierce", 0) if engage else 0
+        pierce = engage.pierce if engage else 0
         defense = max(0, enemy.defense - pierce - dealt_before)
         reduce = min(amount, defense)
         if reduce:
             notes.append(f"defense prevents {reduce}")
-        if engage is not None and any(s.id == "dodge" for s in enemy.skills) and not engage.get("dodged", {}).get(uid):
-            engage.setdefault("dodged", {})[uid] = True
-            n = min(amount - reduce, int(engage.get("idle_dice", 0)))
+        if engage is not None and any(s.id == "dodge" for s in enemy.skills) and not engage.dodged.get(uid):
+            engage.dodged[uid] = True
+            n = min(amount - reduce, int(engage.idle_dice))
             if n:
                 reduce += n
                 notes.append(f"Dodge prevents {n}")
     taken = amount - reduce
-    u["hp"] = max(0, u["hp"] - taken)
-    c.say("damage", f"{label or 'Damage'}: {u['name']} is dealt {amount}{' true' if true else ''} damage"
-          + (f" ({', '.join(notes)})" if notes else "") + f", takes {taken} → {u['hp']}/{u['max_hp']} HP.",
+    u.hp = max(0, u.hp - taken)
+    c.say("damage", f"{label or 'Damage'}: {u.name} is dealt {amount}{' true' if true else ''} damage"
+          + (f" ({', '.join(notes)})" if notes else "") + f", takes {taken} → {u.hp}/{u.max_hp} HP.",
           unit=uid, dealt=amount, taken=taken)
-    if u["hp"] <= 0:
+    if u.hp <= 0:
         defeat_enemy(c, uid, by)
     return taken
 
@@ -311,40 +311,40 @@ def damage_enemy(c: Ctx, uid: str, amount: int, *, true: bool = False, engage: d
 def defeat_enemy(c: Ctx, uid: str, by: str | None) -> None:
     u = c.unit(uid)
     enemy = stats_of(c, u)
-    if any(s.id == "reassemble" for s in enemy.skills) and not u.get("reassembled"):
-        u["reassembled"] = True
+    if any(s.id == "reassemble" for s in enemy.skills) and not u.reassembled:
+        u.reassembled = True
         roll = c.dice.roll(6)
         face = c.pack.enemy_combat_die[roll - 1]
         if any(r.icon == "damage" for r in face.results):
-            u["hp"] = 1
-            c.say("skill", f"Reassemble: {u['name']} rolls {face} ({roll}) and pulls itself together with 1 HP.",
+            u.hp = 1
+            c.say("skill", f"Reassemble: {u.name} rolls {face} ({roll}) and pulls itself together with 1 HP.",
                   unit=uid, roll=roll)
             return
-        c.say("skill", f"Reassemble: {u['name']} rolls {face} ({roll}) and stays down.", unit=uid, roll=roll)
-    u["defeated"] = True
-    u["q"] = u["r"] = None
+        c.say("skill", f"Reassemble: {u.name} rolls {face} ({roll}) and stays down.", unit=uid, roll=roll)
+    u.defeated = True
+    u.q = u.r = None
     from rulesets.tes.battle.status import clear
 
     clear(c, u)
-    if u.get("companion"):
+    if u.companion:
         from rulesets.tes.battle.companion import defeated
 
         defeated(c, u)
         return
-    if not u.get("quest"):
-        c.b.setdefault("defeated_stack", []).append(u["enemy"])
+    if not u.quest:
+        c.b.defeated_stack.append(u.enemy)
     who = f" by {c.adv(by).name}" if by and by in c.state.adventurers else ""
-    c.say("defeated", f"☠️ {u['name']} is defeated{who}.", unit=uid, by=by)
+    c.say("defeated", f"☠️ {u.name} is defeated{who}.", unit=uid, by=by)
     if by:
-        grant(c, f"defeat-{u['enemy']}", by)
+        grant(c, f"defeat-{u.enemy}", by)
 
 
-def heal(c: Ctx, u: dict, amount: int) -> int:
+def heal(c: Ctx, u: Unit, amount: int) -> int:
     adv = c.adv_of(u)
     if adv is not None:
         before = adv.hp
         adv.hp = min(adv.max_hp, adv.hp + max(0, amount))
         return adv.hp - before
-    before = u["hp"]
-    u["hp"] = min(u["max_hp"], u["hp"] + max(0, amount))
-    return u["hp"] - before
+    before = u.hp
+    u.hp = min(u.max_hp, u.hp + max(0, amount))
+    return u.hp - before

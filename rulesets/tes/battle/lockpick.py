@@ -1,20 +1,17 @@
 """Caches, the item decks and lockpick checks (rulebook pages 68-70).
 
-The item decks live in the campaign (``state.settings["item_decks"]``)::
-
-    {"common": {"draw": [item ids, top first], "discard": [...]}, "legendary": {...}}
+The item decks live in the campaign (``Campaign.item_decks``: rarity -> ``ItemDeck``
+with ``draw`` (item ids, top first) and ``discard``).
 
 A deck is shuffled with the campaign dice the first time a card is needed, from
 the pack's items of that rarity that nobody holds.  When its draw pile is empty
 its discard pile is shuffled into a new draw pile.
 
-In battle, ``battle["caches"]`` maps ``"q,r"`` to ``"common"``/``"legendary"``
-for the chips still on the map, and ``battle["lockpick"]`` holds a check in
-progress::
-
-    {"owner", "hex": [q, r], "deck", "item", "code": [..], "keys": [positions],
-     "attempts": n, "attempt": k, "dice": [3 values], "locked": [key positions
-     matched in an earlier attempt], "fatigue": n, "take", "swap", "move_left"}
+In battle, ``Battle.caches`` maps ``"q,r"`` to ``"common"``/``"legendary"``
+for the chips still on the map, and ``Battle.lockpick`` holds a check in
+progress (a ``LockpickCheck``: the code and its key digits, the attempts, the
+3 dice, the key digits matched in an earlier attempt, the fatigue spent, where
+the card goes, and what is left of the move it interrupted).
 
 A check runs attempt by attempt: the first attempt rolls all 3 dice; each
 ``battle.lockpick`` answer may adjust the dice (1 light fatigue per step of 1),
@@ -30,6 +27,8 @@ from typing import Any
 
 from rulesets.tes.battle import harm, track
 from rulesets.tes.battle.model import Ctx, adv_uid, pos
+from rulesets.tes.rules import args as args_
+from rulesets.tes.battle.state import CacheSpot, ItemDeck, LockpickCheck, Unit
 from kernel.core import Dice, RuleError
 
 DICE = 3
@@ -50,40 +49,39 @@ def held_items(state) -> set[str]:
     return {i for a in state.adventurers.values() for i in list(a.ready) + list(a.pack)}
 
 
-def deck(state, pack, rarity: str, dice: Dice) -> dict[str, list[str]]:
+def deck(state, pack, rarity: str, dice: Dice) -> ItemDeck:
     """The deck of one rarity, shuffled on first use; reshuffled from its discards when empty."""
-    decks = state.settings.setdefault("item_decks", {})
+    decks = state.item_decks
     d = decks.get(rarity)
     if d is None:
         held = held_items(state)
         cards = sorted(k for k, it in pack.items.items() if it.rarity == rarity and k not in held)
-        d = decks[rarity] = {"draw": _shuffle(cards, dice), "discard": []}
-    if not d["draw"] and d["discard"]:
-        d["draw"], d["discard"] = _shuffle(d["discard"], dice), []
+        d = decks[rarity] = ItemDeck(draw=_shuffle(cards, dice))
+    if not d.draw and d.discard:
+        d.draw, d.discard = _shuffle(d.discard, dice), []
     return d
 
 
 def top_card(state, pack, rarity: str, dice: Dice) -> str | None:
     d = deck(state, pack, rarity, dice)
-    return d["draw"][0] if d["draw"] else None
+    return d.draw[0] if d.draw else None
 
 
 def cycle(state, rarity: str) -> None:
     """The top card goes to the bottom of its deck."""
-    d = state.settings["item_decks"][rarity]
-    if d["draw"]:
-        d["draw"].append(d["draw"].pop(0))
+    d = state.item_decks[rarity]
+    if d.draw:
+        d.draw.append(d.draw.pop(0))
 
 
 def discard(state, pack, item_id: str) -> None:
     rarity = pack.items[item_id].rarity
-    decks = state.settings.setdefault("item_decks", {})
-    d = decks.get(rarity)
+    d = state.item_decks.get(rarity)
     if d is None:  # never shuffled yet: the card joins the deck when it is built (nobody holds it then)
         return
-    if item_id in d["draw"]:
-        d["draw"].remove(item_id)
-    d["discard"].append(item_id)
+    if item_id in d.draw:
+        d.draw.remove(item_id)
+    d.discard.append(item_id)
 
 
 def code_text(code: list[int] | tuple[int, ...], keys: list[int] | tuple[int, ...]) -> str:
@@ -140,35 +138,26 @@ def _key(h) -> str:
 def caches_left(c: Ctx) -> dict[str, str]:
     """The cache chips still on the map (``"q,r"`` -> kind); set up from the map the first time."""
     b = c.b
-    if "caches" not in b:
-        b["caches"] = {_key(h): kind for h, kind in c.map.caches.items()}
-    return b["caches"]
+    if b.caches is None:
+        b.caches = {_key(h): kind for h, kind in c.map.caches.items()}
+    return b.caches
 
 
-def note_cache(c: Ctx, u: dict, moved: int, limit: int) -> None:
+def note_cache(c: Ctx, u: Unit, moved: int, limit: int) -> None:
     """After a move: if the adventurer ended it on a cache, say they may pick its lock."""
     here = pos(u)
     kind = caches_left(c).get(_key(here))
-    turn = c.b["turn"]
+    turn = c.b.turn
     if kind is None:
-        turn.pop("cache", None)
+        turn.cache = None
         return
-    turn["cache"] = {"hex": [here.q, here.r], "move_left": max(0, limit - moved)}
-    c.say("cache", f"📦 {u['name']} moves onto a {kind} cache. Pick its lock with `/lockpick` "
-                   "before doing anything else, or leave it.", unit=u["id"], cache=kind)
+    turn.cache = CacheSpot(hex=[here.q, here.r], move_left=max(0, limit - moved))
+    c.say("cache", f"📦 {u.name} moves onto a {kind} cache. Pick its lock with `/lockpick` "
+                   "before doing anything else, or leave it.", unit=u.id, cache=kind)
 
 
 def _parse_numbers(text: Any, n: int, what: str) -> list[int]:
-    if isinstance(text, list):
-        nums = [int(x) for x in text]
-    else:
-        t = str(text).strip().lower()
-        if t in ("", "none", "no", "0"):
-            return []
-        try:
-            nums = [int(x) for x in re.split(r"[\s,]+", t) if x]
-        except ValueError:
-            raise RuleError(f"Write {what} as die numbers 1 to {n}, e.g. `1,3`, or `none`.") from None
+    nums = args_.numbers(text, f"Write {what} as die numbers 1 to {n}, e.g. `1,3`, or `none`.")
     for k in nums:
         if not 1 <= k <= n:
             raise RuleError(f"There is no die {k}; the dice are numbered 1 to {n}.")
@@ -178,18 +167,11 @@ def _parse_numbers(text: Any, n: int, what: str) -> list[int]:
 
 
 def parse_adjust(text: Any, dice: list[int]) -> list[tuple[int, int]]:
-    """``"3=2, 1=5"``: die 3 becomes a 2, die 1 a 5.  Returns (index, new value) pairs."""
-    if text is None or str(text).strip() == "":
-        return []
-    out = []
-    for part in re.split(r"[\s,;]+", str(text).strip()):
-        if not part:
-            continue
-        m = re.match(r"^(\d)\s*(?:=|>|->|to)\s*(\d)$", part)
-        if not m:
-            raise RuleError("Write adjustments as `die=value`, e.g. `adjust:3=2` (die 3 becomes a 2) "
-                            "or `adjust:3=2,1=5`. Each step of 1 costs 1 light fatigue.")
-        i, v = int(m.group(1)), int(m.group(2))
+    """``[[3, 2], [1, 5]]`` (or ``"3=2, 1=5"`` from older logs): die 3 becomes a 2, die 1 a 5.
+
+    Returns (index, new value) pairs."""
+    out: list[tuple[int, int]] = []
+    for i, v in args_.adjustments(text, len(dice)):
         if not 1 <= i <= len(dice):
             raise RuleError(f"There is no die {i}; the dice are numbered 1 to {len(dice)}.")
         if not 1 <= v <= 6:
@@ -205,8 +187,8 @@ def _dice_text(dice: list[int]) -> str:
     return ", ".join(f"{i}: **{v}**" for i, v in enumerate(dice, 1))
 
 
-def _status_line(lp: dict, result: dict) -> str:
-    code, keys = lp["code"], lp["keys"]
+def _status_line(lp: LockpickCheck, result: dict) -> str:
+    code, keys = lp.code, lp.keys
     parts = []
     for p, v in enumerate(code):
         ok = p in result["matched"] or p in result["locked"]
@@ -222,106 +204,106 @@ def _check_take(args: dict) -> None:
 def start(c: Ctx, owner: str, args: dict) -> None:
     _check_take(args)
     b = c.b
-    turn = b.get("turn") or {}
+    turn = b.turn
     u = c.unit(adv_uid(owner))
     adv = c.adv(owner)
     here = pos(u)
     kind = caches_left(c).get(_key(here)) if here else None
-    spot = turn.get("cache")
+    spot = turn.cache
     if kind is None:
         where = ", ".join(f"{k} ({v})" for k, v in caches_left(c).items()) or "none are left"
         raise RuleError(f"{adv.name} is not on a cache. Move onto one first; caches on the map: {where}.")
-    if not spot or spot["hex"] != [here.q, here.r]:
+    if not spot or spot.hex != [here.q, here.r]:
         raise RuleError("You may pick a cache's lock only right after moving into its hex during your turn.")
     card = top_card(c.state, c.pack, kind, c.dice)
     if card is None:
         raise RuleError(f"The {DECK_NAME[kind]} is empty, so this cache holds nothing to unlock.")
     it = c.pack.items[card]
-    lp = {"owner": owner, "hex": [here.q, here.r], "deck": kind, "item": card, "code": list(it.difficulty_code),
-          "keys": list(it.key_digits), "attempts": it.lockpick_attempts, "attempt": 1, "dice": [], "locked": [],
-          "fatigue": 0, "take": args.get("take"), "swap": args.get("swap"), "move_left": spot.get("move_left", 0)}
-    b["lockpick"] = lp
-    turn.pop("cache", None)
-    keys = " (a digit in [brackets] is a key digit: match it first)" if lp["keys"] else ""
+    lp = LockpickCheck(owner=owner, hex=[here.q, here.r], deck=kind, item=card, code=list(it.difficulty_code),
+                       keys=list(it.key_digits), attempts=it.lockpick_attempts, take=args.get("take"),
+                       swap=args.get("swap"), move_left=spot.move_left)
+    b.lockpick = lp
+    turn.cache = None
+    keys = " (a digit in [brackets] is a key digit: match it first)" if lp.keys else ""
     c.say("lockpick", f"🔐 {adv.name} picks the lock of the {kind} cache: the top card of the {DECK_NAME[kind]} "
-                      f"shows code **{code_text(lp['code'], lp['keys'])}** with {lp['attempts']} attempts{keys}.",
-          unit=u["id"], code=lp["code"], keys=lp["keys"], attempts=lp["attempts"])
+                      f"shows code **{code_text(lp.code, lp.keys)}** with {lp.attempts} attempts{keys}.",
+          unit=u.id, code=lp.code, keys=lp.keys, attempts=lp.attempts)
     _roll(c, lp, list(range(DICE)))
 
 
-def _roll(c: Ctx, lp: dict, which: list[int]) -> None:
-    if not lp["dice"]:
-        lp["dice"] = [0] * DICE
+def _roll(c: Ctx, lp: LockpickCheck, which: list[int]) -> None:
+    if not lp.dice:
+        lp.dice = [0] * DICE
     for i in which:
-        lp["dice"][i] = c.dice.roll(6)
-    adv = c.adv(lp["owner"])
-    result = match(lp["code"], lp["keys"], lp["locked"], lp["dice"])
+        lp.dice[i] = c.dice.roll(6)
+    adv = c.adv(lp.owner)
+    result = match(lp.code, lp.keys, lp.locked, lp.dice)
     rolled = "all 3 dice" if len(which) == DICE else ("die " + ", ".join(str(i + 1) for i in which))
-    c.say("lockpick-roll", f"🎲 Attempt {lp['attempt']} of {lp['attempts']}: {adv.name} rolls {rolled} → "
-                           f"{_dice_text(lp['dice'])}. Code: {_status_line(lp, result)}. "
+    c.say("lockpick-roll", f"🎲 Attempt {lp.attempt} of {lp.attempts}: {adv.name} rolls {rolled} → "
+                           f"{_dice_text(lp.dice)}. Code: {_status_line(lp, result)}. "
                            "Answer with `/lockpick` (adjust:`die=value` for 1 light fatigue per step, "
                            "keep:`1,2` for the next attempt, or stop:yes).",
-          unit=adv_uid(lp["owner"]), dice=list(lp["dice"]), attempt=lp["attempt"], player=lp["owner"])
+          unit=adv_uid(lp.owner), dice=list(lp.dice), attempt=lp.attempt, player=lp.owner)
 
 
 def answer(c: Ctx, owner: str, args: dict) -> None:
-    lp = c.b["lockpick"]
-    if lp["owner"] != owner:
-        raise RuleError(f"{c.adv(lp['owner']).name} is picking a lock; only they can answer it.")
+    lp = c.b.lockpick
+    if lp.owner != owner:
+        raise RuleError(f"{c.adv(lp.owner).name} is picking a lock; only they can answer it.")
     adv = c.adv(owner)
     _check_take(args)
     if args.get("take") is not None:
-        lp["take"] = args["take"]
+        lp.take = args["take"]
     if args.get("swap") is not None:
-        lp["swap"] = args["swap"]
+        lp.swap = args["swap"]
     if args.get("stop"):
         c.say("lockpick", f"{adv.name} gives up on the lock.", unit=adv_uid(owner))
         return fail(c, lp)
-    changes = parse_adjust(args.get("adjust"), lp["dice"])
+    changes = parse_adjust(args.get("adjust"), lp.dice)
     keep = None if args.get("keep") is None else _parse_numbers(args["keep"], DICE, "keep")
-    cost = sum(abs(v - lp["dice"][i]) for i, v in changes)
+    cost = sum(abs(v - lp.dice[i]) for i, v in changes)
     if cost:
         track.gain_fatigue(adv, "light", cost, c.track_size, party=c.state.adventurers.values())
-        lp["fatigue"] += cost
+        lp.fatigue += cost
         for i, v in changes:
-            lp["dice"][i] = v
+            lp.dice[i] = v
         c.say("lockpick-adjust", f"{adv.name} gains {cost} light fatigue to turn the dice to "
-                                 f"{_dice_text(lp['dice'])}.", unit=adv_uid(owner), amount=cost)
-    result = match(lp["code"], lp["keys"], lp["locked"], lp["dice"])
-    lp["locked"] = result["locked"]
+                                 f"{_dice_text(lp.dice)}.", unit=adv_uid(owner), amount=cost)
+    result = match(lp.code, lp.keys, lp.locked, lp.dice)
+    lp.locked = result["locked"]
     if result["success"]:
         return succeed(c, lp)
-    if lp["attempt"] >= lp["attempts"]:
-        c.say("lockpick", f"Attempt {lp['attempt']} fails ({_status_line(lp, result)}) and no attempts are left.",
+    if lp.attempt >= lp.attempts:
+        c.say("lockpick", f"Attempt {lp.attempt} fails ({_status_line(lp, result)}) and no attempts are left.",
               unit=adv_uid(owner))
         return fail(c, lp)
     if keep is None:
-        keep = default_keep(lp["code"], lp["keys"], result)
+        keep = default_keep(lp.code, lp.keys, result)
     elif keep and not result["keys_done"]:
         raise RuleError("A key digit is still unmatched, so you cannot keep dice yet: leave out `keep:` "
                         "(all 3 dice are rolled again) or adjust a die to the key digit first.")
-    kept = ", ".join(f"{i + 1} ({lp['dice'][i]})" for i in keep) or "none"
-    c.say("lockpick", f"Attempt {lp['attempt']} fails ({_status_line(lp, result)}). {adv.name} keeps dice: {kept}.",
+    kept = ", ".join(f"{i + 1} ({lp.dice[i]})" for i in keep) or "none"
+    c.say("lockpick", f"Attempt {lp.attempt} fails ({_status_line(lp, result)}). {adv.name} keeps dice: {kept}.",
           unit=adv_uid(owner))
-    lp["attempt"] += 1
+    lp.attempt += 1
     _roll(c, lp, [i for i in range(DICE) if i not in keep])
 
 
-def _end(c: Ctx, lp: dict) -> None:
-    c.b["lockpick"] = None
-    caches_left(c).pop(f"{lp['hex'][0]},{lp['hex'][1]}", None)
-    left = int(lp.get("move_left") or 0)
-    turn = c.b.get("turn") or {}
-    if left > 0 and turn.get("owner") == lp["owner"]:
-        turn["free_move"] = int(turn.get("free_move", 0)) + left
-        c.say("move", f"The check interrupted the move: {c.adv(lp['owner']).name} may still move {left} hex(es) "
-                      "of it (`/move ... free:yes`).", unit=adv_uid(lp["owner"]), amount=left)
+def _end(c: Ctx, lp: LockpickCheck) -> None:
+    c.b.lockpick = None
+    caches_left(c).pop(f"{lp.hex[0]},{lp.hex[1]}", None)
+    left = int(lp.move_left or 0)
+    turn = c.b.turn
+    if left > 0 and turn.owner == lp.owner:
+        turn.free_move = int(turn.free_move) + left
+        c.say("move", f"The check interrupted the move: {c.adv(lp.owner).name} may still move {left} hex(es) "
+                      "of it (`/move ... free:yes`).", unit=adv_uid(lp.owner), amount=left)
 
 
-def fail(c: Ctx, lp: dict) -> None:
-    cycle(c.state, lp["deck"])
+def fail(c: Ctx, lp: LockpickCheck) -> None:
+    cycle(c.state, lp.deck)
     c.say("lockpick-end", f"🔒 The lock holds. The cache chip is discarded and the top card of the "
-                          f"{DECK_NAME[lp['deck']]} goes to the bottom.", unit=adv_uid(lp["owner"]), success=False)
+                          f"{DECK_NAME[lp.deck]} goes to the bottom.", unit=adv_uid(lp.owner), success=False)
     _end(c, lp)
 
 
@@ -329,16 +311,16 @@ def _slug(s: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", str(s).lower()).strip("-")
 
 
-def succeed(c: Ctx, lp: dict) -> None:
-    owner = lp["owner"]
+def succeed(c: Ctx, lp: LockpickCheck) -> None:
+    owner = lp.owner
     adv = c.adv(owner)
-    d = c.state.settings["item_decks"][lp["deck"]]
-    card = d["draw"].pop(0)
+    d = c.state.item_decks[lp.deck]
+    card = d.draw.pop(0)
     it = c.pack.items[card]
     c.say("lockpick-end", f"🔓 {adv.name} opens the lock! The cache chip is discarded and {adv.name} draws "
                           f"**{it.name}** ({it.subtype}).", unit=adv_uid(owner), success=True, item=card)
     harm.grant(c, "cache-lockpick", owner)
-    gain_item(c, owner, card, lp.get("take"), lp.get("swap"))
+    gain_item(c, owner, card, lp.take, lp.swap)
     _end(c, lp)
 
 
@@ -395,6 +377,6 @@ def gain_item(c: Ctx, owner: str, card: str, take: Any = None, swap: Any = None)
 
 def cleanup(c: Ctx) -> None:
     """End of battle: a check still open fails."""
-    lp = c.b.get("lockpick")
+    lp = c.b.lockpick
     if lp:
         fail(c, lp)

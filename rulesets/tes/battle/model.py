@@ -1,21 +1,9 @@
-"""The battle's shape as plain data, the assembled map, units, and the context object.
+"""The battle's map, units and the context object every battle step works with.
 
-``state.battle`` (JSON) holds::
-
-    no, encounter, name, mode, objective, objective_units, round, fatigue_round,
-    step ("adventurer" | "enemies" | "over"), order [owner ids], turn_index,
-    units {uid: unit}, turn {...}, pending (a rolled engage) | None,
-    await (a prevention choice the engine waits for) | None,
-    enemy_phase {queue, current}, achievements {id: owner}, defeated_stack [ids],
-    escaped [owners], outcome None | "victory" | "defeat" | "retreat", retreat bool,
-    log [last lines], map_version, caches {"q,r": kind} (chips left; see ``lockpick``),
-    lockpick (a check in progress) | None
-
-A unit: ``{"id", "side", "name", "short", "owner"|None, "enemy"|None, "level",
-"q", "r", "hp", "max_hp", "statuses", "defeated", "escaped", "quest", "slot"}`` plus
-``"status_dice"`` (S-code dice on the chip, see ``status``).  A companion unit has
-side "companion" and ``"companion"``, ``"controller"``, ``"keep"``, ``"party"``.
-An adventurer unit's HP lives on the Adventurer (``hp``, ``bonus_hp``).
+``state.battle`` is a :class:`rulesets.tes.battle.state.Battle` (typed records; see that
+module for every field).  The map is part of the battle: ``Battle.tiles`` are its tile
+placements and ``Battle.map_version`` counts changes to them; :func:`place_tile` adds a
+tile mid-battle.  Range, sight and path questions are cached per map version.
 """
 from __future__ import annotations
 
@@ -25,6 +13,7 @@ from typing import Any
 
 from kernel.core import Dice, Event, RuleError
 from kernel.hexes import Hex, adjacent_tiles, reachable, route_distance
+from rulesets.tes.battle.state import Battle, TileSpot, Unit
 from rulesets.tes.state import Adventurer, Campaign
 
 LOG_KEEP = 40
@@ -39,26 +28,28 @@ class MapInfo:
     escape: frozenset[Hex]
     caches: dict[Hex, str]
     slots: dict[int, Hex]
+    key: int = 0  # one number per (pack, map version, placements): cached answers about the map are keyed by it
 
 
-_MAPS: dict[tuple[int, str], tuple[Any, MapInfo]] = {}
+_MAPS: dict[tuple, tuple[Any, MapInfo]] = {}
+_MAPS_MAX = 512
+_SERIAL = 0
 # Range ignores units, so it depends on the map alone: one breadth-first distance field per
-# (map, hex) serves every later question about that hex.  Keyed by the MapInfo's id (MapInfos
-# live in _MAPS for the life of the process).
-_FIELDS: dict[tuple[int, Hex], dict[Hex, int]] = {}
-_TILE_ADJ: dict[int, dict[Any, set[Any]]] = {}
+# (map key, hex) serves every later question about that hex.
+_FIELDS: dict[tuple, dict[Hex, int]] = {}
+_TILE_ADJ: dict[tuple, dict[Any, set[Any]]] = {}
 _FIELDS_MAX = 20000
 
 
 def map_range(info: MapInfo, a: Hex, b: Hex) -> int | None:
-    """The rulebook's range from ``a`` to ``b`` (route around impassable hexes), cached per map."""
+    """The rulebook's range from ``a`` to ``b`` (route around impassable hexes), cached per map version."""
     if a == b:
         return 0
     if b not in info.passable:
         return None
     if a not in info.passable:  # a unit never stands off the map; measure directly just in case
         return route_distance(a, b, info.passable)
-    key = (id(info), b)
+    key = (info.key, b)
     field_ = _FIELDS.get(key)
     if field_ is None:
         if len(_FIELDS) > _FIELDS_MAX:
@@ -68,7 +59,7 @@ def map_range(info: MapInfo, a: Hex, b: Hex) -> int | None:
 
 
 def map_sight(info: MapInfo, a: Hex, b: Hex) -> bool:
-    """Sight by tiles (same tile or adjacent tiles), with the tile adjacency computed once per map."""
+    """Sight by tiles (same tile or adjacent tiles), with the tile adjacency computed once per map version."""
     if a == b:
         return True
     ta, tb = info.tile_of.get(a), info.tile_of.get(b)
@@ -76,30 +67,82 @@ def map_sight(info: MapInfo, a: Hex, b: Hex) -> bool:
         return False
     if ta == tb:
         return True
-    adj = _TILE_ADJ.get(id(info))
+    adj = _TILE_ADJ.get(info.key)
     if adj is None:
-        adj = _TILE_ADJ[id(info)] = adjacent_tiles(info.tile_of)
+        if len(_TILE_ADJ) > _MAPS_MAX:
+            _TILE_ADJ.clear()
+        adj = _TILE_ADJ[info.key] = adjacent_tiles(info.tile_of)
     return tb in adj.get(ta, ())
 
 
-def _map_info(encounter: str, pack) -> MapInfo:
-    key = (id(pack), encounter)
-    hit = _MAPS.get(key)
-    if hit is not None and hit[0] is pack:
-        return hit[1]
-    m = pack.battle_map(encounter)
+def placements(pack, battle: Battle) -> tuple:
+    """The battle's tile placements (the encounter's layout for a battle saved before they were recorded)."""
+    from rulesets.tes.content import TilePlacement
+
+    if battle.tiles:
+        return tuple(TilePlacement(t.tile, (int(t.offset[0]), int(t.offset[1])), int(t.rotation) % 6)
+                     for t in battle.tiles)
+    return tuple(pack.encounters[battle.encounter].tiles)
+
+
+def _build(pack, key: int, spots: tuple) -> MapInfo:
+    from rulesets.tes.content import assemble_map
+
+    m = assemble_map(pack.tiles, spots)
     tile_of = {Hex(*h): t for h, t in m.hexes.items()}
     imp = frozenset(Hex(*h) for h in m.impassable)
     entrance = tuple(sorted((Hex(*h) for h in m.entrance), key=lambda h: (h.q, h.r)))
-    info = MapInfo(tile_of, frozenset(h for h in tile_of if h not in imp), imp, entrance,
+    return MapInfo(tile_of, frozenset(h for h in tile_of if h not in imp), imp, entrance,
                    frozenset(Hex(*h) for h in m.escape), {Hex(*h): k for h, k in m.caches.items()},
-                   {n: Hex(*h) for n, h in m.enemy_slots.items()})
-    _MAPS[key] = (pack, info)
-    return info
+                   {n: Hex(*h) for n, h in m.enemy_slots.items()}, key)
 
 
-def map_info(pack, battle: dict) -> MapInfo:
-    return _map_info(battle["encounter"], pack)
+def map_info(pack, battle: Battle) -> MapInfo:
+    """The battle's assembled map, built once per (pack, map version, placements)."""
+    mine = battle.__dict__.get("_map")  # the map this battle object last asked for, if still current
+    if mine is not None and mine[0] is pack and mine[1] == battle.map_version:
+        return mine[2]
+    spots = placements(pack, battle)
+    key = (id(pack), battle.map_version, spots)
+    hit = _MAPS.get(key)
+    if hit is None or hit[0] is not pack:
+        if len(_MAPS) > _MAPS_MAX:
+            _MAPS.clear()
+        global _SERIAL
+        _SERIAL += 1
+        hit = _MAPS[key] = (pack, _build(pack, _SERIAL, spots))
+    battle.__dict__["_map"] = (pack, battle.map_version, hit[1])
+    return hit[1]
+
+
+def place_tile(c: "Ctx", tile: str, offset: tuple[int, int], rotation: int = 0) -> MapInfo:
+    """Put a new tile on the map mid-battle (a delve grows its map); the map version goes up by one.
+
+    The tile may not overlap a hex already on the map.  Its cache chips join the ones left.
+    """
+    b = c.b
+    t = c.pack.tiles.get(tile)
+    if t is None:
+        raise RuleError(f"There is no map tile `{tile}` in this pack.")
+    before = c.map
+    new = TileSpot(tile, [int(offset[0]), int(offset[1])], int(rotation) % 6)
+    from rulesets.tes.content import TilePlacement, place_hex
+
+    spot = TilePlacement(new.tile, (new.offset[0], new.offset[1]), new.rotation)
+    hexes = [Hex(*place_hex(h, spot)) for h in t.hexes]
+    overlap = [h for h in hexes if h in before.tile_of]
+    if overlap:
+        raise RuleError(f"Tile {t.name} would cover hex {overlap[0]}, which is already on the map.")
+    if not b.tiles:  # a battle saved before placements were recorded: write its layout down first
+        b.tiles = [TileSpot(p.tile, [p.offset[0], p.offset[1]], p.rotation) for p in placements(c.pack, b)]
+    b.tiles.append(new)
+    b.map_version += 1
+    after = c.map
+    if b.caches is not None:
+        for h, kind in after.caches.items():
+            if h not in before.caches:
+                b.caches[f"{h.q},{h.r}"] = kind
+    return after
 
 
 def short_label(name: str) -> str:
@@ -111,12 +154,12 @@ def adv_uid(owner: str) -> str:
     return f"a:{owner}"
 
 
-def pos(u: dict) -> Hex | None:
-    return None if u.get("q") is None else Hex(u["q"], u["r"])
+def pos(u: Unit) -> Hex | None:
+    return None if u.q is None else Hex(u.q, u.r)
 
 
-def on_map(u: dict) -> bool:
-    return u.get("q") is not None and not u.get("defeated") and not u.get("escaped")
+def on_map(u: Unit) -> bool:
+    return u.q is not None and not u.defeated and not u.escaped
 
 
 @dataclass
@@ -127,9 +170,10 @@ class Ctx:
     pack: Any
     dice: Dice
     events: list[Event] = field(default_factory=list)
+    now: float = 0.0  # the action's time (deadlines of prompts it opens are counted from it)
 
     @property
-    def b(self) -> dict:
+    def b(self) -> Battle:
         return self.state.battle
 
     @property
@@ -144,18 +188,18 @@ class Ctx:
         self.events.append(Event(kind, text, data))
         if self.state.battle is None:
             return
-        log = self.b.setdefault("log", [])
+        log = self.b.log
         log.append(text)
         del log[:-LOG_KEEP]
 
     # ---- units -----------------------------------------------------------
-    def unit(self, uid: str) -> dict:
-        return self.b["units"][uid]
+    def unit(self, uid: str) -> Unit:
+        return self.b.units[uid]
 
-    def units(self, side: str | None = None, *, alive: bool = True) -> list[dict]:
+    def units(self, side: str | None = None, *, alive: bool = True) -> list[Unit]:
         out = []
-        for u in self.b["units"].values():
-            if side and u["side"] != side:
+        for u in self.b.units.values():
+            if side and u.side != side:
                 continue
             if alive and not on_map(u):
                 continue
@@ -165,17 +209,17 @@ class Ctx:
     def adv(self, owner: str) -> Adventurer:
         return self.state.adventurers[owner]
 
-    def adv_of(self, u: dict) -> Adventurer | None:
-        return self.state.adventurers.get(u["owner"]) if u.get("owner") else None
+    def adv_of(self, u: Unit) -> Adventurer | None:
+        return self.state.adventurers.get(u.owner) if u.owner else None
 
-    def hp(self, u: dict) -> int:
+    def hp(self, u: Unit) -> int:
         a = self.adv_of(u)
-        return a.hp if a else u["hp"]
+        return a.hp if a else u.hp
 
     def occupied(self, except_uid: str | None = None) -> set[Hex]:
-        return {pos(u) for u in self.units() if u["id"] != except_uid}
+        return {pos(u) for u in self.units() if u.id != except_uid}
 
-    def occupant(self, h: Hex) -> dict | None:
+    def occupant(self, h: Hex) -> Unit | None:
         for u in self.units():
             if pos(u) == h:
                 return u
@@ -187,46 +231,48 @@ class Ctx:
     def sight(self, a: Hex, b: Hex) -> bool:
         return map_sight(self.map, a, b)
 
-    def statuses(self, u: dict) -> list[str]:
+    def statuses(self, u: Unit) -> list[str]:
         from rulesets.tes.battle.status import names_of
 
         return names_of(self.state, u)
 
-    def has(self, u: dict, status: str) -> bool:
+    def has(self, u: Unit, status: str) -> bool:
         return status in self.statuses(u)
 
-    def name(self, u: dict) -> str:
-        return u["name"]
+    def name(self, u: Unit) -> str:
+        return u.name
 
-    def opposing(self, a: dict, b: dict) -> bool:
-        if a["id"] == b["id"]:
+    def opposing(self, a: Unit, b: Unit) -> bool:
+        if a.id == b.id:
             return False
         if self.has(a, "blind"):
             return True
-        return (a["side"] == "enemy") != (b["side"] == "enemy")
+        return (a.side == "enemy") != (b.side == "enemy")
 
     def current_uid(self) -> str | None:
-        t = self.b.get("turn") or {}
-        return t.get("unit")
+        return self.b.turn.unit
 
 
-def stats_of(c: "Ctx", u: dict):
+def stats_of(c: "Ctx", u: Unit):
     """The stat block of a non-adventurer unit: its companion entry, else its enemy entry."""
-    if u.get("companion"):
-        return c.pack.companions[u["companion"]]
-    return c.pack.enemies[u["enemy"]]
+    if u.companion:
+        return c.pack.companions[u.companion]
+    return c.pack.enemies[u.enemy]
 
 
-def find_unit(c: Ctx, text: str, *, side: str | None = None) -> dict:
-    """A unit by id, name, short label or hex ("q,r"); a clear message otherwise."""
-    t = str(text or "").strip()
+def find_unit(c: Ctx, text: Any, *, side: str | None = None) -> Unit:
+    """A unit by id, name, short label or hex (``[q, r]``, or "q,r"); a clear message otherwise."""
+    if isinstance(text, (list, tuple)) and len(text) == 2:  # a hex, as the commands hand it over
+        t, h = f"{text[0]},{text[1]}", Hex(int(text[0]), int(text[1]))
+    else:
+        t = str(text or "").strip()
+        try:
+            h = Hex.parse(t)
+        except ValueError:
+            h = None
     if not t:
         raise RuleError("Name a target: an enemy's name (e.g. `High Elf Bandit`), its label or its hex (`q,r`).")
-    cands = [u for u in c.units() if side is None or u["side"] == side]
-    try:
-        h = Hex.parse(t)
-    except ValueError:
-        h = None
+    cands = [u for u in c.units() if side is None or u.side == side]
     if h is not None:
         found = [u for u in cands if pos(u) == h]
         if found:
@@ -234,19 +280,19 @@ def find_unit(c: Ctx, text: str, *, side: str | None = None) -> dict:
         raise RuleError(f"No unit stands in hex {h}. See `/battle map` for where everyone is.")
     low = t.lower()
     for key in ("id", "short", "name"):
-        found = [u for u in cands if str(u.get(key, "")).lower() == low]
+        found = [u for u in cands if str(getattr(u, key) or "").lower() == low]
         if len(found) == 1:
             return found[0]
-    found = [u for u in cands if u["name"].lower().startswith(low)]
+    found = [u for u in cands if u.name.lower().startswith(low)]
     if len(found) == 1:
         return found[0]
-    names = ", ".join(f"{u['name']} ({u['short']}, {u['q']},{u['r']})" for u in cands)
+    names = ", ".join(f"{u.name} ({u.short}, {u.q},{u.r})" for u in cands)
     if len(found) > 1:
         raise RuleError(f"`{t}` matches more than one unit; use its label or hex. On the map: {names}.")
     raise RuleError(f"There is no unit `{t}` on the map. On the map: {names or 'nobody'}.")
 
 
-def require_battle(state: Campaign) -> dict:
+def require_battle(state: Campaign) -> Battle:
     if not state.battle:
         raise RuleError("There is no battle going on. The party leader starts one with `/battle start`.")
     return state.battle

@@ -2,33 +2,34 @@
 from __future__ import annotations
 
 from rulesets.tes.battle.model import Ctx, on_map
+from rulesets.tes.battle.state import Unit
 from kernel.core import Dice
 
 
-def adventurers(c: Ctx) -> list[dict]:
-    return [u for u in c.b["units"].values() if u["side"] == "adventurer"]
+def adventurers(c: Ctx) -> list[Unit]:
+    return [u for u in c.b.units.values() if u.side == "adventurer"]
 
 
 def party_defeated(c: Ctx) -> bool:
     advs = adventurers(c)
-    return bool(advs) and all(u.get("defeated") for u in advs)
+    return bool(advs) and all(u.defeated for u in advs)
 
 
 def objective_met(c: Ctx) -> bool:
     b = c.b
-    kind = b.get("objective", "conquer")
-    enemies = [u for u in b["units"].values() if u["side"] == "enemy"]
+    kind = b.objective
+    enemies = [u for u in b.units.values() if u.side == "enemy"]
     all_down = all(not on_map(u) for u in enemies)
     if kind == "conquer":
         return all_down
     if kind == "eliminate":
-        wanted = set(b.get("objective_units") or [])
-        return all(not on_map(u) for u in enemies if u["enemy"] in wanted)
+        wanted = set(b.objective_units or [])
+        return all(not on_map(u) for u in enemies if u.enemy in wanted)
     if kind == "escape-or-eliminate-all":
-        standing = [u for u in adventurers(c) if not u.get("defeated")]
-        return all_down or (bool(standing) and all(u.get("escaped") for u in standing))
+        standing = [u for u in adventurers(c) if not u.defeated]
+        return all_down or (bool(standing) and all(u.escaped for u in standing))
     if kind == "survive":
-        return b["round"] >= int(b.get("objective_rounds") or 5)
+        return b.round >= int(b.objective_rounds or 5)
     return all_down
 
 
@@ -38,7 +39,7 @@ def end_check(c: Ctx) -> str | None:
         return "defeat"
     if objective_met(c):
         return "victory"
-    if c.b.get("retreat"):
+    if c.b.retreat:
         return "retreat"
     return None
 
@@ -51,23 +52,23 @@ def class_rewards(c: Ctx, outcome: str, dice: Dice) -> dict[str, list[str]]:
     rewards list first) until they have two; after a full party defeat
     everyone gets two random classes.
     """
-    enc = c.pack.encounters[c.b["encounter"]]
+    enc = c.pack.encounters[c.b.encounter]
     pool = sorted(k for k, v in c.pack.classes.items() if not v.expansion_only)
     taken = {a.class_id for a in c.state.adventurers.values() if a.class_id}
     pool = [k for k in pool if k not in taken]
     out: dict[str, list[str]] = {}
-    for owner in c.b["order"]:
+    for owner in c.b.order:
         got: list[str] = []
         if outcome != "defeat":
             # achievements in a fixed order (by id), never the mapping's: a replay must give the same rewards
-            for ach, who in sorted(c.b.get("achievements", {}).items()):
+            for ach, who in sorted(c.b.achievements.items()):
                 if who != owner:
                     continue
                 for r in enc.class_rewards.get(ach, ()):
                     if r.class_id and r.class_id in pool and r.class_id not in got:
                         got.append(r.class_id)
         out[owner] = got
-    for owner in c.b["order"]:
+    for owner in c.b.order:
         got = out[owner]
         others = [k for k in pool if k not in got]
         while len(got) < 2 and others:

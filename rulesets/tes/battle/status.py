@@ -1,11 +1,11 @@
 """Status effects on units: where the die sits, no duplicates, and where it goes when removed.
 
 * An adventurer's status from the supply is a die in their cooldown track (``track``).
-* An enemy's or companion's status sits on its chip: ``unit["statuses"]`` lists
+* An enemy's or companion's status sits on its chip: ``unit.statuses`` lists
   the names, never twice.  Quest units gain none.
 * A status-code (S) skill die is the status die itself.  It sits on the chip of
   the unit it was placed on (an enemy, a companion or an adventurer, e.g. Shadow
-  Cloak on yourself); ``unit["status_dice"][status] = {"owner", "die"}`` says
+  Cloak on yourself); ``unit.status_dice[status] = {"owner", "die"}`` says
   whose die it is, and the owner's ``Adventurer.placed`` lists it so it is not
   available.  When the status ends (removed by an effect, daze at the end of the
   turn, stealth after dealing damage, the unit defeated, the battle over) the
@@ -16,58 +16,59 @@ from __future__ import annotations
 
 from rulesets.tes.battle import track
 from rulesets.tes.battle.model import Ctx
+from rulesets.tes.battle.state import Unit
 
 
-def names_of(state, u: dict) -> list[str]:
+def names_of(state, u: Unit) -> list[str]:
     """Every status a unit has: an adventurer's track dice and dice on its chip; a chip's dice otherwise."""
-    owner = u.get("owner")
+    owner = u.owner
     adv = state.adventurers.get(owner) if owner else None
-    on_chip = list(u.get("statuses", []))
+    on_chip = list(u.statuses)
     if adv is None:
         return on_chip
     return [e["status"] for e in adv.cooldown if "status" in e] + [s for s in on_chip]
 
 
-def give(c: Ctx, u: dict, status: str, label: str, die: tuple[str, str] | None = None) -> bool:
+def give(c: Ctx, u: Unit, status: str, label: str, die: tuple[str, str] | None = None) -> bool:
     """The unit gains a status; ``die`` = (owner, die id) of an S-code skill die placed as that status.
 
     Returns whether the status was gained (and the die, if any, placed).
     """
-    if u.get("quest"):
-        c.say("status", f"{label}: {u['name']} is a quest unit and gains no status.", unit=u["id"])
+    if u.quest:
+        c.say("status", f"{label}: {u.name} is a quest unit and gains no status.", unit=u.id)
         return False
-    if u.get("defeated"):
+    if u.defeated:
         return False
     adv = c.adv_of(u)
     has = status in names_of(c.state, u)
     if die is not None:
         if has:
-            c.say("status", f"{label}: {u['name']} already has {status}, so the die is not placed.", unit=u["id"])
+            c.say("status", f"{label}: {u.name} already has {status}, so the die is not placed.", unit=u.id)
             return False
-        u.setdefault("statuses", []).append(status)
-        u.setdefault("status_dice", {})[status] = {"owner": die[0], "die": die[1]}
+        u.statuses.append(status)
+        u.status_dice[status] = {"owner": die[0], "die": die[1]}
         holder = c.adv(die[0])
         if die[1] not in holder.placed:
             holder.placed.append(die[1])
-        c.say("status", f"{label}: the die is placed on {u['name']}, who gains {status}.", unit=u["id"],
+        c.say("status", f"{label}: the die is placed on {u.name}, who gains {status}.", unit=u.id,
               status=status, die=die[1])
         return True
     if adv is not None:
-        if status in u.get("statuses", []):
-            c.say("status", f"{label}: {u['name']} already has {status} (a die on the chip).", unit=u["id"])
+        if status in u.statuses:
+            c.say("status", f"{label}: {u.name} already has {status} (a die on the chip).", unit=u.id)
             return False
         track.gain_status(adv, status, c.track_size)
     elif has:
-        c.say("status", f"{label}: {u['name']} already has {status}; a unit never holds two.", unit=u["id"])
+        c.say("status", f"{label}: {u.name} already has {status}; a unit never holds two.", unit=u.id)
         return False
     else:
-        u.setdefault("statuses", []).append(status)
-    c.say("status", f"{label}: {u['name']} gains {status}.", unit=u["id"], status=status)
+        u.statuses.append(status)
+    c.say("status", f"{label}: {u.name} gains {status}.", unit=u.id, status=status)
     return True
 
 
-def _return_die(c: Ctx, u: dict, status: str, notes: list[str] | None = None) -> str | None:
-    info = (u.get("status_dice") or {}).pop(status, None)
+def _return_die(c: Ctx, u: Unit, status: str, notes: list[str] | None = None) -> str | None:
+    info = u.status_dice.pop(status, None)
     if not info:
         return None
     owner = c.state.adventurers.get(info["owner"])
@@ -79,29 +80,29 @@ def _return_die(c: Ctx, u: dict, status: str, notes: list[str] | None = None) ->
     return owner.name
 
 
-def remove(c: Ctx, u: dict, status: str, label: str = "") -> bool:
+def remove(c: Ctx, u: Unit, status: str, label: str = "") -> bool:
     """End one status on a unit; an S die goes to its owner's cooldown track, a supply die to the supply."""
-    if status in u.get("statuses", []):
-        u["statuses"].remove(status)
+    if status in u.statuses:
+        u.statuses.remove(status)
         notes: list[str] = []
         back = _return_die(c, u, status, notes)
         where = f"; the die returns to {back}'s cooldown track" if back else ""
-        c.say("status", f"{label + ': ' if label else ''}{u['name']} loses {status}{where}.", unit=u["id"])
+        c.say("status", f"{label + ': ' if label else ''}{u.name} loses {status}{where}.", unit=u.id)
         for n in notes:
             c.say("track", n + ".")
         return True
     adv = c.adv_of(u)
     if adv is not None and track.remove_status(adv, status):
-        c.say("status", f"{label + ': ' if label else ''}{u['name']} loses {status}.", unit=u["id"])
+        c.say("status", f"{label + ': ' if label else ''}{u.name} loses {status}.", unit=u.id)
         return True
     return False
 
 
-def clear(c: Ctx, u: dict) -> None:
+def clear(c: Ctx, u: Unit) -> None:
     """Every status die on a chip comes off (defeat, end of battle); S dice are exhausted to their owners."""
-    for status in list(u.get("statuses", [])):
+    for status in list(u.statuses):
         back = _return_die(c, u, status)
         if back:
-            c.say("status", f"{u['name']}'s {status} die returns to {back}'s cooldown track.", unit=u["id"])
-    u["statuses"] = []
-    u["status_dice"] = {}
+            c.say("status", f"{u.name}'s {status} die returns to {back}'s cooldown track.", unit=u.id)
+    u.statuses = []
+    u.status_dice = {}

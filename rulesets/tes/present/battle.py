@@ -14,6 +14,8 @@ from rulesets.tes.present.handlers import PLAYER, _pack, _state
 from rulesets.tes.present.presenter import mat_view, short
 from kernel.reply import COLOR_BATTLE, Embed, Picture, Reply, clip
 from kernel.core import RuleError
+from rulesets.tes.battle.state import Battle
+from rulesets.tes.rules import args as args_
 
 LOG_LINES = 6
 
@@ -23,32 +25,32 @@ def map_view(state, pack) -> dict[str, Any]:
     """The view model ``render.render("map", ...)`` draws."""
     from rulesets.tes.battle.model import map_info, on_map
 
-    b = state.battle
+    b: Battle = state.battle
     m = map_info(pack, b)
     slots = {(h.q, h.r): n for n, h in m.slots.items()}
     hexes = [{"q": h.q, "r": h.r, "tile": t, "impassable": h in m.impassable, "entrance": h in m.entrance,
               "escape": h in m.escape, "enemy_slot": slots.get((h.q, h.r))}
              for h, t in sorted(m.tile_of.items(), key=lambda kv: (kv[0].r, kv[0].q))]
-    turn = b.get("turn") or {}
+    turn = b.turn
     units = []
-    for u in b["units"].values():
-        adv = state.adventurers.get(u["owner"]) if u.get("owner") else None
+    for u in b.units.values():
+        adv = state.adventurers.get(u.owner) if u.owner else None
         if adv is not None:
             statuses = [e["status"] for e in adv.cooldown if "status" in e]
             hp, max_hp, bonus = adv.hp, adv.max_hp, adv.bonus_hp
         else:
-            statuses, hp, max_hp, bonus = list(u.get("statuses", [])), u["hp"], u["max_hp"], 0
-        units.append({"id": u["id"], "label": u["name"], "short": u["short"], "side": u["side"],
-                      "q": u["q"], "r": u["r"], "hp": hp, "max_hp": max_hp, "bonus_hp": bonus,
-                      "statuses": statuses, "acting": turn.get("unit") == u["id"],
-                      "defeated": bool(u.get("defeated")) or not on_map(u), "level": u.get("level")})
-    line = turn.get("engage_line") or []
+            statuses, hp, max_hp, bonus = list(u.statuses), u.hp, u.max_hp, 0
+        units.append({"id": u.id, "label": u.name, "short": u.short, "side": u.side,
+                      "q": u.q, "r": u.r, "hp": hp, "max_hp": max_hp, "bonus_hp": bonus,
+                      "statuses": statuses, "acting": turn.unit == u.id,
+                      "defeated": u.defeated or not on_map(u), "level": u.level})
+    line = turn.engage_line
     engage = {"from": line[0], "to": line[1]} if len(line) == 2 else None
-    return {"title": f"{b['name']} — round {b['round']}", "round": b["round"],
-            "fatigue_round": bool(b.get("fatigue_round")), "version": b.get("map_version", ""),
+    return {"title": f"{b.name} — round {b.round}", "round": b.round,
+            "fatigue_round": b.fatigue_round, "version": f"{b.encounter}-{b.no}-v{b.map_version}",
             "hexes": hexes, "caches": [{"q": h.q, "r": h.r} for h in m.caches],
-            "units": units, "path": turn.get("path") or [], "engage": engage,
-            "log": [_plain(x, state) for x in list(b.get("log", []))[-LOG_LINES:]]}
+            "units": units, "path": turn.path, "engage": engage,
+            "log": [_plain(x, state) for x in b.log[-LOG_LINES:]]}
 
 
 def _plain(text: str, state) -> str:
@@ -85,16 +87,16 @@ def whose_turn_line(state) -> tuple[str, str | None]:
 
     b = state.battle
     if not b:
-        last = state.settings.get("last_battle") or {}
+        last = state.last_battle
         if last:
-            return f"The battle is over ({last.get('outcome')}).", None
+            return f"The battle is over ({last.outcome}).", None
         return "", None
     found = rules.whose_move(state)
     if not found:
         return "Waiting for the enemies.", None
     owner = found[0]
     adv = state.adventurers.get(owner)
-    if b.get("await"):
+    if b.asking:
         return f"Now: <@{owner}> chooses how {adv.name if adv else 'they'} prevent damage (`/battle prevent`).", owner
     return f"Now: **{adv.name if adv else owner}**'s turn — <@{owner}>.", owner
 
@@ -156,21 +158,11 @@ def deploy_hexes(text: str) -> list:
          Opt("session", int, "Use the end-of-session difficulty table of this session (1-3)", min=1, max=3),
          renders=True)
 async def battle_start(inv: Invocation, encounter, first=None, deploy=None, ep=None, session=None) -> Reply:
-    state = await _state(inv)
-    members = [m for m in state.members if m in state.adventurers]
-    start = str(first) if first else (state.leader if state.leader in members else (members[0] if members else None))
     args: dict[str, Any] = {"encounter": encounter.strip().lower()}
-    if start and start in members:
-        i = members.index(start)
-        order = members[i:] + members[:i]
-        args["order"] = order
-        if deploy:
-            spots = deploy_hexes(deploy)
-            if len(spots) > len(order):
-                raise RuleError(f"Give at most one hex per adventurer ({len(order)}).")
-            args["hexes"] = {owner: [h.q, h.r] for owner, h in zip(order, spots)}
-    elif first:
-        raise RuleError("The first player must have an adventurer in this party.")
+    if first:
+        args["first"] = str(first)
+    if deploy:
+        args["deploy"] = args_.route(deploy, "deploy")  # in turn order; the rules pair them with the adventurers
     if ep is not None:
         args["ep"] = ep
     if session is not None:
@@ -202,8 +194,10 @@ async def battle_deploy(inv: Invocation, form=None, ready=None, player=None) -> 
          renders=True)
 async def battle_adjust(inv: Invocation, unit, hp=None, bonus_hp=None, tenacity=None, status=None, fatigue=None,
                         fatigue_kind=None, to=None, reason=None) -> Reply:
-    args = {"unit": unit, "hp": hp, "bonus_hp": bonus_hp, "tenacity": tenacity, "status": status,
-            "fatigue": fatigue, "fatigue_kind": fatigue_kind, "to": to, "reason": reason}
+    args = {"unit": args_.unit_ref(unit), "hp": hp, "bonus_hp": bonus_hp, "tenacity": tenacity, "status": status,
+            "fatigue": fatigue, "fatigue_kind": fatigue_kind, "to": args_.one_hex(to, "Give one hex with `to:`, "
+                                                                                   "e.g. `to:2,1`.") if to else None,
+            "reason": reason}
     out = await inv.do("battle.adjust", {k: v for k, v in args.items() if v is not None})
     return await battle_reply(inv, out)
 
@@ -223,12 +217,12 @@ async def battle_status(inv: Invocation) -> Reply:
     state = await _state(inv)
     b = state.battle
     if not b:
-        last = state.settings.get("last_battle")
+        last = state.last_battle
         if not last:
             raise RuleError("There is no battle going on. The party leader starts one with `/battle start`.")
-        e = Embed(title=f"Last battle: {last['name']}", color=COLOR_BATTLE,
-                  description=f"Outcome: **{last['outcome']}** after {last['rounds']} rounds.")
-        rewards = state.settings.get("class_rewards") or {}
+        e = Embed(title=f"Last battle: {last.name}", color=COLOR_BATTLE,
+                  description=f"Outcome: **{last.outcome}** after {last.rounds} rounds.")
+        rewards = state.class_rewards
         pack = _pack(state)
         for owner, ids in rewards.items():
             adv = state.adventurers.get(owner)
@@ -236,24 +230,24 @@ async def battle_status(inv: Invocation) -> Reply:
         return Reply(embeds=[e])
     from rulesets.tes.battle.model import on_map
 
-    e = Embed(title=f"{b['name']} — round {b['round']}" + (" (fatigue round)" if b.get("fatigue_round") else ""),
+    e = Embed(title=f"{b.name} — round {b.round}" + (" (fatigue round)" if b.fatigue_round else ""),
               color=COLOR_BATTLE)
     order = []
-    for i, owner in enumerate(b["order"]):
+    for i, owner in enumerate(b.order):
         adv = state.adventurers[owner]
-        u = b["units"][f"a:{owner}"]
-        where = "defeated" if u.get("defeated") else ("escaped" if u.get("escaped") else f"{u['q']},{u['r']}")
-        mark = "▶️ " if (b.get("turn") or {}).get("owner") == owner else ""
+        u = b.units[f"a:{owner}"]
+        where = "defeated" if u.defeated else ("escaped" if u.escaped else f"{u.q},{u.r}")
+        mark = "▶️ " if b.turn.owner == owner else ""
         order.append(f"{mark}{i + 1}. **{adv.name}** HP {adv.hp}/{adv.max_hp}"
                      + (f" (+{adv.bonus_hp})" if adv.bonus_hp else "")
                      + f" · {adv.battle_form} · tenacity {adv.tenacity} · {where}")
     e.add("Adventurers (turn order)", "\n".join(order))
-    foes = [f"{u['short']} **{u['name']}** (L{u['level']}) HP {u['hp']}/{u['max_hp']} · {u['q']},{u['r']}"
-            + (f" · {', '.join(u['statuses'])}" if u.get("statuses") else "")
-            for u in b["units"].values() if u["side"] == "enemy" and on_map(u)]
+    foes = [f"{u.short} **{u.name}** (L{u.level}) HP {u.hp}/{u.max_hp} · {u.q},{u.r}"
+            + (f" · {', '.join(u.statuses)}" if u.statuses else "")
+            for u in b.units.values() if u.side == "enemy" and on_map(u)]
     e.add("Enemies", "\n".join(foes) or "none left")
-    e.add("Objective", b.get("objective", "conquer"))
-    e.add("Recent", "\n".join(b.get("log", [])[-5:]) or "—")
+    e.add("Objective", b.objective)
+    e.add("Recent", "\n".join(b.log[-5:]) or "—")
     text, ping = whose_turn_line(state)
     e.add("Whose move", text)
     return Reply(embeds=[e])
@@ -282,7 +276,7 @@ async def battle_prevention(inv: Invocation, mode, player=None) -> Reply:
          Opt("use", str, "Source numbers in order (e.g. 2,1), or auto, or none", required=True), PLAYER,
          renders=True)
 async def battle_prevent(inv: Invocation, use, player=None) -> Reply:
-    out = await inv.do("battle.prevent", {"use": use}, player=player)
+    out = await inv.do("battle.prevent", {"use": args_.prevention_use(use)}, player=player)
     return await battle_reply(inv, out)
 
 
@@ -306,7 +300,8 @@ async def battle_drop(inv: Invocation, slot, player=None) -> Reply:
          Opt("path", str, "The exact route, hexes separated by spaces: \"1,2 2,2\""),
          Opt("free", bool, "Use free movement from an ability instead of a move action"), PLAYER, renders=True)
 async def move(inv: Invocation, to=None, path=None, free=None, player=None) -> Reply:
-    args = {k: v for k, v in {"to": to, "path": path, "free": free}.items() if v}
+    args = {k: v for k, v in {"to": args_.one_hex(to) if to else None, "path": args_.route(path) if path else None,
+                              "free": free}.items() if v}
     out = await inv.do("battle.move", args, player=player)
     return await battle_reply(inv, out)
 
@@ -318,11 +313,11 @@ async def move(inv: Invocation, to=None, path=None, free=None, player=None) -> R
          Opt("item", str, "A ready weapon matching your form", autocomplete="items"),
          Opt("overtax", bool, "Also use the weapon's overtax ability (discards it)"), PLAYER, renders=True)
 async def engage(inv: Invocation, dice=None, target=None, form=None, item=None, overtax=None, player=None) -> Reply:
-    args = {k: v for k, v in {"dice": dice, "target": target, "form": form, "item": item,
-                              "overtax": overtax}.items() if v}
+    args = {k: v for k, v in {"dice": args_.dice_spec(dice), "target": args_.unit_ref(target) if target else None,
+                              "form": form, "item": item, "overtax": overtax}.items() if v}
     out = await inv.do("battle.engage", args, player=player)
     reply = await battle_reply(inv, out)
-    if out.state.battle and out.state.battle.get("pending"):
+    if out.state.battle and out.state.battle.pending:
         reply.content += ("\nResolve with the buttons below, `/resolve` (all, in rolled order) or "
                           "`/resolve order:2,1` (only those, in that order).")
     return reply
@@ -332,15 +327,26 @@ async def engage(inv: Invocation, dice=None, target=None, form=None, item=None, 
          Opt("order", str, "Die numbers from the roll, e.g. 2,1 — or none"),
          Opt("ally", str, "The adventurer an ally ability goes to (default: you)"), PLAYER, renders=True)
 async def resolve(inv: Invocation, order=None, ally=None, player=None) -> Reply:
-    args = {k: v for k, v in {"order": order, "ally": ally}.items() if v}
+    args = {k: v for k, v in {"order": _order(order), "ally": args_.unit_ref(ally) if ally else None}.items()
+            if v is not None}
     out = await inv.do("battle.resolve", args, player=player)
     return await battle_reply(inv, out)
+
+
+REROLL_ERROR = "Name the dice to reroll by their numbers in the roll, e.g. `dice:2` or `dice:1,3`."
+
+
+def _order(text):
+    """``/resolve order:``: empty or "all" is every die in rolled order (no argument); else the numbers."""
+    if text is None or str(text).strip().lower() in ("", "all"):
+        return None
+    return args_.numbers(text, args_.ORDER_ERROR)
 
 
 @command("reroll", "Reroll dice of your waiting roll, with a reroll a weapon or ability gave you (battle).",
          Opt("dice", str, "Die numbers from the roll, e.g. 2 or 1,3", required=True), PLAYER, renders=True)
 async def reroll(inv: Invocation, dice, player=None) -> Reply:
-    out = await inv.do("battle.reroll", {"dice": dice}, player=player)
+    out = await inv.do("battle.reroll", {"dice": args_.numbers(dice, REROLL_ERROR)}, player=player)
     return await battle_reply(inv, out)
 
 

@@ -11,9 +11,16 @@
   applies the automatic choice (``battle.prevent-timeout``) — see ``run_due_deadlines``.
 - After the enemy phase: **Show <name>'s mat** for each adventurer the enemies changed.
 
-Ids: ``hx:roll:<channel>:c<campaign>.<roll key>.<verb>`` and ``hx:prv:<channel>:c<campaign>.<ask key>.<verb>``.
-The keys (``rulesets.tes.rules.battle_prompts``) name the exact roll or question, so a click on a prompt that was
-already answered, or replaced by a newer one, or belongs to an ended campaign, is refused and changes nothing.
+- During a lockpick check: **Try this attempt**, **Stop** and a menu of the dice to keep, like ``/lockpick``.
+
+Each of these is the campaign's open prompt (``kernel.prompts.Prompt``, built by
+``rulesets.tes.rules.battle_prompts.open_prompt``): ``show`` draws any of them; a click runs the prompt's action
+through the service (``kernel.prompts.answer``), which checks under the channel's lock that the prompt is still
+the open one and that the clicker is its player or the party leader.
+
+Ids: ``hx:roll:<channel>:c<campaign>.<roll key>.<verb>``, ``hx:prv:...<ask key>...`` and ``hx:lpk:...``.
+The keys name the exact roll, question or attempt, so a click on a prompt that was already answered, or replaced
+by a newer one, or belongs to an ended campaign, is refused and changes nothing.
 """
 from __future__ import annotations
 
@@ -25,7 +32,9 @@ from kernel.components import make_id, on_click
 from kernel.commands import Invocation
 from kernel.reply import Button, Reply, Select, clip
 from kernel.core import RuleError
-from rulesets.tes.rules.battle_prompts import ask_key, prevent_timeout_minutes, roll_key
+from kernel.core import Action
+from kernel.prompts import answer, open_prompt
+from rulesets.tes.rules.battle_prompts import prevent_timeout_minutes
 
 log = logging.getLogger("hexpost.prompts")
 
@@ -39,6 +48,8 @@ STALE_ROLL = ("This roll is out of date: it was already resolved, or a newer rol
               "Nothing was changed; see `/battle status`.")
 STALE_ASK = ("This prevention question is out of date: it was already answered (or the time-out applied "
              "the automatic choice). Nothing was changed; see `/battle status`.")
+STALE_LOCK = ("This lockpick check is out of date: that attempt was already made, or the check is over. "
+              "Nothing was changed; see `/battle status`.")
 OLD_ID = "This button comes from an older version of the bot. Use `/resolve` or `/battle prevent` instead."
 
 
@@ -57,15 +68,11 @@ async def attach_prompts(inv: Invocation, out, reply: Reply) -> None:
 
 async def _attach(inv: Invocation, out, reply: Reply) -> None:
     state = out.state
-    b = state.battle
-    cid = out.campaign_id or await inv.service.campaign_id(inv.channel_id)
-    if cid is None:
-        return
-    if b and b.get("pending"):
-        _roll_prompt(inv, state, cid, reply)
-    due = await ensure_deadline(inv.service.store, cid, inv.channel_id, state, inv.service.clock())
-    if b and b.get("await"):
-        _ask_prompt(inv, state, cid, reply, due)
+    prompt = state.open_prompt() if state is not None and not state.ended else None
+    if prompt is not None and prompt.kind in SHOWN:
+        cid = out.campaign_id or await inv.service.campaign_id(inv.channel_id)
+        if cid is not None:
+            show(inv, prompt, cid, reply, state)
     _mat_buttons(inv, out, reply)
 
 
@@ -73,38 +80,47 @@ def _cid(kind: str, inv: Invocation, cid: int, key: str, verb: str) -> str:
     return make_id(kind, inv.channel_id, f"c{cid}.{key}.{verb}")
 
 
-def _roll_prompt(inv: Invocation, state, cid: int, reply: Reply) -> None:
-    dice = state.battle["pending"]["dice"]
-    key = roll_key(state)
-    reply.buttons += [Button(_cid("roll", inv, cid, key, "all"), "Resolve all", "success"),
-                      Button(_cid("roll", inv, cid, key, "none"), "Resolve none", "secondary")]
-    if 2 <= len(dice) <= MAX_OPTIONS:
-        options = [(clip(f"{i}. {d['label']}: {d.get('face', '')}", 100), str(i),
-                    clip("free die" if d.get("free") else f"rolled {d.get('roll')}", 100))
-                   for i, d in enumerate(dice, 1)]
-        reply.selects.append(Select(_cid("roll", inv, cid, key, "pick"),
-                                    "Or choose dice to resolve, in the order to resolve them",
-                                    options, 1, len(options)))
+#: how each kind of prompt is shown: its click kind (in button ids), its buttons (answer, label, style),
+#: the menu's placeholder, and the words for a stale click
+SHOWN = {
+    "roll": {"click": "roll", "buttons": (("all", "Resolve all", "success", {}),
+                                          ("none", "Resolve none", "secondary", {"order": []})),
+             "menu": "Or choose dice to resolve, in the order to resolve them", "min_menu": 2, "what": "roll",
+             "natural": "rolled"},
+    "prevent": {"click": "prv", "buttons": (("auto", "Use the automatic choice", "primary", {"use": "auto"}),
+                                            ("none", "Use no prevention", "danger", {"use": []})),
+                "menu": "Or choose sources, in the order to use them", "min_menu": 1,
+                "what": "prevention question", "natural": "listed"},
+    "lockpick": {"click": "lpk", "buttons": (("go", "Try this attempt", "success", {}),
+                                             ("stop", "Stop", "danger", {"stop": True})),
+                 "menu": "Or keep these dice for the next attempt (the others are rolled again)", "min_menu": 1,
+                 "what": "lockpick check", "natural": "listed"},
+}
+KIND_OF_CLICK = {v["click"]: k for k, v in SHOWN.items()}
 
 
-def _ask_prompt(inv: Invocation, state, cid: int, reply: Reply, due: float | None) -> None:
+def show(inv: Invocation, prompt, cid: int, reply: Reply, state) -> None:
+    """The one way a prompt is shown: its buttons, a menu of its options, and its deadline."""
+    look = SHOWN[prompt.kind]
+    reply.buttons += [Button(_cid(look["click"], inv, cid, prompt.id, verb), label, style)
+                      for verb, label, style, _args in look["buttons"]]
+    if prompt.pick and look["min_menu"] <= len(prompt.options) <= MAX_OPTIONS:
+        options = [(clip(o.label, 100), o.value, clip(o.detail, 100)) for o in prompt.options]
+        reply.selects.append(Select(_cid(look["click"], inv, cid, prompt.id, "pick"), look["menu"], options, 1,
+                                    len(options)))
+    if prompt.timeout_action:
+        _deadline_line(prompt, reply, state)
+
+
+def _deadline_line(prompt, reply: Reply, state) -> None:
     from rulesets.tes.battle import harm
 
-    aw = state.battle["await"]
-    key = ask_key(state)
-    sources = list(aw.get("sources") or [])
-    auto = [s["label"] for s in sources if s["key"] in harm.auto_choice(sources, int(aw.get("amount") or 0))]
-    reply.buttons += [Button(_cid("prv", inv, cid, key, "auto"), "Use the automatic choice", "primary"),
-                      Button(_cid("prv", inv, cid, key, "none"), "Use no prevention", "danger")]
-    if 1 <= len(sources) <= MAX_OPTIONS:
-        options = [(clip(f"{i}. {s['label']}", 100), str(i), clip(f"prevents up to {s['value']}", 100))
-                   for i, s in enumerate(sources, 1)]
-        reply.selects.append(Select(_cid("prv", inv, cid, key, "pick"),
-                                    "Or choose sources, in the order to use them", options, 1, len(options)))
+    sources = list(state.battle.asking.sources)
+    auto = [s["label"] for s in sources if s["key"] in harm.auto_choice(sources, int(prompt.data.get("amount") or 0))]
     minutes = prevent_timeout_minutes(state)
     auto_text = ", ".join(auto) or "nothing"
-    if due is not None:
-        line = (f"⏳ Without an answer within {minutes} minutes (<t:{int(due)}:R>), the automatic choice "
+    if prompt.deadline is not None and minutes > 0:
+        line = (f"⏳ Without an answer within {minutes} minutes (<t:{int(prompt.deadline)}:R>), the automatic choice "
                 f"applies: {auto_text}.")
     else:
         line = f"(No time-out is set: the battle waits for the answer. The automatic choice would be: {auto_text}.)"
@@ -145,15 +161,6 @@ def _parse(arg: str) -> tuple[int, str, str] | None:
     return int(parts[0][1:]), ".".join(parts[1:-1]), parts[-1]
 
 
-async def _current(inv: Invocation, cid: int):
-    from rulesets.tes.state import Campaign
-
-    stored = await inv.service.store.load_active(inv.channel_id)
-    if stored is None or stored.id != cid:
-        return None
-    return Campaign.from_dict(stored.state)
-
-
 def _numbers(values: list[str], n: int) -> list[int]:
     out: list[int] = []
     for v in values:
@@ -173,12 +180,19 @@ def _encode(order: list[int]) -> str:
     return "o" + "".join(DIGITS[k] for k in order)
 
 
-def _allowed(inv: Invocation, state, owner: str, what: str) -> Reply | None:
-    if inv.user_id in (owner, state.leader):
-        return None
-    adv = state.adventurers.get(owner)
-    return Reply.fail(f"This {what} belongs to {adv.name if adv else 'another player'}: only their player "
-                      "or the party leader can answer it.")
+def _not_yours(what: str):
+    def words(prompt, state) -> str:
+        adv = state.adventurers.get(prompt.owner)
+        return (f"This {what} belongs to {adv.name if adv else 'another player'}: only their player "
+                "or the party leader can answer it.")
+    return words
+
+
+class _Ask(Exception):
+    """A click that needs one more step before it is an answer (the order of the picks)."""
+
+    def __init__(self, reply: Reply):
+        self.reply = reply
 
 
 def _order_question(kind: str, inv: Invocation, cid: int, key: str, chosen: list[int], names: list[str],
@@ -196,97 +210,74 @@ def _order_question(kind: str, inv: Invocation, cid: int, key: str, chosen: list
         ephemeral=True)
 
 
-@on_click("roll")
-async def _roll_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
+async def _answer_click(click: str, inv: Invocation, arg: str, values: list[str]) -> Reply:
+    """A button or menu answer: runs the prompt's action through the service, like its command."""
     from rulesets.tes.present.battle import battle_reply
 
     parsed = _parse(arg)
     if parsed is None:
         return Reply.fail(OLD_ID)
     cid, key, verb = parsed
-    state = await _current(inv, cid)
-    if state is None or roll_key(state) != key:
-        return Reply.fail(STALE_ROLL)
-    p = state.battle["pending"]
-    refused = _allowed(inv, state, p["owner"], "roll")
-    if refused:
-        return refused
-    n = len(p["dice"])
-    if verb == "all":
-        args: dict = {}
-    elif verb == "none":
-        args = {"order": "none"}
-    elif verb == "pick":
-        chosen = _numbers(values, n)
-        if not chosen:
-            return Reply.fail("Choose at least one die from the menu (or press **Resolve none**).")
-        if chosen != sorted(chosen):
-            return _order_question("roll", inv, cid, key, chosen, [d["label"] for d in p["dice"]], "rolled")
-        args = {"order": ",".join(map(str, chosen))}
-    elif verb.startswith("o") and _decode(verb[1:], n):
-        args = {"order": ",".join(map(str, _decode(verb[1:], n)))}
-    else:
-        return Reply.fail(OLD_ID)
-    out = await inv.do("battle.resolve", args, player=p["owner"])
+    kind = KIND_OF_CLICK[click]
+    look = SHOWN[kind]
+
+    def args(prompt) -> dict:
+        name, n = prompt.data["arg"], len(prompt.options)
+        fixed = {v: dict(a) for v, _label, _style, a in look["buttons"]}
+        if verb in fixed:
+            return fixed[verb]
+        if verb == "pick":
+            chosen = _numbers(values, n)
+            if not chosen:
+                raise RuleError(PICK_ONE[kind])
+            if not prompt.ordered:
+                chosen = sorted(chosen)
+            if chosen != sorted(chosen):
+                names = [o.label.split(". ", 1)[-1].split(":")[0] for o in prompt.options]
+                raise _Ask(_order_question(click, inv, cid, key, chosen, names, look["natural"]))
+            return {name: chosen}
+        if verb.startswith("o") and _decode(verb[1:], n):
+            return {name: _decode(verb[1:], n)}
+        raise RuleError(OLD_ID)
+
+    if await inv.service.campaign_id(inv.channel_id) != cid:
+        return Reply.fail(STALE[kind])
+    try:
+        out = await inv.service.execute(inv.channel_id, answer(key, inv.user_id, args, stale=STALE[kind],
+                                                               not_yours=_not_yours(look["what"])))
+    except _Ask as ask:
+        return ask.reply
     return await battle_reply(inv, out)
+
+
+PICK_ONE = {"roll": "Choose at least one die from the menu (or press **Resolve none**).",
+            "prevent": "Choose at least one source from the menu (or press **Use no prevention**).",
+            "lockpick": "Choose at least one die to keep (or press **Try this attempt**)."}
+STALE = {"roll": STALE_ROLL, "prevent": STALE_ASK, "lockpick": STALE_LOCK}
+
+
+@on_click("roll")
+async def _roll_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
+    return await _answer_click("roll", inv, arg, values)
 
 
 @on_click("prv")
 async def _prevent_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
-    from rulesets.tes.present.battle import battle_reply
+    return await _answer_click("prv", inv, arg, values)
 
-    parsed = _parse(arg)
-    if parsed is None:
-        return Reply.fail(OLD_ID)
-    cid, key, verb = parsed
-    state = await _current(inv, cid)
-    if state is None or ask_key(state) != key:
-        return Reply.fail(STALE_ASK)
-    aw = state.battle["await"]
-    refused = _allowed(inv, state, aw["owner"], "prevention question")
-    if refused:
-        return refused
-    sources = list(aw.get("sources") or [])
-    if verb in ("auto", "none"):
-        use = verb
-    elif verb == "pick":
-        chosen = _numbers(values, len(sources))
-        if not chosen:
-            return Reply.fail("Choose at least one source from the menu (or press **Use no prevention**).")
-        if chosen != sorted(chosen):
-            return _order_question("prv", inv, cid, key, chosen, [s["label"] for s in sources], "listed")
-        use = ",".join(map(str, chosen))
-    elif verb.startswith("o") and _decode(verb[1:], len(sources)):
-        use = ",".join(map(str, _decode(verb[1:], len(sources))))
-    else:
-        return Reply.fail(OLD_ID)
-    out = await inv.do("battle.prevent", {"use": use}, player=aw["owner"])
-    return await battle_reply(inv, out)
+
+@on_click("lpk")
+async def _lockpick_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
+    return await _answer_click("lpk", inv, arg, values)
 
 
 # ------------------------------------------------------------ deadlines --
-async def ensure_deadline(store, campaign_id: int, channel_id: str, state, now: float) -> float | None:
-    """Keep the campaign's prevention deadline in step with its question; returns when it is due.
-
-    The first call for a question schedules it (``prevent_timeout_minutes`` from ``now``); later calls
-    keep that time.  Deadlines of questions no longer asked are dropped.
-    """
-    key = ask_key(state) if state is not None and not state.ended else None
-    if key is None:
-        await store.cancel_deadlines(campaign_id, PREVENT)
-        return None
-    dkey = f"{PREVENT}:{key}"
-    await store.cancel_deadlines(campaign_id, PREVENT, keep=dkey)
-    minutes = prevent_timeout_minutes(state)
-    if minutes <= 0:
-        return None
-    await store.add_deadline(campaign_id, dkey, PREVENT, str(channel_id), state.battle["await"]["owner"],
-                             now + minutes * 60, now)
-    return next((d.due_at for d in await store.pending_deadlines(campaign_id) if d.key == dkey), None)
-
-
 async def sweep(table, now: float | None = None) -> int:
-    """Schedule any missing deadline (e.g. the bot stopped between a commit and its prompt); at start-up."""
+    """At start-up: schedule the deadline of any open prompt that has none in the database.
+
+    The commit that opens a prompt writes its deadline, so this only finds prompts saved before
+    deadlines were committed with the state (a question without a recorded time gets one from ``now``).
+    """
     from rulesets.tes.state import Campaign
 
     store = table.service.store
@@ -296,33 +287,41 @@ async def sweep(table, now: float | None = None) -> int:
         stored = await store.load_active(channel)
         if stored is None or stored.id != cid:
             continue
-        state = Campaign.from_dict(stored.state)
-        if ask_key(state) and not any(d.kind == PREVENT for d in await store.pending_deadlines(cid)):
-            added += await ensure_deadline(store, cid, channel, state, now) is not None
+        prompt = open_prompt(Campaign.from_dict(stored.state))
+        if prompt is None or not prompt.timeout_action:
+            continue
+        if any(d.key == prompt.deadline_key for d in await store.pending_deadlines(cid)):
+            continue
+        due = prompt.deadline
+        if due is None:
+            minutes = prevent_timeout_minutes(Campaign.from_dict(stored.state))
+            if minutes <= 0:
+                continue
+            due = now + minutes * 60
+        added += await store.add_deadline(cid, prompt.deadline_key, prompt.kind, channel, prompt.owner, due, now)
     return added
 
 
 async def fire_deadline(table, deadline) -> Reply | None:
-    """Apply one due deadline; the post to make, or None when it no longer applies."""
+    """Apply one due deadline through the service; the post to make, or None when it no longer applies."""
     from rulesets.tes.present.battle import battle_reply
-    from rulesets.tes.state import Campaign
 
-    if deadline.kind != PREVENT:
+    if await table.service.campaign_id(deadline.channel_id) != deadline.campaign_id:
         return None
-    stored = await table.service.store.load_active(deadline.channel_id)
-    if stored is None or stored.id != deadline.campaign_id:
-        return None
-    state = Campaign.from_dict(stored.state)
-    key = deadline.key.split(":", 1)[1]
-    minutes = prevent_timeout_minutes(state)
-    if ask_key(state) != key or minutes <= 0:
-        return None
-    inv = table.invocation(state.leader, deadline.channel_id)
+
+    def build(state) -> Action:  # under the channel's lock: only the prompt the deadline was set for
+        prompt = open_prompt(state)
+        if prompt is None or prompt.deadline_key != deadline.key or not prompt.timeout_action:
+            raise RuleError("That question was already answered; nothing timed out.")
+        return Action(prompt.timeout_action, state.leader, {"ask": prompt.id})
+
+    inv = table.invocation("", deadline.channel_id)
     try:
-        out = await inv.do("battle.prevent-timeout", {"ask": key, "minutes": minutes})
-    except RuleError as exc:  # answered meanwhile: the action checks the question itself
+        out = await table.service.execute(deadline.channel_id, build)
+    except RuleError as exc:  # answered meanwhile, or the time-out was turned off
         log.info("deadline %s of campaign %s: %s", deadline.key, deadline.campaign_id, exc.message)
         return None
+    inv = table.invocation(out.action.actor, deadline.channel_id)
     return await battle_reply(inv, out)
 
 
@@ -355,5 +354,5 @@ async def run_due_deadlines(table, send: Callable[[str, Reply], Awaitable[object
     return posted
 
 
-__all__ = ["attach_prompts", "changed_by_enemies", "ensure_deadline", "sweep", "fire_deadline",
+__all__ = ["attach_prompts", "changed_by_enemies", "show", "sweep", "fire_deadline",
            "run_due_deadlines", "POLL_SECONDS"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from rulesets.tes.present.battle import PLAYER, battle_reply
 from kernel.commands import Invocation, Opt, command
 from kernel.reply import Reply
+from rulesets.tes.rules import args as args_
 
 
 @command("lockpick", "Pick the lock of a cache you just moved onto: adjust dice, keep dice, or stop.",
@@ -20,7 +21,8 @@ from kernel.reply import Reply
          Opt("swap", str, "An item of yours to discard to make room for the new one"),
          PLAYER, renders=True)
 async def lockpick(inv: Invocation, adjust=None, keep=None, stop=None, take=None, swap=None, player=None) -> Reply:
-    args = {k: v for k, v in {"adjust": adjust, "keep": keep, "stop": stop, "take": take,
-                              "swap": swap}.items() if v is not None and v != ""}
+    args = {k: v for k, v in {"adjust": args_.adjustments(adjust) if adjust else None,
+                              "keep": args_.numbers(keep, args_.keep_error()) if keep not in (None, "") else None,
+                              "stop": stop, "take": take, "swap": swap}.items() if v is not None and v != ""}
     out = await inv.do("battle.lockpick", args, player=player)
     return await battle_reply(inv, out)

@@ -63,7 +63,7 @@ def status_embed(state: Campaign, pack) -> Embed:
     e.add("Whose move", whose_move_text(state))
     if state.battle:
         b = state.battle
-        e.add("Battle", f"{b.get('name', 'battle')} · round {b.get('round', 1)}")
+        e.add("Battle", f"{b.name or 'battle'} · round {b.round}")
     return e
 
 

@@ -28,7 +28,7 @@ class Adjust(Handler):
         require_battle(state)
         a = action.args
         c = _ctx(state, ctx)
-        u = find_unit(c, str(a.get("unit") or ""))
+        u = find_unit(c, a.get("unit") or "")
         adv = c.adv_of(u)
         reason = str(a.get("reason") or "").strip()[:120]
         done: list[str] = []
@@ -37,14 +37,14 @@ class Adjust(Handler):
             n = int(hp)
             if n < 0:
                 taken = (harm.damage_adventurer(c, adv.owner, -n, true=True, label="adjustment") if adv
-                         else harm.damage_enemy(c, u["id"], -n, true=True, label="adjustment"))
+                         else harm.damage_enemy(c, u.id, -n, true=True, label="adjustment"))
                 done.append(f"{taken} true damage")
             else:
                 done.append(f"healed {harm.heal(c, u, n)}")
         for key, label in (("bonus_hp", "bonus HP"), ("tenacity", "tenacity")):
             if a.get(key):
                 if adv is None:
-                    raise RuleError(f"Only adventurers have {label}; {u['name']} is not one.")
+                    raise RuleError(f"Only adventurers have {label}; {u.name} is not one.")
                 n = int(a[key])
                 if key == "bonus_hp":
                     adv.bonus_hp = max(0, adv.bonus_hp + n)
@@ -71,25 +71,26 @@ class Adjust(Handler):
             done.append(("lost " if remove else "gained ") + name)
         if a.get("fatigue"):
             if adv is None:
-                raise RuleError(f"Only adventurers gain fatigue; {u['name']} is not one.")
+                raise RuleError(f"Only adventurers gain fatigue; {u.name} is not one.")
             kind = "over" if str(a.get("fatigue_kind") or "light").startswith("over") else "light"
             track.gain_fatigue(adv, kind, int(a["fatigue"]), c.track_size, party=c.state.adventurers.values())
             done.append(f"{int(a['fatigue'])} {kind} fatigue")
         if a.get("to"):
             try:
-                h = Hex.parse(str(a["to"]))
+                to = a["to"]
+                h = Hex(int(to[0]), int(to[1])) if isinstance(to, (list, tuple)) else Hex.parse(str(to))
             except ValueError as exc:
                 raise RuleError(str(exc)) from None
             if h not in c.map.passable:
                 raise RuleError(f"Hex {h} is off the map or impassable.")
             other = c.occupant(h)
-            if other and other["id"] != u["id"]:
+            if other and other.id != u.id:
                 raise RuleError(f"Hex {h} is occupied by {other['name']}.")
             start = pos(u)
-            u["q"], u["r"] = h.q, h.r
+            u.q, u.r = h.q, h.r
             done.append(f"moved {start} → {h}")
         if not done:
             raise RuleError("Say what to adjust: hp (+heal / -true damage), bonus_hp, tenacity, status, fatigue or to.")
-        c.say("adjust", f"✋ Adjustment by the leader: {u['name']}: {', '.join(done)}"
-              + (f" ({reason})" if reason else "") + ".", unit=u["id"])
+        c.say("adjust", f"✋ Adjustment by the leader: {u.name}: {', '.join(done)}"
+              + (f" ({reason})" if reason else "") + ".", unit=u.id)
         return state, c.events

@@ -15,13 +15,13 @@ from rulesets.tes.rules.adventurer import Create
 
 
 def _ctx(state, ctx) -> Ctx:
-    return Ctx(state, ctx.pack_for(state), ctx.dice)
+    return Ctx(state, ctx.pack_for(state), ctx.dice, now=ctx.now)
 
 
 def _in_battle(state, action) -> str:
     require_battle(state)
     owner = subject(state, action)
-    if owner not in state.battle["order"]:
+    if owner not in state.battle.order:
         raise RuleError("Your adventurer is not in this battle.")
     return owner
 
@@ -47,8 +47,8 @@ class Start(Handler):
 
     def check(self, state, action, ctx):
         if state.battle:
-            raise RuleError(f"A battle is already going on ({state.battle['name']}, round "
-                            f"{state.battle['round']}). See `/battle status`.")
+            raise RuleError(f"A battle is already going on ({state.battle.name}, round "
+                            f"{state.battle.round}). See `/battle status`.")
         if not state.adventurers:
             raise RuleError("Nobody has an adventurer yet. Create them with `/adventurer create` first.")
 
@@ -65,13 +65,18 @@ class Start(Handler):
         missing = [m for m in members if m not in order]
         if missing or len(set(order)) != len(order) or any(o not in state.adventurers for o in order):
             raise RuleError("The turn order must list every adventurer's player once.")
+        hexes = a.get("hexes")
+        if a.get("deploy"):  # entrance hexes in turn order
+            if len(a["deploy"]) > len(order):
+                raise RuleError(f"Give at most one hex per adventurer ({len(order)}).")
+            hexes = dict(zip(order, a["deploy"]))
         for o in order:
             adv = state.adventurers[o]
             if adv.hp <= 0:
                 raise RuleError(f"{adv.name} has no HP left and cannot fight. The party leader rests the party "
                                 "with /adventurer rest (heals by difficulty), then starts the battle.")
         c = _ctx(state, ctx)
-        flow.setup(c, str(a.get("encounter") or ""), order, a.get("hexes"), a.get("ep"), a.get("session"))
+        flow.setup(c, str(a.get("encounter") or ""), order, hexes, a.get("ep"), a.get("session"))
         flow.proceed(c)
         return state, c.events
 
@@ -92,11 +97,11 @@ class Deploy(TurnAction):
         from kernel.text import echo, slug
 
         b = c.b
-        idx = b["order"].index(owner)
-        turn = b.get("turn") or {}
-        started = idx < b["turn_index"] or (idx == b["turn_index"] and (turn.get("acted") or turn.get("moves")
-                                                                          or turn.get("engages")))
-        if b["round"] != 1 or started:
+        idx = b.order.index(owner)
+        turn = b.turn
+        started = idx < b.turn_index or (idx == b.turn_index and (turn.acted or turn.moves
+                                                                          or turn.engages))
+        if b.round != 1 or started:
             raise RuleError("Battle form and ready items are chosen when you deploy, before your first turn. "
                             "Now change form with `/engage form:` and items only between battles.")
         adv = c.adv(owner)
@@ -231,9 +236,9 @@ class Retreat(Handler):
     def apply(self, state, action, ctx):
         b = require_battle(state)
         c = _ctx(state, ctx)
-        if b.get("retreat"):
+        if b.retreat:
             raise RuleError("The party is already retreating; the battle ends at the end of this round.")
-        b["retreat"] = True
+        b.retreat = True
         c.say("retreat", "🏳️ The party agrees to retreat: the battle ends at the end of this round.")
         return state, c.events
 
@@ -273,7 +278,7 @@ class ChooseRewardClass(Handler):
     def apply(self, state, action, ctx):
         from kernel.core import Event
         owner = subject(state, action)
-        rewards = (state.settings.get("class_rewards") or {}).get(owner)
+        rewards = state.class_rewards.get(owner)
         adv = state.adventurers.get(owner)
         if adv is None or not rewards:
             raise RuleError("You have no class rewards waiting. Without them choose with `/adventurer class`.")
@@ -286,7 +291,7 @@ class ChooseRewardClass(Handler):
             raise RuleError("Choose one of your rewards: " + ", ".join(pack.classes[k].name for k in rewards) + ".")
         Create.check_class(state, pack, pick, owner)
         adv.class_id = pick
-        del state.settings["class_rewards"][owner]
+        del state.class_rewards[owner]  # the last battle's summary keeps what was offered, as saved campaigns do
         return state, [Event("class-chosen", f"{adv.name} becomes a {pack.classes[pick].name} (novice side).",
                              {"player": owner, "class": pick})]
 
@@ -295,11 +300,11 @@ def whose_turn(state):
     b = state.battle
     if not b:
         return None
-    if b.get("await"):
-        return b["await"]["owner"], f"b{b['no']}-r{b['round']}-ask-{len(b.get('log', []))}"
-    if b.get("step") == "adventurer" and (b.get("turn") or {}).get("owner"):
-        t = b["turn"]
-        return t["owner"], f"b{b['no']}-r{b['round']}-{t['unit']}"
+    if b.asking:
+        return b.asking.owner, f"b{b.no}-r{b.round}-ask-{len(b.log)}"
+    if b.step == "adventurer" and b.turn.owner:
+        t = b.turn
+        return t.owner, f"b{b.no}-r{b.round}-{t.unit}"
     return None
 
 

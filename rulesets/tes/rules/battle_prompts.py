@@ -15,6 +15,7 @@ import re
 from rulesets.tes.battle import flow
 from rulesets.tes.battle.model import Ctx, require_battle
 from kernel.core import RuleError
+from kernel.prompts import Option, Prompt
 from rulesets.tes.rules import Handler, action
 
 #: minutes a player in ``ask`` mode has to choose prevention (``/campaign settings prevent_timeout_minutes:``)
@@ -25,21 +26,60 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 def roll_key(state) -> str | None:
     """The rolled engage waiting to be resolved, e.g. ``b1.r2.t0.e1`` (battle, round, turn, engage)."""
     b = state.battle if state is not None else None
-    if not b or not b.get("pending"):
+    if not b or not b.pending:
         return None
-    turn = b.get("turn") or {}
-    return f"b{b.get('no', 0)}.r{b.get('round', 0)}.t{b.get('turn_index', 0)}.e{turn.get('engages', 0)}"
+    return f"b{b.no}.r{b.round}.t{b.turn_index}.e{b.turn.engages}"
 
 
 def ask_key(state) -> str | None:
     """The prevention question waiting for an answer, e.g. ``b1.r2.e1.h0`` (battle, round, enemy, its hit)."""
     b = state.battle if state is not None else None
-    aw = b.get("await") if b else None
+    aw = b.asking if b else None
     if not aw:
         return None
-    cur = (b.get("enemy_phase") or {}).get("current") or {}
-    hit = next((i for i, h in enumerate(cur.get("hits") or []) if not h.get("done")), 0)
-    return f"b{b.get('no', 0)}.r{b.get('round', 0)}.{_UNSAFE.sub('_', str(aw.get('enemy')))}.h{hit}"
+    cur = b.enemy_phase.current if b.enemy_phase else None
+    hit = next((i for i, h in enumerate(cur.hits if cur else []) if not h.done), 0)
+    return f"b{b.no}.r{b.round}.{_UNSAFE.sub('_', str(aw.enemy))}.h{hit}"
+
+
+def lockpick_key(state) -> str | None:
+    """The lockpick check waiting for an answer, e.g. ``b1.r2.lp1.a2`` (battle, round, check, attempt)."""
+    b = state.battle if state is not None else None
+    lp = b.lockpick if b else None
+    if not lp:
+        return None
+    return f"b{b.no}.r{b.round}.lp{b.turn_index}.a{lp.attempt}"
+
+
+def open_prompt(state) -> Prompt | None:
+    """The question the battle waits on: a prevention question, a rolled engage or a lockpick check."""
+    b = state.battle if state is not None else None
+    if not b:
+        return None
+    if b.asking:
+        aw = b.asking
+        sources = list(aw.sources)
+        return Prompt(
+            id=ask_key(state), kind="prevent", owner=aw.owner, action="battle.prevent",
+            options=tuple(Option(str(i), f"{i}. {s['label']}", f"prevents up to {s['value']}")
+                          for i, s in enumerate(sources, 1)),
+            default="auto", pick=len(sources), ordered=True, deadline=aw.deadline,
+            timeout_action="battle.prevent-timeout", data={"arg": "use", "amount": aw.amount})
+    if b.pending:
+        p = b.pending
+        return Prompt(
+            id=roll_key(state), kind="roll", owner=p.owner, action="battle.resolve",
+            options=tuple(Option(str(i), f"{i}. {d['label']}: {d.get('face', '')}",
+                                 "free die" if d.get("free") else f"rolled {d.get('roll')}")
+                          for i, d in enumerate(p.dice, 1)),
+            default="all", pick=len(p.dice), ordered=True, data={"arg": "order"})
+    if b.lockpick:
+        lp = b.lockpick
+        return Prompt(
+            id=lockpick_key(state), kind="lockpick", owner=lp.owner, action="battle.lockpick",
+            options=tuple(Option(str(i), f"Keep die {i} ({v})") for i, v in enumerate(lp.dice, 1)),
+            default="", pick=len(lp.dice), data={"arg": "keep"})
+    return None
 
 
 def prevent_timeout_minutes(state) -> int:
@@ -55,13 +95,15 @@ class PreventTimeout(Handler):
 
     def apply(self, state, action, ctx):
         b = require_battle(state)
-        key = str(action.args.get("ask") or "")
-        if not b.get("await") or ask_key(state) != key:
+        key = str(action.args.get("ask") or action.args.get("prompt") or "")
+        if not b.asking or ask_key(state) != key:
             raise RuleError("That prevention question was already answered; nothing timed out.")
-        owner = b["await"]["owner"]
+        if "minutes" not in action.args and prevent_timeout_minutes(state) <= 0:
+            raise RuleError("The party leader turned the prevention time-out off; the question waits.")
+        owner = b.asking.owner
         adv = state.adventurers.get(owner)
         minutes = int(action.args.get("minutes") or prevent_timeout_minutes(state))
-        c = Ctx(state, ctx.pack_for(state), ctx.dice)
+        c = Ctx(state, ctx.pack_for(state), ctx.dice, now=ctx.now)
         c.say("timeout", f"⏰ {adv.name if adv else 'The adventurer'} got no prevention choice within {minutes} "
                          "minutes, so the automatic choice applies.", player=owner, ask=key)
         flow.answer_prevention(c, owner, "auto")

@@ -22,11 +22,11 @@ class Lockpick(TurnAction):
 
     def step(self, c, owner, args):
         b = require_battle(c.state)
-        if b.get("lockpick"):
+        if b.lockpick:
             lp.answer(c, owner, args)
             return
         my_turn(c, owner)
-        if b.get("pending"):
+        if b.pending:
             raise RuleError("Resolve your roll first (`/resolve`); then move onto the cache to pick its lock.")
         if args.get("adjust") or args.get("keep") or args.get("stop"):
             raise RuleError("No lockpick check is going on. Move onto a cache and use `/lockpick` to start one.")
