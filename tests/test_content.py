@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from rulesets.tes import content
+from rulesets.tes.battle.effects import REGISTRY
 from rulesets.tes.content import (
     BATTLE_FORMS,
     ContentError,
@@ -177,7 +178,7 @@ def test_classes_have_two_sides(pack):
 def test_all_effects_use_the_vocabulary(pack):
     def walk(effects):
         for e in effects:
-            assert e["type"] in content.EFFECT_TYPES
+            assert e["type"] in REGISTRY and set(e) <= {"type", *REGISTRY.allowed(e["type"])}
 
     for r in pack.races.values():
         walk(r.ability.effects)

@@ -128,88 +128,6 @@ AMOUNT_WORDS = ("value", "previous")
 TARGETS = ("target", "near-target", "self", "ally", "allies-in-range", "adjacent-enemies", "all-in-range", "attacker")
 
 
-def _amount(v: Any) -> str | None:
-    if isinstance(v, bool):
-        return "must be a whole number or one of " + _quoted(AMOUNT_WORDS)
-    if isinstance(v, int):
-        return None if v >= 0 else "must not be negative"
-    if isinstance(v, str) and v in AMOUNT_WORDS:
-        return None
-    return "must be a whole number or one of " + _quoted(AMOUNT_WORDS)
-
-
-def _bool(v: Any) -> str | None:
-    return None if isinstance(v, bool) else "must be true or false"
-
-
-def _one_of(*choices: str) -> Callable[[Any], str | None]:
-    def check(v: Any) -> str | None:
-        return None if isinstance(v, str) and v in choices else "must be one of " + _quoted(choices)
-
-    return check
-
-
-def _text(v: Any) -> str | None:
-    return None if isinstance(v, str) and v.strip() else "must be a non-empty text"
-
-
-def _forms(v: Any) -> str | None:
-    if isinstance(v, str):
-        v = [v]
-    if isinstance(v, list) and v and all(isinstance(x, str) and x in BATTLE_FORMS for x in v):
-        return None
-    return "must be a list of battle forms from " + _quoted(BATTLE_FORMS)
-
-
-#: type -> {key: checker}.  Every effect may also carry ``forms`` (only in those battle forms).
-EFFECT_TYPES: dict[str, dict[str, Callable[[Any], str | None]]] = {
-    "damage": {"amount": _amount, "true": _bool, "target": _one_of(*TARGETS)},
-    "prevent": {
-        "amount": _amount,
-        "while": _one_of("now", "active", "cooldown"),
-        "spend": _one_of("remove", "reduce", "stay"),
-        "true": _bool,
-        "target": _one_of("self", "ally", "allies-in-range"),
-    },
-    "heal": {"amount": _amount, "target": _one_of(*TARGETS)},
-    "bonus-hp": {"amount": _amount, "target": _one_of(*TARGETS)},
-    "tenacity": {"amount": _amount, "target": _one_of("self", "ally", "allies-in-range")},
-    "status": {"status": _one_of(*STATUS_EFFECTS), "target": _one_of(*TARGETS), "remove": _bool},
-    "move": {"amount": _amount, "who": _one_of("self", "target", "ally"), "through": _bool},
-    "recover": {
-        "amount": _amount,
-        "what": _one_of("skill", "fatigue", "light-fatigue", "overfatigue", "status", "any", "drained"),
-        "target": _one_of("self", "ally", "allies-in-range"),
-    },
-    "fatigue": {"amount": _amount, "kind": _one_of("light", "over"), "target": _one_of(*TARGETS)},
-    "pierce": {"amount": _amount},
-    "add-dice": {"amount": _amount},
-    "reroll": {"amount": _amount, "blank_only": _bool},
-    "draw-item": {"deck": _one_of(*ITEM_RARITIES), "amount": _amount},
-    "companion": {"companion": _text, "keep": _bool},
-    "manual": {"text": _text},
-}
-EFFECT_REQUIRED: dict[str, tuple[str, ...]] = {
-    "status": ("status",),
-    "fatigue": ("kind",),
-    "draw-item": ("deck",),
-    "companion": ("companion",),
-    "manual": ("text",),
-    "recover": ("what",),
-    "prevent": ("while",),
-}
-EFFECT_DEFAULTS: dict[str, dict[str, Any]] = {
-    "damage": {"true": False, "target": "target"},
-    "prevent": {"spend": "remove", "true": False, "target": "self"},
-    "heal": {"target": "self"},
-    "bonus-hp": {"target": "self"},
-    "tenacity": {"target": "self"},
-    "status": {"target": "target", "remove": False},
-    "move": {"who": "self", "through": False},
-    "recover": {"target": "self"},
-    "fatigue": {"target": "self"},
-}
-
 #: Icons every skill line has without declaring them.
 STANDARD_ICONS = ("tenacity",)
 
@@ -867,6 +785,10 @@ class _Entry:
         return None
 
     def effects(self, key: str, *, die: bool = False) -> tuple[dict, ...]:
+        """A list of effect tables, each checked against the effect registry (a type or a field
+        with no behaviour is refused)."""
+        from rulesets.tes.battle.effects import REGISTRY
+
         v = self.get(key, [])
         if isinstance(v, dict):
             v = [v]
@@ -875,43 +797,11 @@ class _Entry:
             return ()
         out = []
         for i, eff in enumerate(v, 1):
-            where = f"{key} #{i}"
-            if not isinstance(eff, dict):
-                self.err(f"{where} must be a table like {{ type = \"damage\" }}, got {_show(eff)}")
-                continue
-            t = eff.get("type")
-            if t not in EFFECT_TYPES:
-                self.err(f"{where} has type {_show(t)}, which is not one of {_quoted(EFFECT_TYPES)}")
-                continue
-            spec = EFFECT_TYPES[t]
-            good = True
-            for req in EFFECT_REQUIRED.get(t, ()):
-                if req not in eff:
-                    self.err(f'{where} ({t}) is missing "{req}"')
-                    good = False
-            for k, val in eff.items():
-                if k == "type":
-                    continue
-                if k == "forms":
-                    problem = _forms(val)
-                elif k in spec:
-                    problem = spec[k](val)
-                else:
-                    self.err(f'{where} ({t}) has an unknown key "{k}" (allowed: {_quoted(sorted(list(spec) + ["forms"]))})')
-                    good = False
-                    continue
-                if problem:
-                    self.err(f"{where} ({t}): {k} {problem}, got {_show(val)}")
-                    good = False
-            if not good:
-                continue
-            full = dict(EFFECT_DEFAULTS.get(t, {}))
-            if "amount" in spec:
-                full["amount"] = "value" if die else 1
-            full.update(eff)
-            if isinstance(full.get("forms"), str):
-                full["forms"] = [full["forms"]]
-            out.append(full)
+            full, problems = REGISTRY.validate(eff, defaults={"amount": "value"} if die else None)
+            for p in problems:
+                self.err(f"{key} #{i} {p}")
+            if full is not None:
+                out.append(full)
         return tuple(out)
 
     def ability(self, *, die: bool = False) -> tuple[str, tuple[dict, ...], bool]:
