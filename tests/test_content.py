@@ -373,3 +373,79 @@ def test_cli_validate_as_a_module_from_the_shell():
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("OK: ") and "15 classes" in proc.stdout
+    assert "RuntimeWarning" not in proc.stderr
+
+
+def test_content_hash_changes_with_any_file_and_only_then(copy_pack):
+    import os
+
+    base = content.content_hash(copy_pack)
+    assert len(base) == 16 and base == content.content_hash(copy_pack)
+    files = content.pack_files(copy_pack)
+    assert {f.relative_to(copy_pack).as_posix() for f in files} >= {"pack.toml", "races.toml", "skill_lines/combat.toml"}
+    seen = {base}
+    for f in files:
+        before = f.read_bytes()
+        f.write_bytes(before + b"\n# an author's note\n")
+        changed = content.content_hash(copy_pack)
+        assert changed not in seen, f"editing {f.name} did not change the hash"
+        seen.add(changed)
+        f.write_bytes(before)  # the same bytes again: the same hash, whatever the file's time says
+        os.utime(f, (1, 1))
+        assert content.content_hash(copy_pack) == base
+    # renaming, adding and removing a file change it; a hidden file (an editor's) does not
+    (copy_pack / "notes.txt").write_text("ideas")
+    added = content.content_hash(copy_pack)
+    assert added != base
+    (copy_pack / "notes.txt").rename(copy_pack / "notes2.txt")
+    assert content.content_hash(copy_pack) not in (base, added)
+    (copy_pack / "notes2.txt").unlink()
+    (copy_pack / ".notes.swp").write_text("x")
+    assert content.content_hash(copy_pack) == base
+    # the whole pack moved elsewhere keeps its hash
+    moved = copy_pack.parent / "moved"
+    copy_pack.rename(moved)
+    assert content.content_hash(moved) == base
+
+
+def test_loaded_pack_carries_its_hash_and_reloads_when_a_file_changes(copy_pack):
+    content.clear_cache()
+    first = load_pack(str(copy_pack))
+    assert first.content_hash == content.content_hash(copy_pack)
+    assert load_pack(str(copy_pack)) is first  # cached
+    _edit(copy_pack / "races.toml", "health = 5", "health = 6")
+    second = load_pack(str(copy_pack))
+    assert second.content_hash != first.content_hash and second.content_hash == content.content_hash(copy_pack)
+
+
+def test_one_slug_and_every_id_resolves_to_itself(pack):
+    from kernel.text import slug
+
+    assert slug("Dark Elf") == "dark-elf" == slug("  dark_elf ") == slug("DARK-ELF")
+    assert slug("Lockpick Set's") == "lockpick-set-s" and slug("Éclair 2") == "eclair-2" and slug("!!") == ""
+    tables = [pack.races, pack.lines, pack.classes, pack.enemies, pack.items, pack.encounters, pack.tiles,
+              pack.quests, pack.companions, pack.dice()]
+    for table in tables:
+        for ident, entry in table.items():
+            assert slug(ident) == ident
+            name = getattr(entry, "name", None)
+            if name:  # a name typed by a player finds the entry it found before (one dash per gap)
+                import re
+                assert slug(name) == re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def test_battle_forms_are_named_once():
+    from rulesets.tes.content.schema import FORMS
+    from rulesets.tes.present import presenter
+
+    assert presenter.FORM_NAMES is content.BATTLE_FORM_NAMES
+    assert list(content.BATTLE_FORMS) == list(FORMS) and content.BATTLE_FORM_NAMES["ranged"] == "Ranged Weapon"
+
+
+def test_tile_drawings_use_the_kernel_hexes():
+    from kernel import hexes
+
+    cells = content.parse_hex_map(". .\n . .\n. .")
+    assert set(cells) == {hexes.from_odd_r(c, r) for r in range(3) for c in range(2)}
+    for h in cells:
+        assert hexes.from_odd_r(*hexes.to_odd_r(hexes.Hex(*h))) == h

@@ -12,14 +12,13 @@ placed, ``add-dice`` before the roll (rulesets.tes.battle.engage).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from kernel.effects import Field, Primitive, Registry, amount, as_list, boolean, list_of, one_of, text
 from kernel.hexes import distance
 from rulesets.tes.battle import harm, track
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle.model import Ctx, on_map, pos
-from rulesets.tes.content import BATTLE_FORMS, STATUS_EFFECTS, TARGETS
+from rulesets.tes.content.schema import BATTLE_FORMS, STATUS_EFFECTS, TARGETS
 
 #: Fields every effect may carry: ``forms`` = only in these battle forms.
 REGISTRY = Registry({"forms": Field(list_of("battle forms", BATTLE_FORMS), read=as_list)})
@@ -49,7 +48,6 @@ class Use:
     engaged: list[str] = field(default_factory=list)  # units an enemy engaged
     damaged: list[str] = field(default_factory=list)  # units an enemy dealt damage to
     previous: int = 0
-    free_move: int = 0
     status_die: tuple[str, str] | None = None  # (owner, die id) of an S-code die being resolved
     status_die_placed: bool = False
 

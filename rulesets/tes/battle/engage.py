@@ -10,6 +10,7 @@ from rulesets.tes.battle.model import Ctx, find_unit, on_map, pos
 from rulesets.tes.content import BATTLE_FORMS, BATTLE_FORM_NAMES, COMBAT_FORMS
 from kernel.core import RuleError
 from kernel.hexes import Hex, distance, path_is_legal, shortest_path
+from kernel.text import slug as _slug
 
 #: Where a die goes when a face has several codes: the first of these that applies.
 CODE_PRECEDENCE = ("D", "S", "A", "C", "I")
@@ -123,10 +124,6 @@ def do_move(c: Ctx, owner: str, args: dict) -> None:
 
 
 # ---------------------------------------------------------------- engage --
-def _slug(s: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", str(s).lower()).strip("-")
-
-
 def pick_dice(c: Ctx, owner: str, spec: Any) -> list[str]:
     """Die ids from ``"2 shield-discipline, combat"``, ``"d3 d5"`` or a list of such words."""
     adv = c.adv(owner)

@@ -31,6 +31,7 @@ from typing import Any
 from rulesets.tes.battle import harm, track
 from rulesets.tes.battle.model import Ctx, adv_uid, pos
 from kernel.core import Dice, RuleError
+from kernel.text import slug as _slug
 
 DICE = 3
 RARITIES = ("common", "legendary")
@@ -323,10 +324,6 @@ def fail(c: Ctx, lp: dict) -> None:
     c.say("lockpick-end", f"🔒 The lock holds. The cache chip is discarded and the top card of the "
                           f"{DECK_NAME[lp['deck']]} goes to the bottom.", unit=adv_uid(lp["owner"]), success=False)
     _end(c, lp)
-
-
-def _slug(s: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", str(s).lower()).strip("-")
 
 
 def succeed(c: Ctx, lp: dict) -> None:

@@ -1,0 +1,89 @@
+"""Finding packs (shipped under content/ or any folder), loading them once, and a pack's content hash."""
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import replace
+from pathlib import Path
+
+from rulesets.tes.content.loader import _load_folder
+from rulesets.tes.content.reader import ID_RE, _quoted
+from rulesets.tes.content.records import ContentError, Pack
+
+CONTENT_DIR: Path = Path(__file__).resolve().parents[3] / "content"
+DEFAULT_PACK = "starter"
+
+_CACHE: dict[Path, tuple[tuple, Pack]] = {}
+
+
+def pack_files(folder: Path) -> list[Path]:
+    """Every file of a pack, in a fixed order (hidden files and folders, such as an editor's, are not part of it)."""
+    out = []
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
+        out.extend(Path(root) / f for f in sorted(files) if not f.startswith("."))
+    return sorted(out, key=lambda p: p.relative_to(folder).as_posix())
+
+
+def content_hash(folder: Path | str) -> str:
+    """The pack's version as its content: a hash of every file's path in the pack and its bytes.
+
+    It changes when any file of the pack is edited, added, removed or renamed, and
+    not otherwise (saving a file unchanged, or moving the whole pack, keeps it).
+    """
+    folder = Path(folder)
+    digest = hashlib.sha256()
+    for path in pack_files(folder):
+        rel = path.relative_to(folder).as_posix().encode()
+        data = path.read_bytes()
+        digest.update(len(rel).to_bytes(4, "big") + rel + len(data).to_bytes(8, "big") + data)
+    return digest.hexdigest()[:16]
+
+
+def _stamp(folder: Path) -> tuple:
+    try:
+        return tuple((p.relative_to(folder).as_posix(), st.st_size, st.st_mtime_ns)
+                     for p in pack_files(folder) for st in (p.stat(),))
+    except OSError:
+        return ()
+
+
+def resolve_pack_path(name_or_path: str) -> Path:
+    """A shipped pack id (folder under content/) or a path to a pack folder."""
+    s = str(name_or_path or DEFAULT_PACK).strip()
+    if ID_RE.match(s) and (CONTENT_DIR / s).is_dir():
+        return (CONTENT_DIR / s).resolve()
+    p = Path(s).expanduser()
+    if p.is_dir():
+        return p.resolve()
+    if p.is_file() and p.name == "pack.toml":
+        return p.parent.resolve()
+    shipped = list_packs()
+    raise ContentError([f'no content pack "{s}": not a shipped pack ({_quoted(shipped) or "none"}) and not a folder'])
+
+
+def load_pack(name_or_path: str = DEFAULT_PACK) -> Pack:
+    """Load and check a pack; raises :class:`ContentError` listing every problem.
+
+    Results are cached by folder and by each file's size and modification time, so calling this
+    often is cheap.
+    """
+    folder = resolve_pack_path(name_or_path)
+    stamp = _stamp(folder)
+    hit = _CACHE.get(folder)
+    if hit and hit[0] == stamp:
+        return hit[1]
+    pack = replace(_load_folder(folder), content_hash=content_hash(folder))
+    _CACHE[folder] = (stamp, pack)
+    return pack
+
+
+def list_packs() -> list[str]:
+    """Ids of the packs shipped in content/ (folders holding a pack.toml)."""
+    if not CONTENT_DIR.is_dir():
+        return []
+    return sorted(p.name for p in CONTENT_DIR.iterdir() if (p / "pack.toml").is_file())
+
+
+def clear_cache() -> None:
+    _CACHE.clear()
