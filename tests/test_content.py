@@ -449,3 +449,24 @@ def test_tile_drawings_use_the_kernel_hexes():
     assert set(cells) == {hexes.from_odd_r(c, r) for r in range(3) for c in range(2)}
     for h in cells:
         assert hexes.from_odd_r(*hexes.to_odd_r(hexes.Hex(*h))) == h
+
+
+def test_supply_is_read_from_the_pack_and_checked(copy_pack):
+    text = (copy_pack / "pack.toml").read_text()
+    (copy_pack / "pack.toml").write_text(text.replace("light_fatigue = 20", "light_fatigue = 25"))
+    content.clear_cache()
+    assert load_pack(str(copy_pack)).supply.light_fatigue == 25
+    (copy_pack / "pack.toml").write_text(text.replace("status_dice = 12", 'status_dice = "many"\nbadges = 3'))
+    errs = _errors(copy_pack)
+    assert any("supply: status_dice must be a whole number from 0 to 200" in e for e in errs), errs
+    assert any('supply: has an unknown field "badges"' in e for e in errs), errs
+
+
+def test_unstable_die_picks_a_deck_or_a_caravan():
+    from kernel.notation import UNSTABLE_FACES
+
+    assert set(UNSTABLE_FACES) == {1, 2, 3, 4, 5, 6}
+    kinds = {face.split(" ")[0] for face in UNSTABLE_FACES.values()}
+    assert kinds == {"Peaceful", "Conflict", "Traveling"}
+    assert UNSTABLE_FACES[6].startswith("Peaceful")  # the rulebook's overland example rolls a 6: peaceful
+    assert not any(w in " ".join(UNSTABLE_FACES.values()) for w in ("Clash", "Delve"))

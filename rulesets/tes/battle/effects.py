@@ -307,7 +307,7 @@ class Fatigue(Primitive):
             if adv is None or u.get("defeated") or n <= 0:
                 continue
             track.gain_fatigue(adv, eff.get("kind", "light"), n, use.c.track_size,
-                               party=use.c.state.adventurers.values())
+                               party=use.c.state.adventurers.values(), supply=use.c.pack.supply)
             kind = "overfatigue" if eff.get("kind") == "over" else "light fatigue"
             use.c.say("fatigue", f"{use.label}: {adv.name} gains {n} {kind}.", unit=u["id"], amount=n)
         return n

@@ -273,7 +273,7 @@ def do_engage(c: Ctx, owner: str, args: dict) -> None:
     me = c.unit(f"a:{owner}")
     if turn["engages"] >= 1:
         n = 2 if c.state.difficulty == "expert" else 1
-        track.gain_fatigue(adv, "light", n, c.track_size, party=c.state.adventurers.values())
+        track.gain_fatigue(adv, "light", n, c.track_size, party=c.state.adventurers.values(), supply=c.pack.supply)
         c.say("fatigue", f"{adv.name} engages again this turn and gains {n} light fatigue.", unit=me["id"])
     if plan["form"] != adv.battle_form:
         adv.battle_form = plan["form"]
@@ -291,7 +291,8 @@ def do_engage(c: Ctx, owner: str, args: dict) -> None:
     if plan["item"]:
         it = c.pack.items[plan["item"]]
         effs = list(it.effects) + (list(it.overtax_effects) if plan["overtax"] else [])
-        extra = sum(int(e.get("amount", 1)) for e in effs if e.get("type") == "add-dice")
+        extra = min(sum(int(e.get("amount", 1)) for e in effs if e.get("type") == "add-dice"),
+                    c.pack.supply.enemy_combat_dice)
         for _ in range(extra):
             rolled.append(roll_die(c, c.pack.enemy_combat_die, "Enemy Combat (free)", "combat", None, "enemy",
                                    free=True))

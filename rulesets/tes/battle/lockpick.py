@@ -141,8 +141,9 @@ def _key(h) -> str:
 def caches_left(c: Ctx) -> dict[str, str]:
     """The cache chips still on the map (``"q,r"`` -> kind); set up from the map the first time."""
     b = c.b
-    if "caches" not in b:
-        b["caches"] = {_key(h): kind for h, kind in c.map.caches.items()}
+    if "caches" not in b:  # a chip is not placed when the supply has none left
+        placed = list(c.map.caches.items())[:c.pack.supply.cache_chips]
+        b["caches"] = {_key(h): kind for h, kind in placed}
     return b["caches"]
 
 
@@ -282,7 +283,7 @@ def answer(c: Ctx, owner: str, args: dict) -> None:
     keep = None if args.get("keep") is None else _parse_numbers(args["keep"], DICE, "keep")
     cost = sum(abs(v - lp["dice"][i]) for i, v in changes)
     if cost:
-        track.gain_fatigue(adv, "light", cost, c.track_size, party=c.state.adventurers.values())
+        track.gain_fatigue(adv, "light", cost, c.track_size, party=c.state.adventurers.values(), supply=c.pack.supply)
         lp["fatigue"] += cost
         for i, v in changes:
             lp["dice"][i] = v

@@ -29,7 +29,7 @@ from rulesets.tes.content.reader import ID_RE, parse_face
 from rulesets.tes.content.records import (
     Ability, Achievement, BattleMap, ClassAbility, ClassDef, ClassReward, ClassSide, Companion, ContentError, DieType,
     Encounter, Enemy, EnemySkill, Face, FaceResult, Hex, IconAbility, Item, MatSpec, Pack, Quest, QuestStep, Race,
-    SEARCH_KINDS, SkillLine, Tile, TilePlacement, Trigger,
+    SEARCH_KINDS, SkillLine, Supply, Tile, TilePlacement, Trigger,
 )
 from rulesets.tes.content.schema import (
     ABILITY_CODES, BAG_OF_LEVEL, BATTLE_FORM_NAMES, BATTLE_FORMS, CLASS_KEYWORDS, COMBAT_FORMS, CONSTELLATIONS,
@@ -51,7 +51,7 @@ __all__ = [
     "STATS", "STATUS_EFFECTS", "TARGETS", "TILE_KINDS", "TIMINGS", "TRIGGER_TIMINGS",
     "Ability", "Achievement", "BattleForm", "BattleMap", "ClassAbility", "ClassDef", "ClassReward", "ClassSide",
     "Companion", "ContentError", "DieType", "Encounter", "Enemy", "EnemySkill", "Face", "FaceResult", "Hex",
-    "IconAbility", "Item", "MatSpec", "Pack", "Quest", "QuestStep", "Race", "SkillLine", "Tile", "TilePlacement",
+    "IconAbility", "Item", "MatSpec", "Pack", "Quest", "QuestStep", "Race", "SkillLine", "Supply", "Tile", "TilePlacement",
     "Trigger",
     "assemble_map", "clear_cache", "content_hash", "entrance_problem", "hex_distance", "list_packs", "load_pack",
     "main", "pack_files", "parse_face", "parse_hex_map", "place_hex", "resolve_pack_path",

@@ -10,7 +10,7 @@ from pathlib import Path
 from rulesets.tes.content.reader import ID_RE, _Entry, _entries, _quoted, _read_toml, _show, parse_face
 from rulesets.tes.content.records import (
     Ability, Achievement, ClassAbility, ClassDef, ClassReward, ClassSide, Companion, ContentError, DieType, Encounter,
-    Enemy, EnemySkill, Face, Hex, IconAbility, Item, MatSpec, Pack, Quest, QuestStep, Race, SkillLine, Tile,
+    Enemy, EnemySkill, Face, Hex, IconAbility, Item, MatSpec, Pack, Quest, QuestStep, Race, SkillLine, Supply, Tile,
     TilePlacement, Trigger,
 )
 from rulesets.tes.content.schema import (
@@ -27,7 +27,7 @@ def _load_meta(folder: Path, errors: list[str]):
     if doc is None:
         return None
     e = _Entry(errors, "pack.toml", "pack", doc)
-    e.unknown_keys(["id", "name", "version", "description", "mat", "enemy_combat_die"])
+    e.unknown_keys(["id", "name", "version", "description", "mat", "enemy_combat_die", "supply"])
     ident = e.text("id")
     if ident and not ID_RE.match(ident):
         e.err(f"id must be lower-case letters, digits and dashes, got {_show(ident)}")
@@ -97,7 +97,12 @@ def _load_meta(folder: Path, errors: list[str]):
                     faces.append(face)
                 except ValueError as ex:
                     e.err(f"enemy_combat_die face {i}: {ex}")
-    return ident, name, str(version), description, mat, tuple(faces)
+    su = e.sub("supply", "supply", doc.get("supply", {}))
+    su.unknown_keys(["light_fatigue", "overfatigue", "status_dice", "enemy_combat_dice", "cache_chips"])
+    base = Supply()
+    supply = Supply(**{k: su.int(k, 0, 200, getattr(base, k)) for k in
+                       ("light_fatigue", "overfatigue", "status_dice", "enemy_combat_dice", "cache_chips")})
+    return ident, name, str(version), description, mat, tuple(faces), supply
 
 
 # -- races -----------------------------------------------------------------
@@ -798,9 +803,9 @@ def _load_folder(folder: Path) -> Pack:
         errors.append('pack.toml, pack: is missing the field "enemy_combat_die"')
     if errors or meta is None:
         raise ContentError(errors or ["pack.toml: could not be read"])
-    ident, name, version, description, mat, enemy_die = meta
+    ident, name, version, description, mat, enemy_die, supply = meta
     return Pack(ident, name, version, description, folder, races, lines, classes, enemies, items, tiles,
-                encounters, quests, mat, enemy_die, enemy_skills, companions)
+                encounters, quests, mat, enemy_die, enemy_skills, companions, supply)
 
 
 

@@ -325,6 +325,21 @@ class MatSpec:
 
 
 @dataclass(frozen=True)
+class Supply:
+    """Limited components (the rulebook's component list and Component Limits), shared by the whole table.
+
+    When one runs out: light fatigue becomes overfatigue, then nothing; no status die is
+    applied; no more enemy Combat dice join an engage; a cache chip is not placed.
+    """
+
+    light_fatigue: int = 20
+    overfatigue: int = 12
+    status_dice: int = 12
+    enemy_combat_dice: int = 6
+    cache_chips: int = 6
+
+
+@dataclass(frozen=True)
 class BattleMap:
     """An encounter's tiles put together, in map (axial) coordinates."""
 
@@ -356,6 +371,7 @@ class Pack:
     enemy_combat_die: tuple[Face, ...]
     enemy_skills: dict[str, EnemySkill] = field(default_factory=dict)
     companions: dict[str, Companion] = field(default_factory=dict)
+    supply: Supply = field(default_factory=Supply)
     content_hash: str = ""  # the pack's version: a hash of its files (rulesets.tes.content.packs.content_hash)
 
     def die(self, die_id: str) -> DieType:
