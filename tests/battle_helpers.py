@@ -33,7 +33,7 @@ def jailbreak(state, hexes=None, forced=(2, 1)):
 
 
 def ctx(state):
-    return Ctx(state, load_pack(state.pack), rules.dice_for(state))
+    return Ctx(state, load_pack(state.pack, version=state.pack_version), rules.dice_for(state))
 
 
 def texts(events):

@@ -160,7 +160,7 @@ async def test_deploy_sets_form_and_ready_items_before_the_first_turn_only(tmp_p
         ghost = await local.run_line("@shannon /battle deploy ready:\"Sword of Nowhere\"")
         assert ghost.error and "carries no" in ghost.content
         # Vilya moves: her first turn has begun acting, so she can no longer redeploy
-        await local.run_line("/move to:-3,2")
+        await local.run_line("/move to:-2,3")
         late = await local.run_line("/battle deploy form:magic")
         assert late.error and "before your first turn" in late.content
 

@@ -470,3 +470,69 @@ def test_unstable_die_picks_a_deck_or_a_caravan():
     assert kinds == {"Peaceful", "Conflict", "Traveling"}
     assert UNSTABLE_FACES[6].startswith("Peaceful")  # the rulebook's overland example rolls a 6: peaceful
     assert not any(w in " ".join(UNSTABLE_FACES.values()) for w in ("Clash", "Delve"))
+
+
+def test_every_encounter_entrance_has_five_hexes_and_never_bottles_the_party_up(pack):
+    """One adventurer standing on any entrance hex, or on a battlefield hex next to it, never shuts the rest in."""
+    from kernel import hexes
+
+    for enc in pack.encounters.values():
+        bm = pack.battle_map(enc.id)
+        assert len(bm.entrance) == 5, enc.id
+        open_ = {hexes.Hex(*h) for h in bm.hexes if h not in bm.impassable}
+        entrance = {hexes.Hex(*h) for h in bm.entrance}
+        doorstep = {n for h in entrance for n in hexes.neighbours(h) if n in open_ and n not in entrance}
+        assert len(doorstep) >= 2, enc.id
+        beyond = open_ - entrance - doorstep
+        for blocker in entrance | doorstep:
+            for start in entrance - {blocker}:
+                reach = hexes.reachable(start, 99, open_ - {blocker})
+                assert beyond & set(reach), f"{enc.id}: a unit on {blocker} shuts {start} in"
+
+
+def test_an_entrance_that_bottles_the_party_up_is_refused(copy_pack):
+    # a row of 2 and a row of 3 at the old place: it touches the yard through one hex
+    _edit(copy_pack / "tiles.toml", 'map = """\n. .\n .\n. .\n"""', 'map = """\n_ . .\n . . .\n"""')
+    _edit(copy_pack / "encounters.toml", "offset = [-2, 1]", "offset = [-4, 1]")
+    errs = _errors(copy_pack)
+    assert errs == ['encounters.toml, encounter "jailbreak": one adventurer standing on hex -2,2 shuts the party in: '
+                    "from entrance hex -4,2 there is no other way onto the battlefield. Place the entrance so that "
+                    "it touches the battlefield through more hexes"], errs
+
+
+def test_an_entrance_tile_has_five_hexes(copy_pack):
+    _edit(copy_pack / "tiles.toml", 'map = """\n. .\n .\n. .\n"""', 'map = """\n. .\n . .\n. .\n"""')
+    errs = _errors(copy_pack)
+    assert any('tile "jailbreak-entrance": an entrance tile has 5 hexes (the rulebook\'s entrance tile), got 6' in e
+               for e in errs), errs
+
+
+def test_campaigns_saved_before_versions_keep_their_pack_and_new_ones_pin_theirs(copy_pack):
+    now = load_pack(DEFAULT_PACK)
+    before = load_pack(DEFAULT_PACK, version="")  # a campaign saved before it recorded its pack's version
+    assert len(before.tiles["jailbreak-entrance"].hexes) == 7 and before.supply.light_fatigue == 30
+    assert len(now.tiles["jailbreak-entrance"].hexes) == 5 and now.supply.light_fatigue == 20
+    assert load_pack(DEFAULT_PACK, version=now.content_hash) is now
+    assert load_pack(DEFAULT_PACK, version="0123456789abcdef") is now  # not kept: the pack as it is
+    # kept versions are not part of the pack's content, and a copied pack is its own pack
+    assert (content.CONTENT_DIR / "starter" / ".versions" / "unversioned" / "pack.toml").is_file()
+    assert not any(".versions" in str(p) for p in content.pack_files(content.CONTENT_DIR / "starter"))
+    content.clear_cache()
+    assert len(load_pack(str(copy_pack), version="").tiles["jailbreak-entrance"].hexes) == 5
+
+
+async def test_a_new_campaign_records_its_pack_version(tmp_path):
+    from commands.core import Table
+    from commands.local import LocalTable
+    from kernel.service import CampaignService
+    from kernel.store import Store
+
+    store = await Store.open(tmp_path / "t.db")
+    try:
+        local = LocalTable(Table(CampaignService(store)), out_dir=tmp_path / "o", echo=lambda *_: None, user="ryan")
+        reply = await local.run_line("/campaign new name:Pinned")
+        assert not reply.error, reply.content
+        state = await local.table.service.campaign("local")
+        assert state.pack_version == load_pack(DEFAULT_PACK).content_hash
+    finally:
+        await store.close()

@@ -18,7 +18,7 @@ from rulesets.tes.content.schema import (
     ENEMY_PRIORITIES, ENEMY_TYPES, ITEM_KEYWORDS, ITEM_RARITIES, ITEM_SUBTYPES, OBJECTIVES, STATS, TILE_KINDS,
     TIMINGS, TRIGGER_TIMINGS,
 )
-from rulesets.tes.content.tiles import assemble_map, entrance_problem, parse_hex_map, place_hex
+from rulesets.tes.content.tiles import ENTRANCE_HEXES, assemble_map, entrance_problem, parse_hex_map, place_hex
 
 # -- pack.toml -------------------------------------------------------------
 
@@ -536,7 +536,7 @@ def _load_items(folder: Path, errors: list[str]) -> dict[str, Item]:
 
 # -- tiles -----------------------------------------------------------------
 
-def _load_tiles(folder: Path, errors: list[str]) -> dict[str, Tile]:
+def _load_tiles(folder: Path, errors: list[str], kept: bool = False) -> dict[str, Tile]:
     rel = "tiles.toml"
     doc = _read_toml(folder / rel, rel, errors)
     out: dict[str, Tile] = {}
@@ -579,6 +579,8 @@ def _load_tiles(folder: Path, errors: list[str]) -> dict[str, Tile]:
             e.err(f"enemy hexes must be numbered 1 to {len(slots)} without gaps, got {sorted(slots)}")
         if kind == "entrance" and (slots or caches):
             e.err("an entrance tile cannot hold enemy hexes or caches")
+        if kind == "entrance" and cells and len(cells) != ENTRANCE_HEXES and not kept:
+            e.err(f"an entrance tile has {ENTRANCE_HEXES} hexes (the rulebook's entrance tile), got {len(cells)}")
         if e.ok:
             out[tid] = Tile(tid, name, kind, tuple(sorted(hexes, key=lambda h: (h[1], h[0]))), tuple(sorted(imp)),
                             dict(sorted(slots.items())), caches, tuple(sorted(esc)), labels,
@@ -596,7 +598,8 @@ def _trigger(e: _Entry, default_timing: str | None = None) -> Trigger | None:
 
 
 def _load_encounters(folder: Path, errors: list[str], tiles: dict[str, Tile], enemies: dict[str, Enemy],
-                     classes: dict[str, ClassDef], tiles_ok: bool, enemies_ok: bool, classes_ok: bool) -> dict[str, Encounter]:
+                     classes: dict[str, ClassDef], tiles_ok: bool, enemies_ok: bool, classes_ok: bool,
+                     kept: bool = False) -> dict[str, Encounter]:
     rel = "encounters.toml"
     doc = _read_toml(folder / rel, rel, errors)
     out: dict[str, Encounter] = {}
@@ -641,7 +644,7 @@ def _load_encounters(folder: Path, errors: list[str], tiles: dict[str, Tile], en
             if mode == "clash" and ("clash" not in kinds or "entrance" not in kinds):
                 e.err("a clash needs one clash tile and one entrance tile")
             if e.ok:
-                problem = entrance_problem(assemble_map(tiles, placements))
+                problem = entrance_problem(assemble_map(tiles, placements), touch_only=kept)
                 if problem:
                     e.err(problem)
         # enemies
@@ -776,7 +779,9 @@ def _count_errors(errors: list[str], prefix: str, start: int) -> bool:
     return not any(x.startswith(prefix) for x in errors[start:])
 
 
-def _load_folder(folder: Path) -> Pack:
+def _load_folder(folder: Path, *, kept: bool = False) -> Pack:
+    """Read and check a pack folder.  ``kept``: an earlier version kept for the campaigns begun on it,
+    checked as it was then (the entrance rules came later)."""
     errors: list[str] = []
     if not folder.is_dir():
         raise ContentError([f"{folder.name}: not a folder"])
@@ -792,10 +797,10 @@ def _load_folder(folder: Path) -> Pack:
     companions = _load_companions(folder, errors, enemy_skills)
     items = _load_items(folder, errors)
     n = len(errors)
-    tiles = _load_tiles(folder, errors)
+    tiles = _load_tiles(folder, errors, kept)
     tiles_ok = _count_errors(errors, "tiles.toml", n)
     n = len(errors)
-    encounters = _load_encounters(folder, errors, tiles, enemies, classes, tiles_ok, enemies_ok, classes_ok)
+    encounters = _load_encounters(folder, errors, tiles, enemies, classes, tiles_ok, enemies_ok, classes_ok, kept)
     enc_ok = _count_errors(errors, "encounters.toml", n)
     quests = _load_quests(folder, errors, encounters, enc_ok)
     _check_companion_refs(errors, companions, items, encounters)

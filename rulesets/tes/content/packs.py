@@ -13,6 +13,11 @@ from rulesets.tes.content.records import ContentError, Pack
 CONTENT_DIR: Path = Path(__file__).resolve().parents[3] / "content"
 DEFAULT_PACK = "starter"
 
+#: Inside a pack folder: earlier versions of the pack, kept so that campaigns begun on them play on unchanged.
+VERSIONS_DIR = ".versions"
+#: The kept version for campaigns saved before they recorded their pack's version.
+UNVERSIONED = "unversioned"
+
 _CACHE: dict[Path, tuple[tuple, Pack]] = {}
 
 
@@ -62,18 +67,44 @@ def resolve_pack_path(name_or_path: str) -> Path:
     raise ContentError([f'no content pack "{s}": not a shipped pack ({_quoted(shipped) or "none"}) and not a folder'])
 
 
-def load_pack(name_or_path: str = DEFAULT_PACK) -> Pack:
+def kept_version(folder: Path, version: str) -> Path | None:
+    """The folder of a kept earlier version of the pack in ``folder``, or None.
+
+    ``version`` is a content hash, or "" for a campaign saved before versions were
+    recorded (the kept version named "unversioned", if a shipped pack keeps one).
+    """
+    name = version or UNVERSIONED
+    if not ID_RE.match(name):
+        return None
+    if not version and folder.parent.resolve() != CONTENT_DIR.resolve():
+        return None  # only a shipped pack keeps a copy for campaigns saved before versions were recorded
+    path = folder / VERSIONS_DIR / name
+    return path if (path / "pack.toml").is_file() else None
+
+
+def load_pack(name_or_path: str = DEFAULT_PACK, version: str | None = None) -> Pack:
     """Load and check a pack; raises :class:`ContentError` listing every problem.
+
+    With ``version`` (a campaign's recorded content hash; "" for one saved before
+    versions were recorded) the pack's kept copy of that version is loaded when the
+    pack keeps one and it differs from the pack as it is now; otherwise the pack as it is.
 
     Results are cached by folder and by each file's size and modification time, so calling this
     often is cheap.
     """
     folder = resolve_pack_path(name_or_path)
+    kept = kept_version(folder, version) if version is not None else None
+    if kept is not None and version and version == _load_cached(folder, False).content_hash:
+        kept = None
+    return _load_cached(kept, True) if kept is not None else _load_cached(folder, False)
+
+
+def _load_cached(folder: Path, kept: bool) -> Pack:
     stamp = _stamp(folder)
     hit = _CACHE.get(folder)
     if hit and hit[0] == stamp:
         return hit[1]
-    pack = replace(_load_folder(folder), content_hash=content_hash(folder))
+    pack = replace(_load_folder(folder, kept=kept), content_hash=content_hash(folder))
     _CACHE[folder] = (stamp, pack)
     return pack
 

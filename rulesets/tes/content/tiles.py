@@ -10,9 +10,8 @@ from kernel import hexes
 from kernel.hexes import Hex as AxialHex
 from rulesets.tes.content.records import BattleMap, Hex, Tile, TilePlacement
 
-#: How many hexes of the battlefield an entrance tile must touch, so that one adventurer
-#: standing at the entrance never blocks the way for the rest.
-ENTRANCE_MIN_CONTACT = 1
+#: Hexes on the entrance tile (the rulebook's entrance tile, setup step 4).
+ENTRANCE_HEXES = 5
 
 
 def place_hex(h: Hex, placement: TilePlacement) -> Hex:
@@ -47,26 +46,40 @@ def assemble_map(tiles: dict[str, Tile], placements: Iterable[TilePlacement]) ->
                      frozenset(escape), frozenset(entrance), labels)
 
 
-def entrance_problem(bm: BattleMap) -> str | None:
-    """Why the entrance tile would bottle the party up, or None.
+def entrance_problem(bm: BattleMap, *, touch_only: bool = False) -> str | None:
+    """Why the entrance would bottle the party up, or None.
 
-    The party deploys on the entrance tile and walks onto the battlefield: the
-    passable battlefield hexes next to the entrance are its ways out.  With fewer
-    than two, one adventurer standing in the way blocks everyone behind.
+    The party deploys on the entrance tile and walks onto the battlefield.  One
+    adventurer standing anywhere on the entrance, or on a battlefield hex next to
+    it, must never shut the others in: from every other entrance hex there must
+    still be a way round that unit to the battlefield beyond the entrance.
     """
     if not bm.entrance:
         return None
-    ways_out = {n for h in bm.entrance for n in hexes.neighbours(AxialHex(*h))
-                if n in bm.hexes and n not in bm.entrance and n not in bm.impassable}
-    doors = {h for h in bm.entrance if h not in bm.impassable
-             and any(n in ways_out for n in hexes.neighbours(AxialHex(*h)))}
-    if not ways_out:
+    open_ = {h for h in bm.hexes if h not in bm.impassable}
+    doorstep = {n for h in bm.entrance for n in _around(h) if n in open_ and n not in bm.entrance}
+    if not doorstep:
         return "the entrance tile does not touch the other tiles; check offset and rotation"
-    if len(ways_out) < ENTRANCE_MIN_CONTACT or len(doors) < ENTRANCE_MIN_CONTACT:
-        return (f"the entrance tile touches the battlefield through {min(len(ways_out), len(doors))} hex, so one "
-                f"adventurer standing there blocks the rest; place it so that at least {ENTRANCE_MIN_CONTACT} of "
-                "its hexes lead onto open battlefield hexes")
+    if touch_only:  # an earlier pack version, checked as it was then
+        return None
+    beyond = {h for h in open_ if h not in bm.entrance and h not in doorstep} or doorstep
+    for blocker in sorted(set(bm.entrance) | doorstep):
+        for start in sorted(bm.entrance):
+            if start == blocker or start not in open_:
+                continue
+            if not _reaches(start, beyond - {blocker}, open_ - {blocker}):
+                return (f"one adventurer standing on hex {blocker[0]},{blocker[1]} shuts the party in: from entrance "
+                        f"hex {start[0]},{start[1]} there is no other way onto the battlefield. Place the entrance "
+                        "so that it touches the battlefield through more hexes")
     return None
+
+
+def _around(h: Hex) -> list[Hex]:
+    return [(n.q, n.r) for n in hexes.neighbours(AxialHex(*h))]
+
+
+def _reaches(start: Hex, goals: set[Hex], passable: set[Hex]) -> bool:
+    return not goals.isdisjoint(hexes.reachable(AxialHex(*start), len(passable), passable))
 
 
 def parse_hex_map(text: str) -> dict[Hex, str]:

@@ -18,7 +18,7 @@ PLAYER = Opt("player", str, "Act for this player's adventurer (party leader only
 def _pack(state):
     from rulesets.tes.content import load_pack
 
-    return load_pack(state.pack)
+    return load_pack(state.pack, version=state.pack_version)
 
 
 async def _state(inv: Invocation):
@@ -29,6 +29,16 @@ async def _state(inv: Invocation):
 
 
 # ---------------------------------------------------------------- campaign --
+def _version_of(pack: str | None) -> str:
+    """The pack's content hash now: the campaign plays on this version of it from now on."""
+    from rulesets.tes.content import ContentError, load_pack
+
+    try:
+        return load_pack(pack or "starter").content_hash
+    except (ContentError, OSError, ValueError):
+        return ""  # the rules refuse the pack with its problems listed
+
+
 @command(
     "campaign new", "Open a campaign in this channel; you become the party leader.",
     Opt("name", str, "The campaign's name", required=True),
@@ -45,7 +55,7 @@ async def campaign_new(inv: Invocation, name, difficulty=None, pack=None) -> Rep
                             "The bot's host adds a pack by putting its folder in `content/`.")
     out = await inv.do("campaign.new", {
         "name": name, "difficulty": difficulty or "adept", "pack": pack or "starter",
-        "channel_id": inv.channel_id, "guild_id": inv.guild_id, "seed": seed,
+        "channel_id": inv.channel_id, "guild_id": inv.guild_id, "seed": seed, "pack_version": _version_of(pack),
     })
     e = Embed(title=f"Campaign opened: {out.state.name}", color=COLOR_OK, description=events_text(out.events))
     e.add("Next", "Players join with `/campaign join` and create adventurers with `/adventurer create`.\n"
@@ -272,7 +282,7 @@ async def _any_pack(inv: Invocation):
     from rulesets.tes.content import DEFAULT_PACK, load_pack
 
     state = await inv.service.campaign(inv.channel_id)
-    return load_pack(state.pack if state else DEFAULT_PACK)
+    return load_pack(state.pack, version=state.pack_version) if state else load_pack(DEFAULT_PACK)
 
 
 # -------------------------------------------------------------------- misc --

@@ -62,6 +62,7 @@ class NewCampaign(Handler):
             members=[action.actor],
             seed=int(a.get("seed", 0)),
             settings=dict(DEFAULT_SETTINGS),
+            pack_version=str(a.get("pack_version") or ""),  # recorded at the edge; "" = the pack's unversioned copy
         )
         return camp, [
             Event(
