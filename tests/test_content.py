@@ -536,3 +536,17 @@ async def test_a_new_campaign_records_its_pack_version(tmp_path):
         assert state.pack_version == load_pack(DEFAULT_PACK).content_hash
     finally:
         await store.close()
+
+
+def test_keeping_a_version_lets_its_campaigns_play_on_after_an_edit(copy_pack, capsys):
+    content.clear_cache()
+    before = load_pack(str(copy_pack))
+    assert content.main(["keep", str(copy_pack)]) == 0
+    assert f".versions/{before.content_hash}" in capsys.readouterr().out.replace("\\", "/")
+    assert content.content_hash(copy_pack) == before.content_hash  # keeping changes nothing of the pack
+    _edit(copy_pack / "races.toml", "health = 5", "health = 6")
+    now = load_pack(str(copy_pack))
+    pinned = load_pack(str(copy_pack), version=before.content_hash)
+    assert now.content_hash != before.content_hash and pinned.content_hash == before.content_hash
+    first = next(r for r in before.races.values() if r.health == 5)
+    assert pinned.races[first.id].health == 5 and now.races[first.id].health == 6

@@ -109,7 +109,7 @@ def test_status_given_and_removed(battle):
     c = ctx(battle)
     give = effect({"type": "status", "status": "daze"})
     take = effect({"type": "status", "status": "daze", "remove": True})
-    assert describe(give) == "the target gain daze" and describe(take) == "remove daze from the target"
+    assert describe(give) == "the target gains daze" and describe(take) == "remove daze from the target"
     run_effects(Use(c, c.unit("a:S"), "Test", target="e1"), [give])
     assert c.has(c.unit("e1"), "daze")
     run_effects(Use(c, c.unit("a:S"), "Test", target="e1"), [take])
@@ -153,7 +153,7 @@ def test_recover_drained_dice(battle):
 def test_fatigue_goes_to_the_track(battle):
     c = ctx(battle)
     eff = effect({"type": "fatigue", "kind": "over", "amount": 2, "target": "target"})
-    assert describe(eff) == "the target gain 2 overfatigue"
+    assert describe(eff) == "the target gains 2 overfatigue"
     run_effects(Use(c, c.unit("e1"), "Enfeeble", target="a:S"), [eff])
     assert track.count(c.adv("S"), fatigue="over") == 2
 
@@ -170,7 +170,7 @@ def test_pierce_marks_the_engage(battle):
 def test_add_dice_rolls_an_extra_die(battle):
     iron = battle
     eff = effect({"type": "add-dice", "amount": 1})
-    assert describe(eff) == "roll 1 more dice in this engage"
+    assert describe(eff) == "roll 1 more die in this engage"
     s, _ = run(iron, "battle.move", "S", {"to": "0,2"})
     s.adventurers["S"].ready.append("iron-sword")
     s2, _ = run(s, "battle.engage", "S", {"target": "HEB1", "dice": "combat", "item": "iron-sword"}, forced=[5, 5])
@@ -181,7 +181,7 @@ def test_add_dice_rolls_an_extra_die(battle):
 def test_reroll_waits_for_a_roll(battle):
     c = ctx(battle)
     eff = effect({"type": "reroll", "amount": 1, "blank_only": True})
-    assert describe(eff) == "reroll up to 1 blank dice"
+    assert describe(eff) == "reroll up to 1 blank die"
     run_effects(Use(c, c.unit("a:S"), "Test"), [eff])
     assert "no roll of yours" in c.events[-1].text
     c.b["pending"] = {"owner": "S"}
@@ -201,7 +201,7 @@ def test_companion_joins(battle):
 def test_manual_shows_its_text_for_the_party(battle):
     c = ctx(battle)
     eff = effect({"type": "manual", "text": "Swap places with an ally."})
-    assert describe(eff) == "Swap places with an ally. (the party applies this)"
+    assert describe(eff) == "Swap places with an ally."
     before = battle.to_dict()
     run_effects(Use(c, c.unit("a:S"), "Lark"), [eff])
     ev = c.events[-1]

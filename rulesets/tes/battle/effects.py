@@ -66,6 +66,10 @@ def amount_words(eff: dict) -> str:
     return {"value": "the rolled value of", "previous": "as much as the last effect did of"}.get(a, str(a))
 
 
+def _n(eff: dict, one: str, many: str) -> str:
+    return one if eff.get("amount") == 1 else many
+
+
 def units_for(use: Use, who: str) -> list[dict]:
     c, me = use.c, use.source
     here = pos(me)
@@ -96,6 +100,13 @@ def units_for(use: Use, who: str) -> list[dict]:
 
 def _to(eff: dict, default: str) -> str:
     return WHO_WORDS.get(eff.get("target", default), eff.get("target", default))
+
+
+def _who(eff: dict, default: str, verb: str) -> str:
+    """The target as the subject of ``verb``: "you gain", "the target gains"."""
+    who = eff.get("target", default)
+    plural = who in ("self", "allies-in-range")
+    return f"{_to(eff, default)} {verb if plural else verb + 's'}"
 
 
 # -------------------------------------------------------------- primitives --
@@ -182,7 +193,7 @@ class BonusHP(Primitive):
         return n
 
     def describe(self, eff: dict) -> str:
-        return f"{_to(eff, 'self')} gain {amount_words(eff)} bonus HP"
+        return f"{_who(eff, 'self', 'gain')} {amount_words(eff)} bonus HP"
 
 
 @register
@@ -204,7 +215,7 @@ class Tenacity(Primitive):
         return n
 
     def describe(self, eff: dict) -> str:
-        return f"{_to(eff, 'self')} gain {amount_words(eff)} tenacity"
+        return f"{_who(eff, 'self', 'gain')} {amount_words(eff)} tenacity"
 
 
 def give_status(c: Ctx, u: dict, status: str, label: str) -> bool:
@@ -237,7 +248,7 @@ class Status(Primitive):
     def describe(self, eff: dict) -> str:
         if eff.get("remove"):
             return f"remove {eff['status']} from {_to(eff, 'target')}"
-        return f"{_to(eff, 'target')} gain {eff['status']}"
+        return f"{_who(eff, 'target', 'gain')} {eff['status']}"
 
 
 @register
@@ -256,7 +267,7 @@ class Move(Primitive):
         return n
 
     def describe(self, eff: dict) -> str:
-        return f"move up to {amount_words(eff)} hexes for free"
+        return f"move up to {amount_words(eff)} {_n(eff, 'hex', 'hexes')} for free"
 
 
 RECOVER_WHAT = ("skill", "fatigue", "light-fatigue", "overfatigue", "status", "any", "drained")
@@ -290,7 +301,7 @@ class Recover(Primitive):
     def describe(self, eff: dict) -> str:
         what = {"skill": "skill", "fatigue": "fatigue", "light-fatigue": "light fatigue",
                 "overfatigue": "overfatigue", "status": "status", "any": "", "drained": "drained skill"}[eff["what"]]
-        return f"{_to(eff, 'self')} recover {amount_words(eff)} {what} dice".replace("  ", " ")
+        return f"{_who(eff, 'self', 'recover')} {amount_words(eff)} {what} {_n(eff, 'die', 'dice')}".replace("  ", " ")
 
 
 @register
@@ -314,7 +325,7 @@ class Fatigue(Primitive):
 
     def describe(self, eff: dict) -> str:
         kind = "overfatigue" if eff["kind"] == "over" else "light fatigue"
-        return f"{_to(eff, 'self')} gain {amount_words(eff)} {kind}"
+        return f"{_who(eff, 'self', 'gain')} {amount_words(eff)} {kind}"
 
 
 @register
@@ -343,7 +354,7 @@ class AddDice(Primitive):
         return 0  # counted by the engage before the dice are rolled
 
     def describe(self, eff: dict) -> str:
-        return f"roll {amount_words(eff)} more dice in this engage"
+        return f"roll {amount_words(eff)} more {_n(eff, 'die', 'dice')} in this engage"
 
 
 @register
@@ -367,7 +378,7 @@ class Reroll(Primitive):
         return n
 
     def describe(self, eff: dict) -> str:
-        which = "blank dice" if eff.get("blank_only") else "dice"
+        which = ("blank " if eff.get("blank_only") else "") + _n(eff, "die", "dice")
         return f"reroll up to {amount_words(eff)} {which}"
 
 
@@ -399,7 +410,7 @@ class Manual(Primitive):
         return 0
 
     def describe(self, eff: dict) -> str:
-        return f"{eff['text']} (the party applies this)"
+        return eff["text"]
 
 
 def _manual(use: Use, note: str) -> None:

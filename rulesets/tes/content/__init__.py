@@ -23,7 +23,8 @@ from __future__ import annotations
 from kernel import hexes as _hexes
 from rulesets.tes.content.cli import main
 from rulesets.tes.content.packs import (
-    CONTENT_DIR, DEFAULT_PACK, clear_cache, content_hash, list_packs, load_pack, pack_files, resolve_pack_path,
+    CONTENT_DIR, DEFAULT_PACK, clear_cache, content_hash, keep_version, list_packs, load_pack, pack_files,
+    resolve_pack_path,
 )
 from rulesets.tes.content.reader import ID_RE, parse_face
 from rulesets.tes.content.records import (
@@ -53,6 +54,6 @@ __all__ = [
     "Companion", "ContentError", "DieType", "Encounter", "Enemy", "EnemySkill", "Face", "FaceResult", "Hex",
     "IconAbility", "Item", "MatSpec", "Pack", "Quest", "QuestStep", "Race", "SkillLine", "Supply", "Tile", "TilePlacement",
     "Trigger",
-    "assemble_map", "clear_cache", "content_hash", "entrance_problem", "hex_distance", "list_packs", "load_pack",
+    "assemble_map", "clear_cache", "content_hash", "keep_version", "entrance_problem", "hex_distance", "list_packs", "load_pack",
     "main", "pack_files", "parse_face", "parse_hex_map", "place_hex", "resolve_pack_path",
 ]

@@ -2,18 +2,24 @@
 
     python -m rulesets.tes.content validate <pack-id-or-folder>
     python -m rulesets.tes.content list
+    python -m rulesets.tes.content keep <pack-id-or-folder>
+
+``keep`` copies the pack as it is now into its ``.versions/<content hash>/`` folder: run it
+before editing a pack that running campaigns use, so that they play on unchanged.
 """
 from __future__ import annotations
 
 import sys
 
-from rulesets.tes.content.packs import DEFAULT_PACK, list_packs, load_pack
+from rulesets.tes.content.packs import DEFAULT_PACK, keep_version, list_packs, load_pack
 from rulesets.tes.content.records import ContentError
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    usage = "usage: python -m rulesets.tes.content validate <pack-id-or-folder>\n       python -m rulesets.tes.content list"
+    usage = ("usage: python -m rulesets.tes.content validate <pack-id-or-folder>\n"
+             "       python -m rulesets.tes.content list\n"
+             "       python -m rulesets.tes.content keep <pack-id-or-folder>")
     if not argv or argv[0] in ("-h", "--help"):
         print(usage)
         return 0 if argv else 2
@@ -21,6 +27,17 @@ def main(argv: list[str] | None = None) -> int:
     if cmd == "list":
         for pid in list_packs():
             print(pid)
+        return 0
+    if cmd == "keep":
+        target = argv[1] if len(argv) > 1 else DEFAULT_PACK
+        try:
+            dest = keep_version(target)
+        except ContentError as e:
+            print(f"{target}: {len(e.errors)} problem(s); only a pack that loads can be kept")
+            for line in e.errors:
+                print(f"  - {line}")
+            return 1
+        print(f"kept: {dest}")
         return 0
     if cmd == "validate":
         target = argv[1] if len(argv) > 1 else DEFAULT_PACK

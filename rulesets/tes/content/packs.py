@@ -109,6 +109,21 @@ def _load_cached(folder: Path, kept: bool) -> Pack:
     return pack
 
 
+def keep_version(name_or_path: str) -> Path:
+    """Copy the pack as it is now into its ``.versions/<content hash>/``, so that campaigns begun on
+    this version play on unchanged after the pack is edited.  Returns the copy's folder."""
+    import shutil
+
+    folder = resolve_pack_path(name_or_path)
+    pack = load_pack(str(folder))  # only a pack that loads is worth keeping
+    dest = folder / VERSIONS_DIR / pack.content_hash
+    for path in pack_files(folder):
+        target = dest / path.relative_to(folder)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+    return dest
+
+
 def list_packs() -> list[str]:
     """Ids of the packs shipped in content/ (folders holding a pack.toml)."""
     if not CONTENT_DIR.is_dir():
