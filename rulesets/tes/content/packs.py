@@ -11,6 +11,7 @@ from rulesets.tes.content.reader import ID_RE, _quoted
 from rulesets.tes.content.records import ContentError, Pack
 
 CONTENT_DIR: Path = Path(__file__).resolve().parents[3] / "content"
+_SHIPPED = CONTENT_DIR.resolve()
 DEFAULT_PACK = "starter"
 
 #: Inside a pack folder: earlier versions of the pack, kept so that campaigns begun on them play on unchanged.
@@ -46,11 +47,23 @@ def content_hash(folder: Path | str) -> str:
 
 
 def _stamp(folder: Path) -> tuple:
+    """Every file's place, size and modification time: cheap to read, and it changes when a file does."""
+    out: list[tuple[str, int, int]] = []
+    todo = [str(folder)]
     try:
-        return tuple((p.relative_to(folder).as_posix(), st.st_size, st.st_mtime_ns)
-                     for p in pack_files(folder) for st in (p.stat(),))
+        while todo:
+            with os.scandir(todo.pop()) as entries:
+                for entry in entries:
+                    if entry.name.startswith(".") or entry.name == "__pycache__":
+                        continue
+                    if entry.is_dir():
+                        todo.append(entry.path)
+                    else:
+                        st = entry.stat()
+                        out.append((entry.path, st.st_size, st.st_mtime_ns))
     except OSError:
         return ()
+    return tuple(sorted(out))
 
 
 def resolve_pack_path(name_or_path: str) -> Path:
@@ -76,7 +89,7 @@ def kept_version(folder: Path, version: str) -> Path | None:
     name = version or UNVERSIONED
     if not ID_RE.match(name):
         return None
-    if not version and folder.parent.resolve() != CONTENT_DIR.resolve():
+    if not version and folder.parent != _SHIPPED:
         return None  # only a shipped pack keeps a copy for campaigns saved before versions were recorded
     path = folder / VERSIONS_DIR / name
     return path if (path / "pack.toml").is_file() else None
@@ -87,15 +100,13 @@ def load_pack(name_or_path: str = DEFAULT_PACK, version: str | None = None) -> P
 
     With ``version`` (a campaign's recorded content hash; "" for one saved before
     versions were recorded) the pack's kept copy of that version is loaded when the
-    pack keeps one and it differs from the pack as it is now; otherwise the pack as it is.
+    pack keeps one; otherwise the pack as it is.
 
     Results are cached by folder and by each file's size and modification time, so calling this
     often is cheap.
     """
     folder = resolve_pack_path(name_or_path)
     kept = kept_version(folder, version) if version is not None else None
-    if kept is not None and version and version == _load_cached(folder, False).content_hash:
-        kept = None
     return _load_cached(kept, True) if kept is not None else _load_cached(folder, False)
 
 
