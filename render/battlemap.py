@@ -122,13 +122,14 @@ class _Layout:
         self.oy = 10 - self.min_y * self.s
         self.layer_h = self.map_h + 20
         self.hex = HexLayout(POINTY, Point(self.s, self.s), Point(self.ox, self.oy))
+        # corners clockwise from the upper-right one, so that edge i (corner i to i+1) faces EDGE_NEIGHBOURS[i]
+        self._corners = [self.hex.corner_offset((i + 5) % 6) for i in range(6)]
 
     def centre(self, q: int, r: int) -> tuple[float, float]:
         return tuple(self.hex.hex_to_pixel(Hex(q, r)))
 
     def corners(self, cx: float, cy: float, scale: float = 1.0) -> list[tuple[float, float]]:
-        """Corners clockwise from the upper-right one, so that edge i (corner i to i+1) faces EDGE_NEIGHBOURS[i]."""
-        return [(cx + o.x * scale, cy + o.y * scale) for o in (self.hex.corner_offset((i + 5) % 6) for i in range(6))]
+        return [(cx + o.x * scale, cy + o.y * scale) for o in self._corners]
 
 
 def _draw_static(view: dict) -> tuple[Image.Image, _Layout]:
