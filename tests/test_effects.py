@@ -270,3 +270,13 @@ def test_kernel_registry_refuses_a_primitive_without_behaviour():
     body = {"hp": 1}
     assert reg.apply(body, full) == 1 and body == {"hp": 2}
     assert reg.describe(full) == "rest at the inn: heal 1"
+
+
+def test_a_card_part_without_behaviour_is_shown_and_the_rest_applied(battle):
+    """The Wood Elf's Green Stride: the free move is applied; moving through units is the party's to apply."""
+    c = ctx(battle)
+    stride = c.pack.races["wood-elf"].ability
+    assert [e["type"] for e in stride.effects] == ["move", "manual"]
+    run_effects(Use(c, c.unit("a:S"), "Green Stride"), stride.effects, manual=stride.manual, text=stride.text)
+    assert c.b["turn"]["free_move"] == 2
+    assert c.events[-1].kind == "manual" and "through hexes that hold other units" in c.events[-1].text
