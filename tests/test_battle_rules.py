@@ -100,7 +100,7 @@ def test_expert_extra_engage_costs_two_fatigue():
 
 def test_fatigue_rounds_overfatigue_then_true_damage():
     s = party(ryan=False)
-    s, _ = jailbreak(s, {"S": "-4,3"}, forced=(4,))  # a Skeleton (range 1) far away
+    s, _ = jailbreak(s, {"S": "-3,3"}, forced=(4,))  # a Skeleton (range 1) far away
     sh = s.adventurers["S"]
     sh.hp = 50  # survive long enough to see the fatigue rounds
     for _ in range(5):
