@@ -53,6 +53,8 @@ __all__ = [
     "translate",
     "place_hex",
     "place_tile",
+    "from_odd_r",
+    "to_odd_r",
     "hex_round",
     "line",
     "line_clear",
@@ -280,6 +282,20 @@ def place_tile(hexes: Iterable[Hex] | Mapping[Hex, object], offset: Hex, rotatio
     if isinstance(hexes, Mapping):
         return {place_hex(h, offset, rotation): v for h, v in hexes.items()}
     return {place_hex(h, offset, rotation) for h in hexes}
+
+
+def from_odd_r(col: int, row: int) -> Hex:
+    """The axial hex drawn in column ``col`` of row ``row`` of an "odd-r" offset drawing.
+
+    Odd rows are drawn shifted half a hex to the right, as in a tile's text map
+    (one line per row, one token per hex).
+    """
+    return Hex(col - (row - (row & 1)) // 2, row)
+
+
+def to_odd_r(h: Hex) -> tuple[int, int]:
+    """Inverse of :func:`from_odd_r`: ``(col, row)``."""
+    return h.q + (h.r - (h.r & 1)) // 2, h.r
 
 
 # --------------------------------------------------------------------------- #

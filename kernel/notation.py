@@ -17,9 +17,18 @@ from kernel.core import RuleError
 MAX_DICE = 100
 MAX_LENGTH = 80
 
-# The unstable die's six faces (the rulebook shows them as icons; this order is ours,
-# with face 6 peaceful as in its overland example; see docs/rules-notes.md).
-UNSTABLE_FACES = {1: "Clash", 2: "Clash", 3: "Delve", 4: "Delve", 5: "Town (traveling caravan)", 6: "Peaceful"}
+# The unstable die's six faces.  Rolled at an unstable landmark, it picks which overland
+# card to draw: from the peaceful deck or the conflict deck, or a traveling caravan (a town
+# encounter) instead.  The rulebook shows the faces as icons only; two faces each is our
+# reading, with face 6 peaceful as in its overland example (see docs/rules-notes.md).
+UNSTABLE_FACES = {
+    1: "Conflict (draw a conflict overland card)",
+    2: "Conflict (draw a conflict overland card)",
+    3: "Traveling caravan (a town encounter)",
+    4: "Traveling caravan (a town encounter)",
+    5: "Peaceful (draw a peaceful overland card)",
+    6: "Peaceful (draw a peaceful overland card)",
+}
 
 
 @dataclass

@@ -1,11 +1,13 @@
 """Player-typed text: names are checked here so no markup or mention sneaks into posts."""
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from kernel.core import RuleError
 
 ALLOWED_PUNCTUATION = set(" -'.,!?()&")
+_NOT_SLUG = re.compile(r"[^a-z0-9]+")
 
 
 def clean_name(text: str | None, what: str, *, max_len: int = 32) -> str:
@@ -40,8 +42,14 @@ def display_name(text: object, max_len: int = 32) -> str:
 
 
 def slug(text: str) -> str:
-    """How ids are matched from what a player typed: 'Dark Elf' -> 'dark-elf'."""
-    return "-".join(str(text).strip().lower().replace("_", " ").replace("-", " ").split())
+    """The one slug: how ids are matched from what a player typed, and how names become file names.
+
+    Lower case; accents dropped; every run of anything but a-z and 0-9 becomes one dash;
+    no dash at either end: 'Dark Elf' -> 'dark-elf', "Lockpick Set's" -> 'lockpick-set-s',
+    'Éclair_2' -> 'eclair-2'.  A content id (lower-case letters, digits and dashes) is its own slug.
+    """
+    plain = unicodedata.normalize("NFKD", str(text)).encode("ascii", "ignore").decode("ascii")
+    return _NOT_SLUG.sub("-", plain.lower()).strip("-")
 
 
 def echo(value, limit: int = 40) -> str:

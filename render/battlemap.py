@@ -23,12 +23,14 @@ from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
+from kernel.hexes import POINTY, Hex, Point
+from kernel.hexes import Layout as HexLayout
 from render.common import (
     BG, GOLD, INK, INK_FAINT, INK_SOFT, STATUS_COLOURS, WHITE, arrow, build_palette, colour_counts, ellipsize,
     encode_png, fit_font, font, mix, status_colour, status_letter, text_on, text_width, wrap,
 )
 
-SQRT3 = math.sqrt(3.0)
+_UNIT = HexLayout(POINTY, Point(1.0, 1.0), Point(0.0, 0.0))  # one-unit hexes, for the bounding box
 TARGET_W = 1100
 M = 20
 MIN_SIZE = 40           # hex "radius" (centre to corner) in pixels, clamped so hexes stay readable
@@ -101,14 +103,15 @@ def _static_key(view: dict) -> str:
 
 
 class _Layout:
-    """Hex size and pixel placement computed from the hexes' bounding box."""
+    """Hex size and pixel placement computed from the hexes' bounding box (geometry: kernel.hexes)."""
 
     def __init__(self, hexes: list[dict]):
         coords = [c for c in (_qr(h) for h in hexes) if c is not None] or [(0, 0)]
-        xs = [SQRT3 * (q + r / 2) for q, r in coords]
-        ys = [1.5 * r for q, r in coords]
-        self.min_x, self.max_x = min(xs) - SQRT3 / 2, max(xs) + SQRT3 / 2
-        self.min_y, self.max_y = min(ys) - 1, max(ys) + 1
+        centres = [_UNIT.hex_to_pixel(Hex(q, r)) for q, r in coords]
+        half_w = max(abs(_UNIT.corner_offset(i).x) for i in range(6))
+        half_h = max(abs(_UNIT.corner_offset(i).y) for i in range(6))
+        self.min_x, self.max_x = min(p.x for p in centres) - half_w, max(p.x for p in centres) + half_w
+        self.min_y, self.max_y = min(p.y for p in centres) - half_h, max(p.y for p in centres) + half_h
         wu, hu = self.max_x - self.min_x, self.max_y - self.min_y
         size = min((TARGET_W - 2 * M) / wu, MAX_MAP_H / hu)
         self.s = max(MIN_SIZE, min(MAX_SIZE, size))
@@ -118,14 +121,15 @@ class _Layout:
         self.ox = (self.width - self.map_w) / 2 - self.min_x * self.s   # offset inside the static layer
         self.oy = 10 - self.min_y * self.s
         self.layer_h = self.map_h + 20
+        self.hex = HexLayout(POINTY, Point(self.s, self.s), Point(self.ox, self.oy))
+        # corners clockwise from the upper-right one, so that edge i (corner i to i+1) faces EDGE_NEIGHBOURS[i]
+        self._corners = [self.hex.corner_offset((i + 5) % 6) for i in range(6)]
 
     def centre(self, q: int, r: int) -> tuple[float, float]:
-        return self.ox + self.s * SQRT3 * (q + r / 2), self.oy + self.s * 1.5 * r
+        return tuple(self.hex.hex_to_pixel(Hex(q, r)))
 
     def corners(self, cx: float, cy: float, scale: float = 1.0) -> list[tuple[float, float]]:
-        s = self.s * scale
-        return [(cx + s * math.cos(math.radians(60 * i - 30)), cy + s * math.sin(math.radians(60 * i - 30)))
-                for i in range(6)]
+        return [(cx + o.x * scale, cy + o.y * scale) for o in self._corners]
 
 
 def _draw_static(view: dict) -> tuple[Image.Image, _Layout]:

@@ -16,7 +16,8 @@ def run(state, type_, actor, args=None, forced=None):
 def party(*, difficulty="adept", ryan=True):
     """Shannon (Argonian, One Hand and Shield, player S) and Ryan (Dark Elf, Destruction Staff, player R)."""
     s, _ = run(None, "campaign.new", "S", {"name": "Test", "difficulty": difficulty, "pack": "starter",
-                                           "channel_id": "c", "guild_id": "g", "seed": 7})
+                                           "channel_id": "c", "guild_id": "g", "seed": 7,
+                                           "pack_version": load_pack("starter").content_hash})
     s, _ = run(s, "adventurer.create", "S", {"name": "Shannon", "race": "argonian", "line": "one-hand-and-shield"})
     if ryan:
         s, _ = run(s, "campaign.join", "R")
@@ -33,7 +34,7 @@ def jailbreak(state, hexes=None, forced=(2, 1)):
 
 
 def ctx(state):
-    return Ctx(state, load_pack(state.pack), rules.dice_for(state))
+    return Ctx(state, load_pack(state.pack, version=state.pack_version), rules.dice_for(state))
 
 
 def texts(events):

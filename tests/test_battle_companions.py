@@ -20,7 +20,7 @@ def test_the_encounter_companion_joins_on_the_entrance_for_the_party():
     s, ev = _contract()
     c1 = s.battle["units"]["c1"]
     assert c1["side"] == "companion" and c1["owner"] is None and c1["controller"] == "S" and c1["party"]
-    assert (c1["q"], c1["r"]) == (-4, 2) and c1["hp"] == c1["max_hp"] == 5
+    assert (c1["q"], c1["r"]) == (-3, 3) and c1["hp"] == c1["max_hp"] == 5
     assert "Hired Sellsword joins the party" in texts(ev) and "controlled by the party" in texts(ev)
     assert s.companions == []  # only for this battle
 

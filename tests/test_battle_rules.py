@@ -100,7 +100,7 @@ def test_expert_extra_engage_costs_two_fatigue():
 
 def test_fatigue_rounds_overfatigue_then_true_damage():
     s = party(ryan=False)
-    s, _ = jailbreak(s, {"S": "-4,3"}, forced=(4,))  # a Skeleton (range 1) far away
+    s, _ = jailbreak(s, {"S": "-3,3"}, forced=(4,))  # a Skeleton (range 1) far away
     sh = s.adventurers["S"]
     sh.hp = 50  # survive long enough to see the fatigue rounds
     for _ in range(5):
@@ -160,7 +160,7 @@ async def test_deploy_sets_form_and_ready_items_before_the_first_turn_only(tmp_p
         ghost = await local.run_line("@shannon /battle deploy ready:\"Sword of Nowhere\"")
         assert ghost.error and "carries no" in ghost.content
         # Vilya moves: her first turn has begun acting, so she can no longer redeploy
-        await local.run_line("/move to:-3,2")
+        await local.run_line("/move to:-2,3")
         late = await local.run_line("/battle deploy form:magic")
         assert late.error and "before your first turn" in late.content
 

@@ -89,10 +89,10 @@ def test_placing_a_tile_mid_battle_changes_range_and_sight():
     s = _started()
     c = ctx(s)
     before = c.map
-    near, far, across = Hex(5, 2), Hex(8, 2), Hex(7, 2)
+    near, far, across = Hex(5, 2), Hex(8, 0), Hex(7, 1)
     assert map_range(before, near, far) is None and not map_sight(before, Hex(6, 1), across)
     assert s.battle.map_version == 0 and s.battle.tiles == []
-    after = place_tile(c, "entrance", (6, 1))
+    after = place_tile(c, "entrance", (7, 0))  # the five-hex entrance, east of the yard
     assert s.battle.map_version == 1
     assert [t.tile for t in s.battle.tiles] == ["jailbreak-clash", "jailbreak-entrance", "entrance"]
     assert c.map is after and far in after.passable

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from rulesets.tes import content
+from rulesets.tes.battle.effects import REGISTRY
 from rulesets.tes.content import (
     BATTLE_FORMS,
     ContentError,
@@ -177,7 +178,7 @@ def test_classes_have_two_sides(pack):
 def test_all_effects_use_the_vocabulary(pack):
     def walk(effects):
         for e in effects:
-            assert e["type"] in content.EFFECT_TYPES
+            assert e["type"] in REGISTRY and set(e) <= {"type", *REGISTRY.allowed(e["type"])}
 
     for r in pack.races.values():
         walk(r.ability.effects)
@@ -372,3 +373,180 @@ def test_cli_validate_as_a_module_from_the_shell():
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("OK: ") and "15 classes" in proc.stdout
+    assert "RuntimeWarning" not in proc.stderr
+
+
+def test_content_hash_changes_with_any_file_and_only_then(copy_pack):
+    import os
+
+    base = content.content_hash(copy_pack)
+    assert len(base) == 16 and base == content.content_hash(copy_pack)
+    files = content.pack_files(copy_pack)
+    assert {f.relative_to(copy_pack).as_posix() for f in files} >= {"pack.toml", "races.toml", "skill_lines/combat.toml"}
+    seen = {base}
+    for f in files:
+        before = f.read_bytes()
+        f.write_bytes(before + b"\n# an author's note\n")
+        changed = content.content_hash(copy_pack)
+        assert changed not in seen, f"editing {f.name} did not change the hash"
+        seen.add(changed)
+        f.write_bytes(before)  # the same bytes again: the same hash, whatever the file's time says
+        os.utime(f, (1, 1))
+        assert content.content_hash(copy_pack) == base
+    # renaming, adding and removing a file change it; a hidden file (an editor's) does not
+    (copy_pack / "notes.txt").write_text("ideas")
+    added = content.content_hash(copy_pack)
+    assert added != base
+    (copy_pack / "notes.txt").rename(copy_pack / "notes2.txt")
+    assert content.content_hash(copy_pack) not in (base, added)
+    (copy_pack / "notes2.txt").unlink()
+    (copy_pack / ".notes.swp").write_text("x")
+    assert content.content_hash(copy_pack) == base
+    # the whole pack moved elsewhere keeps its hash
+    moved = copy_pack.parent / "moved"
+    copy_pack.rename(moved)
+    assert content.content_hash(moved) == base
+
+
+def test_loaded_pack_carries_its_hash_and_reloads_when_a_file_changes(copy_pack):
+    content.clear_cache()
+    first = load_pack(str(copy_pack))
+    assert first.content_hash == content.content_hash(copy_pack)
+    assert load_pack(str(copy_pack)) is first  # cached
+    _edit(copy_pack / "races.toml", "health = 5", "health = 6")
+    second = load_pack(str(copy_pack))
+    assert second.content_hash != first.content_hash and second.content_hash == content.content_hash(copy_pack)
+
+
+def test_one_slug_and_every_id_resolves_to_itself(pack):
+    from kernel.text import slug
+
+    assert slug("Dark Elf") == "dark-elf" == slug("  dark_elf ") == slug("DARK-ELF")
+    assert slug("Lockpick Set's") == "lockpick-set-s" and slug("Éclair 2") == "eclair-2" and slug("!!") == ""
+    tables = [pack.races, pack.lines, pack.classes, pack.enemies, pack.items, pack.encounters, pack.tiles,
+              pack.quests, pack.companions, pack.dice()]
+    for table in tables:
+        for ident, entry in table.items():
+            assert slug(ident) == ident
+            name = getattr(entry, "name", None)
+            if name:  # a name typed by a player finds the entry it found before (one dash per gap)
+                import re
+                assert slug(name) == re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def test_battle_forms_are_named_once():
+    from rulesets.tes.content.schema import FORMS
+    from rulesets.tes.present import presenter
+
+    assert presenter.FORM_NAMES is content.BATTLE_FORM_NAMES
+    assert list(content.BATTLE_FORMS) == list(FORMS) and content.BATTLE_FORM_NAMES["ranged"] == "Ranged Weapon"
+
+
+def test_tile_drawings_use_the_kernel_hexes():
+    from kernel import hexes
+
+    cells = content.parse_hex_map(". .\n . .\n. .")
+    assert set(cells) == {hexes.from_odd_r(c, r) for r in range(3) for c in range(2)}
+    for h in cells:
+        assert hexes.from_odd_r(*hexes.to_odd_r(hexes.Hex(*h))) == h
+
+
+def test_supply_is_read_from_the_pack_and_checked(copy_pack):
+    text = (copy_pack / "pack.toml").read_text()
+    (copy_pack / "pack.toml").write_text(text.replace("light_fatigue = 20", "light_fatigue = 25"))
+    content.clear_cache()
+    assert load_pack(str(copy_pack)).supply.light_fatigue == 25
+    (copy_pack / "pack.toml").write_text(text.replace("status_dice = 12", 'status_dice = "many"\nbadges = 3'))
+    errs = _errors(copy_pack)
+    assert any("supply: status_dice must be a whole number from 0 to 200" in e for e in errs), errs
+    assert any('supply: has an unknown field "badges"' in e for e in errs), errs
+
+
+def test_unstable_die_picks_a_deck_or_a_caravan():
+    from kernel.notation import UNSTABLE_FACES
+
+    assert set(UNSTABLE_FACES) == {1, 2, 3, 4, 5, 6}
+    kinds = {face.split(" ")[0] for face in UNSTABLE_FACES.values()}
+    assert kinds == {"Peaceful", "Conflict", "Traveling"}
+    assert UNSTABLE_FACES[6].startswith("Peaceful")  # the rulebook's overland example rolls a 6: peaceful
+    assert not any(w in " ".join(UNSTABLE_FACES.values()) for w in ("Clash", "Delve"))
+
+
+def test_every_encounter_entrance_has_five_hexes_and_never_bottles_the_party_up(pack):
+    """One adventurer standing on any entrance hex, or on a battlefield hex next to it, never shuts the rest in."""
+    from kernel import hexes
+
+    for enc in pack.encounters.values():
+        bm = pack.battle_map(enc.id)
+        assert len(bm.entrance) == 5, enc.id
+        open_ = {hexes.Hex(*h) for h in bm.hexes if h not in bm.impassable}
+        entrance = {hexes.Hex(*h) for h in bm.entrance}
+        doorstep = {n for h in entrance for n in hexes.neighbours(h) if n in open_ and n not in entrance}
+        assert len(doorstep) >= 2, enc.id
+        beyond = open_ - entrance - doorstep
+        for blocker in entrance | doorstep:
+            for start in entrance - {blocker}:
+                reach = hexes.reachable(start, 99, open_ - {blocker})
+                assert beyond & set(reach), f"{enc.id}: a unit on {blocker} shuts {start} in"
+
+
+def test_an_entrance_that_bottles_the_party_up_is_refused(copy_pack):
+    # a row of 2 and a row of 3 at the old place: it touches the yard through one hex
+    _edit(copy_pack / "tiles.toml", 'map = """\n. .\n .\n. .\n"""', 'map = """\n_ . .\n . . .\n"""')
+    _edit(copy_pack / "encounters.toml", "offset = [-2, 1]", "offset = [-4, 1]")
+    errs = _errors(copy_pack)
+    assert errs == ['encounters.toml, encounter "jailbreak": one adventurer standing on hex -2,2 shuts the party in: '
+                    "from entrance hex -4,2 there is no other way onto the battlefield. Place the entrance so that "
+                    "it touches the battlefield through more hexes"], errs
+
+
+def test_an_entrance_tile_has_five_hexes(copy_pack):
+    _edit(copy_pack / "tiles.toml", 'map = """\n. .\n .\n. .\n"""', 'map = """\n. .\n . .\n. .\n"""')
+    errs = _errors(copy_pack)
+    assert any('tile "jailbreak-entrance": an entrance tile has 5 hexes (the rulebook\'s entrance tile), got 6' in e
+               for e in errs), errs
+
+
+def test_campaigns_saved_before_versions_keep_their_pack_and_new_ones_pin_theirs(copy_pack):
+    now = load_pack(DEFAULT_PACK)
+    before = load_pack(DEFAULT_PACK, version="")  # a campaign saved before it recorded its pack's version
+    assert len(before.tiles["jailbreak-entrance"].hexes) == 7 and before.supply.light_fatigue == 30
+    assert len(now.tiles["jailbreak-entrance"].hexes) == 5 and now.supply.light_fatigue == 20
+    assert load_pack(DEFAULT_PACK, version=now.content_hash) is now
+    assert load_pack(DEFAULT_PACK, version="0123456789abcdef") is now  # not kept: the pack as it is
+    # kept versions are not part of the pack's content, and a copied pack is its own pack
+    assert (content.CONTENT_DIR / "starter" / ".versions" / "unversioned" / "pack.toml").is_file()
+    assert not any(".versions" in str(p) for p in content.pack_files(content.CONTENT_DIR / "starter"))
+    content.clear_cache()
+    assert len(load_pack(str(copy_pack), version="").tiles["jailbreak-entrance"].hexes) == 5
+
+
+async def test_a_new_campaign_records_its_pack_version(tmp_path):
+    from commands.core import Table
+    from commands.local import LocalTable
+    from kernel.service import CampaignService
+    from kernel.store import Store
+
+    store = await Store.open(tmp_path / "t.db")
+    try:
+        local = LocalTable(Table(CampaignService(store)), out_dir=tmp_path / "o", echo=lambda *_: None, user="ryan")
+        reply = await local.run_line("/campaign new name:Pinned")
+        assert not reply.error, reply.content
+        state = await local.table.service.campaign("local")
+        assert state.pack_version == load_pack(DEFAULT_PACK).content_hash
+    finally:
+        await store.close()
+
+
+def test_keeping_a_version_lets_its_campaigns_play_on_after_an_edit(copy_pack, capsys):
+    content.clear_cache()
+    before = load_pack(str(copy_pack))
+    assert content.main(["keep", str(copy_pack)]) == 0
+    assert f".versions/{before.content_hash}" in capsys.readouterr().out.replace("\\", "/")
+    assert content.content_hash(copy_pack) == before.content_hash  # keeping changes nothing of the pack
+    _edit(copy_pack / "races.toml", "health = 5", "health = 6")
+    now = load_pack(str(copy_pack))
+    pinned = load_pack(str(copy_pack), version=before.content_hash)
+    assert now.content_hash != before.content_hash and pinned.content_hash == before.content_hash
+    first = next(r for r in before.races.values() if r.health == 5)
+    assert pinned.races[first.id].health == 5 and now.races[first.id].health == 6

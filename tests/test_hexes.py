@@ -387,3 +387,17 @@ def test_module_is_pure_python():
         elif isinstance(node, ast.ImportFrom):
             names.add((node.module or "").split(".")[0])
     assert names <= {"__future__", "math", "re", "collections", "dataclasses", "typing"}
+
+
+def test_odd_r_drawings_convert_both_ways():
+    from kernel.hexes import Hex, from_odd_r, to_odd_r
+
+    # a tile drawing's rows: odd rows sit half a hex to the right
+    assert [from_odd_r(c, 0) for c in range(3)] == [Hex(0, 0), Hex(1, 0), Hex(2, 0)]
+    assert [from_odd_r(c, 1) for c in range(3)] == [Hex(0, 1), Hex(1, 1), Hex(2, 1)]
+    assert [from_odd_r(c, 2) for c in range(3)] == [Hex(-1, 2), Hex(0, 2), Hex(1, 2)]
+    for r in range(-5, 6):
+        for c in range(-5, 6):
+            assert to_odd_r(from_odd_r(c, r)) == (c, r)
+    # the first hex of an odd row touches the first two of the row above
+    assert {from_odd_r(0, 0), from_odd_r(1, 0)} <= set(neighbours(from_odd_r(0, 1)))

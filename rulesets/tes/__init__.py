@@ -1,7 +1,7 @@
 """The Elder Scrolls: Betrayal of the Second Era, as a Hexpost ruleset.
 
 state.py (typed campaign state), rules/ (actions), battle/ (the battle engine),
-content.py (the content pack schema and loader), present/ (commands and the
+content/ (the content pack schema, loader and versions), present/ (commands and the
 presenter).  Importing the package registers it with the kernel.
 """
 from __future__ import annotations

@@ -1,18 +1,36 @@
-"""The one registry of effect functions, keyed by effect type (docs/content-format.md).
+"""The Elder Scrolls effect primitives, one class each, in one registry (docs/content-format.md).
 
-Every skill icon, item, race, class and enemy skill effect goes through
-``run_effects``.  An effect marked manual, or of a type with no function here,
-is shown and logged for the party to apply themselves.
+Every skill icon, item, race, class, enemy skill and encounter effect goes
+through ``run_effects``.  Each primitive owns its fields (checked by the content
+loader through :data:`REGISTRY`), what it does and the words players read.  An
+effect marked manual is shown and logged for the party to apply themselves.
+
+Two primitives are read where their moment comes rather than run here:
+``prevent`` by the prevention step (rulesets.tes.battle.harm) and when dice are
+placed, ``add-dice`` before the roll (rulesets.tes.battle.engage).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
 
+from kernel.effects import Field, Primitive, Registry, amount, as_list, boolean, list_of, one_of, text
+from kernel.hexes import distance
 from rulesets.tes.battle import harm, track
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle.model import Ctx, on_map, pos
-from kernel.hexes import distance
+from rulesets.tes.content.schema import BATTLE_FORMS, STATUS_EFFECTS, TARGETS
+
+#: Fields every effect may carry: ``forms`` = only in these battle forms.
+REGISTRY = Registry({"forms": Field(list_of("battle forms", BATTLE_FORMS), read=as_list)})
+register = REGISTRY.register
+
+SELF_OR_ALLIES = ("self", "ally", "allies-in-range")
+WHO_WORDS = {
+    "target": "the target", "near-target": "the target and each enemy next to it", "self": "you",
+    "ally": "an ally (or you)", "allies-in-range": "you and each ally within 2 hexes",
+    "adjacent-enemies": "each adjacent enemy", "all-in-range": "every unit within 2 hexes",
+    "attacker": "the attacker",
+}
 
 
 @dataclass
@@ -30,7 +48,6 @@ class Use:
     engaged: list[str] = field(default_factory=list)  # units an enemy engaged
     damaged: list[str] = field(default_factory=list)  # units an enemy dealt damage to
     previous: int = 0
-    free_move: int = 0
     status_die: tuple[str, str] | None = None  # (owner, die id) of an S-code die being resolved
     status_die_placed: bool = False
 
@@ -42,6 +59,15 @@ def amount_of(use: Use, eff: dict) -> int:
     if a == "previous":
         return int(use.previous or 0)
     return int(a)
+
+
+def amount_words(eff: dict) -> str:
+    a = eff.get("amount", "value")
+    return {"value": "the rolled value of", "previous": "as much as the last effect did of"}.get(a, str(a))
+
+
+def _n(eff: dict, one: str, many: str) -> str:
+    return one if eff.get("amount") == 1 else many
 
 
 def units_for(use: Use, who: str) -> list[dict]:
@@ -72,185 +98,345 @@ def units_for(use: Use, who: str) -> list[dict]:
     return []
 
 
-# ---------------------------------------------------------------- effects --
-def _damage(use: Use, eff: dict) -> int:
-    n = amount_of(use, eff)
-    total = 0
-    by = use.source.get("owner")
-    for u in units_for(use, eff.get("target", "target")):
-        if not u.get("owner"):  # an enemy or a companion
-            total += harm.damage_enemy(use.c, u["id"], n, true=bool(eff.get("true")), engage=use.engage, by=by,
-                                       label=use.label)
-        else:
-            total += harm.damage_adventurer(use.c, u["owner"], n, true=bool(eff.get("true")), source=use.source,
-                                            label=use.label)
-    return total
+def _to(eff: dict, default: str) -> str:
+    return WHO_WORDS.get(eff.get("target", default), eff.get("target", default))
 
 
-def _heal(use: Use, eff: dict) -> int:
-    n = amount_of(use, eff)
-    got = 0
-    for u in units_for(use, eff.get("target", "self")):
-        h = harm.heal(use.c, u, n)
-        got += h
-        use.c.say("heal", f"{use.label}: {u['name']} heals {h} HP.", unit=u["id"], amount=h)
-    return got
+def _who(eff: dict, default: str, verb: str) -> str:
+    """The target as the subject of ``verb``: "you gain", "the target gains"."""
+    who = eff.get("target", default)
+    plural = who in ("self", "allies-in-range")
+    return f"{_to(eff, default)} {verb if plural else verb + 's'}"
 
 
-def _bonus_hp(use: Use, eff: dict) -> int:
-    n = amount_of(use, eff)
-    for u in units_for(use, eff.get("target", "self")):
-        adv = use.c.adv_of(u)
-        if adv is not None:
-            adv.bonus_hp += n
-            use.c.say("bonus-hp", f"{use.label}: {adv.name} gains {n} bonus HP.", unit=u["id"], amount=n)
-    return n
+# -------------------------------------------------------------- primitives --
+@register
+class Damage(Primitive):
+    type = "damage"
+    summary = "deal damage (true damage ignores Defense)"
+    fields = {"amount": Field(amount, default=1), "true": Field(boolean, default=False),
+              "target": Field(one_of(*TARGETS), default="target")}
+
+    def apply(self, use: Use, eff: dict) -> int:
+        n = amount_of(use, eff)
+        total = 0
+        by = use.source.get("owner")
+        for u in units_for(use, eff.get("target", "target")):
+            if not u.get("owner"):  # an enemy or a companion
+                total += harm.damage_enemy(use.c, u["id"], n, true=bool(eff.get("true")), engage=use.engage,
+                                           by=by, label=use.label)
+            else:
+                total += harm.damage_adventurer(use.c, u["owner"], n, true=bool(eff.get("true")),
+                                                source=use.source, label=use.label)
+        return total
+
+    def describe(self, eff: dict) -> str:
+        kind = "true damage" if eff.get("true") else "damage"
+        return f"deal {amount_words(eff)} {kind} to {_to(eff, 'target')}"
 
 
-def _tenacity(use: Use, eff: dict) -> int:
-    n = amount_of(use, eff)
-    cap = use.c.pack.mat.tenacity_max
-    for u in units_for(use, eff.get("target", "self")):
-        adv = use.c.adv_of(u)
-        if adv is not None:
-            before = adv.tenacity
-            adv.tenacity = min(cap, adv.tenacity + n)
-            use.c.say("tenacity", f"{use.label}: {adv.name} gains {adv.tenacity - before} tenacity "
-                                  f"({adv.tenacity}/{cap}).", unit=u["id"])
-    return n
+@register
+class Prevent(Primitive):
+    type = "prevent"
+    summary = "prevent damage: now (an interrupt), or while the die sits in an active slot or the cooldown track"
+    fields = {"amount": Field(amount, default=1), "while": Field(one_of("now", "active", "cooldown"), required=True),
+              "spend": Field(one_of("remove", "reduce", "stay"), default="remove"),
+              "target": Field(one_of("self", "ally"), default="self")}
+
+    def problems(self, eff: dict) -> list[str]:
+        if eff.get("while") != "active" and eff.get("target", "self") != "self":
+            return [f'target "{eff["target"]}" works only with while = "active" (a die guarding an ally); '
+                    "write the card as manual instead"]
+        return []
+
+    def apply(self, use: Use, eff: dict) -> int:
+        return 0  # read by the prevention step and when the die is placed
+
+    def describe(self, eff: dict) -> str:
+        where = {"now": "now", "active": "while this die is in an active slot",
+                 "cooldown": "while this die is in the cooldown track"}[eff["while"]]
+        return f"prevent {amount_words(eff)} damage to {_to(eff, 'self')} {where}"
+
+
+@register
+class Heal(Primitive):
+    type = "heal"
+    summary = "heal HP, up to the unit's maximum"
+    fields = {"amount": Field(amount, default=1), "target": Field(one_of(*TARGETS), default="self")}
+
+    def apply(self, use: Use, eff: dict) -> int:
+        n = amount_of(use, eff)
+        got = 0
+        for u in units_for(use, eff.get("target", "self")):
+            h = harm.heal(use.c, u, n)
+            got += h
+            use.c.say("heal", f"{use.label}: {u['name']} heals {h} HP.", unit=u["id"], amount=h)
+        return got
+
+    def describe(self, eff: dict) -> str:
+        return f"heal {amount_words(eff)} HP on {_to(eff, 'self')}"
+
+
+@register
+class BonusHP(Primitive):
+    type = "bonus-hp"
+    summary = "gain bonus HP (lost before HP)"
+    fields = {"amount": Field(amount, default=1), "target": Field(one_of(*TARGETS), default="self")}
+
+    def apply(self, use: Use, eff: dict) -> int:
+        n = amount_of(use, eff)
+        for u in units_for(use, eff.get("target", "self")):
+            adv = use.c.adv_of(u)
+            if adv is not None:
+                adv.bonus_hp += n
+                use.c.say("bonus-hp", f"{use.label}: {adv.name} gains {n} bonus HP.", unit=u["id"], amount=n)
+        return n
+
+    def describe(self, eff: dict) -> str:
+        return f"{_who(eff, 'self', 'gain')} {amount_words(eff)} bonus HP"
+
+
+@register
+class Tenacity(Primitive):
+    type = "tenacity"
+    summary = "gain tenacity, up to the mat's maximum"
+    fields = {"amount": Field(amount, default=1), "target": Field(one_of(*SELF_OR_ALLIES), default="self")}
+
+    def apply(self, use: Use, eff: dict) -> int:
+        n = amount_of(use, eff)
+        cap = use.c.pack.mat.tenacity_max
+        for u in units_for(use, eff.get("target", "self")):
+            adv = use.c.adv_of(u)
+            if adv is not None:
+                before = adv.tenacity
+                adv.tenacity = min(cap, adv.tenacity + n)
+                use.c.say("tenacity", f"{use.label}: {adv.name} gains {adv.tenacity - before} tenacity "
+                                      f"({adv.tenacity}/{cap}).", unit=u["id"])
+        return n
+
+    def describe(self, eff: dict) -> str:
+        return f"{_who(eff, 'self', 'gain')} {amount_words(eff)} tenacity"
 
 
 def give_status(c: Ctx, u: dict, status: str, label: str) -> bool:
     return status_rules.give(c, u, status, label)
 
 
-def _status(use: Use, eff: dict) -> int:
-    n = 0
-    for u in units_for(use, eff.get("target", "target")):
-        if eff.get("remove"):
-            if status_rules.remove(use.c, u, eff["status"], use.label):
+@register
+class Status(Primitive):
+    type = "status"
+    summary = "give (or, with remove = true, take away) a status effect"
+    fields = {"status": Field(one_of(*STATUS_EFFECTS), required=True),
+              "target": Field(one_of(*TARGETS), default="target"), "remove": Field(boolean, default=False)}
+
+    def apply(self, use: Use, eff: dict) -> int:
+        n = 0
+        for u in units_for(use, eff.get("target", "target")):
+            if eff.get("remove"):
+                if status_rules.remove(use.c, u, eff["status"], use.label):
+                    n += 1
+                continue
+            die = None
+            if use.status_die and not use.status_die_placed:
+                die = use.status_die  # a status-code (S) skill die becomes the status die itself
+            if status_rules.give(use.c, u, eff["status"], use.label, die=die):
                 n += 1
-            continue
-        die = None
-        if use.status_die and not use.status_die_placed:
-            die = use.status_die  # a status-code (S) skill die becomes the status die itself
-        if status_rules.give(use.c, u, eff["status"], use.label, die=die):
-            n += 1
-            if die is not None:
-                use.status_die_placed = True
-    return n
+                if die is not None:
+                    use.status_die_placed = True
+        return n
+
+    def describe(self, eff: dict) -> str:
+        if eff.get("remove"):
+            return f"remove {eff['status']} from {_to(eff, 'target')}"
+        return f"{_who(eff, 'target', 'gain')} {eff['status']}"
 
 
-def _fatigue(use: Use, eff: dict) -> int:
-    n = amount_of(use, eff)
-    for u in units_for(use, eff.get("target", "self")):
-        adv = use.c.adv_of(u)
-        if adv is None or u.get("defeated") or n <= 0:
-            continue
-        track.gain_fatigue(adv, eff.get("kind", "light"), n, use.c.track_size, party=use.c.state.adventurers.values())
-        kind = "overfatigue" if eff.get("kind") == "over" else "light fatigue"
-        use.c.say("fatigue", f"{use.label}: {adv.name} gains {n} {kind}.", unit=u["id"], amount=n)
-    return n
+@register
+class Move(Primitive):
+    type = "move"
+    summary = "the acting adventurer may move hexes for free this turn"
+    fields = {"amount": Field(amount, default=1)}
+
+    def apply(self, use: Use, eff: dict) -> int:
+        n = amount_of(use, eff)
+        turn = use.c.b.get("turn") or {}
+        if use.source.get("side") == "adventurer" and turn.get("unit") == use.source["id"]:
+            turn["free_move"] = turn.get("free_move", 0) + n
+            use.c.say("move", f"{use.label}: {use.source['name']} may move {n} more hex(es) for free "
+                              f"(/move ... free:yes).", unit=use.source["id"], amount=n)
+        return n
+
+    def describe(self, eff: dict) -> str:
+        return f"move up to {amount_words(eff)} {_n(eff, 'hex', 'hexes')} for free"
 
 
-def _recover(use: Use, eff: dict) -> int:
-    n = amount_of(use, eff)
-    got = 0
-    for u in units_for(use, eff.get("target", "self")):
-        adv = use.c.adv_of(u)
-        if adv is None:
-            continue
-        if eff["what"] == "drained":
-            back, adv.drained = adv.drained[:n], adv.drained[n:]
-            taken = [{"die": d} for d in back]
-        else:
-            taken = track.recover(adv, eff["what"], n)
-        got += len(taken)
-        if taken:
-            use.c.say("recover", f"{use.label}: {adv.name} recovers {len(taken)} "
-                                 f"{eff['what'].replace('-', ' ')} dice.", unit=u["id"], amount=len(taken))
-    return got
+RECOVER_WHAT = ("skill", "fatigue", "light-fatigue", "overfatigue", "status", "any", "drained")
 
 
-def _move(use: Use, eff: dict) -> int:
-    n = amount_of(use, eff)
-    turn = use.c.b.get("turn") or {}
-    if use.source.get("side") == "adventurer" and turn.get("unit") == use.source["id"]:
-        turn["free_move"] = turn.get("free_move", 0) + n
-        use.c.say("move", f"{use.label}: {use.source['name']} may move {n} more hex(es) for free "
-                          f"(`/move ... free:yes`).", unit=use.source["id"], amount=n)
-    return n
+@register
+class Recover(Primitive):
+    type = "recover"
+    summary = "take dice off the cooldown track (or drained dice back), leftmost first"
+    fields = {"amount": Field(amount, default=1), "what": Field(one_of(*RECOVER_WHAT), required=True),
+              "target": Field(one_of(*SELF_OR_ALLIES), default="self")}
+
+    def apply(self, use: Use, eff: dict) -> int:
+        n = amount_of(use, eff)
+        got = 0
+        for u in units_for(use, eff.get("target", "self")):
+            adv = use.c.adv_of(u)
+            if adv is None:
+                continue
+            if eff["what"] == "drained":
+                back, adv.drained = adv.drained[:n], adv.drained[n:]
+                taken = [{"die": d} for d in back]
+            else:
+                taken = track.recover(adv, eff["what"], n)
+            got += len(taken)
+            if taken:
+                use.c.say("recover", f"{use.label}: {adv.name} recovers {len(taken)} "
+                                     f"{eff['what'].replace('-', ' ')} dice.", unit=u["id"], amount=len(taken))
+        return got
+
+    def describe(self, eff: dict) -> str:
+        what = {"skill": "skill", "fatigue": "fatigue", "light-fatigue": "light fatigue",
+                "overfatigue": "overfatigue", "status": "status", "any": "", "drained": "drained skill"}[eff["what"]]
+        return f"{_who(eff, 'self', 'recover')} {amount_words(eff)} {what} {_n(eff, 'die', 'dice')}".replace("  ", " ")
 
 
-def _pierce(use: Use, eff: dict) -> int:
-    n = amount_of(use, eff)
-    if use.engage is not None:
-        use.engage["pierce"] = use.engage.get("pierce", 0) + n
-    return n
+@register
+class Fatigue(Primitive):
+    type = "fatigue"
+    summary = "gain light fatigue or overfatigue dice (from the supply)"
+    fields = {"amount": Field(amount, default=1), "kind": Field(one_of("light", "over"), required=True),
+              "target": Field(one_of(*TARGETS), default="self")}
+
+    def apply(self, use: Use, eff: dict) -> int:
+        n = amount_of(use, eff)
+        for u in units_for(use, eff.get("target", "self")):
+            adv = use.c.adv_of(u)
+            if adv is None or u.get("defeated") or n <= 0:
+                continue
+            track.gain_fatigue(adv, eff.get("kind", "light"), n, use.c.track_size,
+                               party=use.c.state.adventurers.values(), supply=use.c.pack.supply)
+            kind = "overfatigue" if eff.get("kind") == "over" else "light fatigue"
+            use.c.say("fatigue", f"{use.label}: {adv.name} gains {n} {kind}.", unit=u["id"], amount=n)
+        return n
+
+    def describe(self, eff: dict) -> str:
+        kind = "overfatigue" if eff["kind"] == "over" else "light fatigue"
+        return f"{_who(eff, 'self', 'gain')} {amount_words(eff)} {kind}"
 
 
-def _companion(use: Use, eff: dict) -> int:
-    """A companion joins: controlled by the adventurer whose effect it is (else the party leader)."""
-    from rulesets.tes.battle.companion import join
+@register
+class Pierce(Primitive):
+    type = "pierce"
+    summary = "this engage ignores that much of the target's Defense"
+    fields = {"amount": Field(amount, default=1)}
 
-    join(use.c, eff["companion"], use.source.get("owner"), keep=bool(eff.get("keep")), source=use.label)
-    return 1
+    def apply(self, use: Use, eff: dict) -> int:
+        n = amount_of(use, eff)
+        if use.engage is not None:
+            use.engage["pierce"] = use.engage.get("pierce", 0) + n
+        return n
+
+    def describe(self, eff: dict) -> str:
+        return f"pierce {amount_words(eff)} Defense"
 
 
-def _reroll(use: Use, eff: dict) -> int:
-    """Rerolls for the roll waiting to be resolved (step 5a: before any result is resolved)."""
-    p = use.c.b.get("pending") if use.c.state.battle else None
-    if not p or p.get("owner") != use.source.get("owner"):
-        use.c.say("reroll", f"{use.label}: there is no roll of yours waiting to be resolved, so no reroll.",
-                  unit=use.source.get("id"))
+@register
+class AddDice(Primitive):
+    type = "add-dice"
+    summary = "roll extra dice in this engage (read before the roll)"
+    fields = {"amount": Field(amount, default=1)}
+
+    def apply(self, use: Use, eff: dict) -> int:
+        return 0  # counted by the engage before the dice are rolled
+
+    def describe(self, eff: dict) -> str:
+        return f"roll {amount_words(eff)} more {_n(eff, 'die', 'dice')} in this engage"
+
+
+@register
+class Reroll(Primitive):
+    type = "reroll"
+    summary = "reroll dice of the roll waiting to be resolved"
+    fields = {"amount": Field(amount, default=1), "blank_only": Field(boolean)}
+
+    def apply(self, use: Use, eff: dict) -> int:
+        """Rerolls for the roll waiting to be resolved (step 5a: before any result is resolved)."""
+        p = use.c.b.get("pending") if use.c.state.battle else None
+        if not p or p.get("owner") != use.source.get("owner"):
+            use.c.say("reroll", f"{use.label}: there is no roll of yours waiting to be resolved, so no reroll.",
+                      unit=use.source.get("id"))
+            return 0
+        n = amount_of(use, eff)
+        p.setdefault("rerolls", []).append({"source": use.label, "left": n,
+                                            "blank_only": bool(eff.get("blank_only"))})
+        use.c.say("reroll", f"🎲 {use.label}: you may reroll up to {n} of these dice with /reroll dice: "
+                            "before resolving.", unit=use.source.get("id"))
+        return n
+
+    def describe(self, eff: dict) -> str:
+        which = ("blank " if eff.get("blank_only") else "") + _n(eff, "die", "dice")
+        return f"reroll up to {amount_words(eff)} {which}"
+
+
+@register
+class Companion(Primitive):
+    type = "companion"
+    summary = "a companion joins the battle (with keep = true, the party)"
+    fields = {"companion": Field(text, required=True), "keep": Field(boolean)}
+
+    def apply(self, use: Use, eff: dict) -> int:
+        """A companion joins: controlled by the adventurer whose effect it is (else the party leader)."""
+        from rulesets.tes.battle.companion import join
+
+        join(use.c, eff["companion"], use.source.get("owner"), keep=bool(eff.get("keep")), source=use.label)
+        return 1
+
+    def describe(self, eff: dict) -> str:
+        return f"{eff['companion']} joins " + ("the party" if eff.get("keep") else "this battle")
+
+
+@register
+class Manual(Primitive):
+    type = "manual"
+    summary = "a part of the card the bot cannot apply: its text is shown for the party to apply"
+    fields = {"text": Field(text, required=True)}
+
+    def apply(self, use: Use, eff: dict) -> int:
+        _manual(use, eff["text"])
         return 0
-    n = amount_of(use, eff)
-    p.setdefault("rerolls", []).append({"source": use.label, "left": n,
-                                        "blank_only": bool(eff.get("blank_only"))})
-    use.c.say("reroll", f"🎲 {use.label}: you may reroll up to {n} of these dice with `/reroll dice:` "
-                        "before resolving.", unit=use.source.get("id"))
-    return n
+
+    def describe(self, eff: dict) -> str:
+        return eff["text"]
 
 
-def _nothing(use: Use, eff: dict) -> int:
-    """Effects handled where dice are placed (prevent) or before the roll (add-dice)."""
-    return 0
-
-
-REGISTRY: dict[str, Callable[[Use, dict], int]] = {
-    "damage": _damage,
-    "heal": _heal,
-    "bonus-hp": _bonus_hp,
-    "tenacity": _tenacity,
-    "status": _status,
-    "fatigue": _fatigue,
-    "recover": _recover,
-    "move": _move,
-    "pierce": _pierce,
-    "prevent": _nothing,
-    "add-dice": _nothing,
-    "companion": _companion,
-    "reroll": _reroll,
-}
+def _manual(use: Use, note: str) -> None:
+    use.c.say("manual", f"📝 {use.label}: {note} (apply this yourselves)", manual=True)
 
 
 def run_effects(use: Use, effects: tuple[dict, ...] | list[dict], *, manual: bool = False, text: str = "") -> None:
-    """Apply effects in order; anything without a function is logged for the party."""
+    """Apply effects in order; a manual card (or one with no effects) is shown for the party to apply."""
     if manual or not effects:
         if text:
-            use.c.say("manual", f"📝 {use.label}: {text} (apply this yourselves)", manual=True)
+            _manual(use, text)
         return
     for eff in effects:
         forms = eff.get("forms")
         if forms and use.form not in forms:
             continue
-        fn = REGISTRY.get(eff.get("type", ""))
-        if fn is None or eff.get("type") == "manual":
-            note = eff.get("text") or text or eff.get("type")
-            use.c.say("manual", f"📝 {use.label}: {note} (apply this yourselves)", manual=True)
+        prim = REGISTRY.get(eff.get("type", ""))
+        if prim is None:  # a pack loaded by the loader never has one
+            _manual(use, eff.get("text") or text or eff.get("type"))
             continue
-        use.previous = fn(use, eff)
+        use.previous = prim.apply(use, eff)
 
 
-def describe(pack: Any, eff: dict) -> str:
-    return eff.get("type", "?")
+def describe(eff: dict) -> str:
+    """The words for one effect, as players read them."""
+    return REGISTRY.describe(eff)
+
+
+__all__ = ["REGISTRY", "Use", "amount_of", "units_for", "give_status", "run_effects", "describe"]

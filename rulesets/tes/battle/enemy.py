@@ -162,6 +162,9 @@ def roll_combat(c: Ctx, u: Unit, first_target: Unit | None) -> tuple[int, list[R
             n += 1
             c.say("skill", f"Pack Hunter: another enemy is next to {first_target['name']}, so {u.name} "
                            "rolls 1 more die.", unit=u.id)
+    if n > c.pack.supply.enemy_combat_dice:
+        n = c.pack.supply.enemy_combat_dice
+        c.say("note", f"Only {n} enemy Combat dice are in the supply, so {u.name} rolls {n}.", unit=u.id)
     rolled = []
     total = 0
     for _ in range(n):

@@ -1,7 +1,6 @@
 """An adventurer's actions: move, engage (gather and roll) and resolve the roll, escape, abilities."""
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from rulesets.tes.battle import harm, track
@@ -12,6 +11,7 @@ from rulesets.tes.battle.state import EngageRecord, PendingRoll, Reroll, RolledD
 from rulesets.tes.content import BATTLE_FORMS, BATTLE_FORM_NAMES, COMBAT_FORMS
 from kernel.core import RuleError
 from kernel.hexes import Hex, distance, path_is_legal, shortest_path
+from kernel.text import slug as _slug
 
 #: Where a die goes when a face has several codes: the first of these that applies.
 CODE_PRECEDENCE = ("D", "S", "A", "C", "I")
@@ -120,10 +120,6 @@ def do_move(c: Ctx, owner: str, args: dict) -> None:
 
 
 # ---------------------------------------------------------------- engage --
-def _slug(s: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", str(s).lower()).strip("-")
-
-
 def pick_dice(c: Ctx, owner: str, spec: Any) -> list[str]:
     """Die ids from ``[[word, count], ...]`` (``rules.args.dice_spec``; raw text from older logs)."""
     adv = c.adv(owner)
@@ -254,7 +250,7 @@ def do_engage(c: Ctx, owner: str, args: dict) -> None:
     me = c.unit(f"a:{owner}")
     if turn.engages >= 1:
         n = 2 if c.state.difficulty == "expert" else 1
-        track.gain_fatigue(adv, "light", n, c.track_size, party=c.state.adventurers.values())
+        track.gain_fatigue(adv, "light", n, c.track_size, party=c.state.adventurers.values(), supply=c.pack.supply)
         c.say("fatigue", f"{adv.name} engages again this turn and gains {n} light fatigue.", unit=me.id)
     if plan["form"] != adv.battle_form:
         adv.battle_form = plan["form"]
@@ -272,7 +268,8 @@ def do_engage(c: Ctx, owner: str, args: dict) -> None:
     if plan["item"]:
         it = c.pack.items[plan["item"]]
         effs = list(it.effects) + (list(it.overtax_effects) if plan["overtax"] else [])
-        extra = sum(int(e.get("amount", 1)) for e in effs if e.get("type") == "add-dice")
+        extra = min(sum(int(e.get("amount", 1)) for e in effs if e.get("type") == "add-dice"),
+                    c.pack.supply.enemy_combat_dice)
         for _ in range(extra):
             rolled.append(roll_die(c, c.pack.enemy_combat_die, "Enemy Combat (free)", "combat", None, "enemy",
                                    free=True))

@@ -272,7 +272,7 @@ def fatigue_damage(c: Ctx) -> None:
         if not on_map(u):
             continue
         adv = c.adv(owner)
-        track.gain_fatigue(adv, "over", 1, c.track_size, party=c.state.adventurers.values())
+        track.gain_fatigue(adv, "over", 1, c.track_size, party=c.state.adventurers.values(), supply=c.pack.supply)
         n = track.count(adv, fatigue="over")
         c.say("fatigue", f"{adv.name} gains 1 overfatigue.", unit=u.id)
         harm.damage_adventurer(c, owner, n, true=True, label="Fatigue")
@@ -397,7 +397,7 @@ def class_ability(c: Ctx, owner: str, name: str, form: str | None = None) -> Non
     if ab.form and ab.form != adv.battle_form:
         if form != ab.form:
             raise RuleError(f"{ab.name} needs {ab.form} form: add `form:{ab.form}` to switch (1 light fatigue).")
-        track.gain_fatigue(adv, "light", 1, c.track_size, party=c.state.adventurers.values())
+        track.gain_fatigue(adv, "light", 1, c.track_size, party=c.state.adventurers.values(), supply=c.pack.supply)
         adv.battle_form = ab.form
         c.say("form", f"{adv.name} gains 1 light fatigue and switches to {ab.form} form.")
     adv.tenacity -= ab.cost

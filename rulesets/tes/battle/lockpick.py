@@ -22,7 +22,6 @@ goes on until it succeeds, runs out of attempts or the player says ``stop``.
 """
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from rulesets.tes.battle import harm, track
@@ -30,6 +29,7 @@ from rulesets.tes.battle.model import Ctx, adv_uid, pos
 from rulesets.tes.rules import args as args_
 from rulesets.tes.battle.state import CacheSpot, ItemDeck, LockpickCheck, Unit
 from kernel.core import Dice, RuleError
+from kernel.text import slug as _slug
 
 DICE = 3
 RARITIES = ("common", "legendary")
@@ -138,8 +138,9 @@ def _key(h) -> str:
 def caches_left(c: Ctx) -> dict[str, str]:
     """The cache chips still on the map (``"q,r"`` -> kind); set up from the map the first time."""
     b = c.b
-    if b.caches is None:
-        b.caches = {_key(h): kind for h, kind in c.map.caches.items()}
+    if b.caches is None:  # a chip is not placed when the supply has none left
+        placed = list(c.map.caches.items())[:c.pack.supply.cache_chips]
+        b.caches = {_key(h): kind for h, kind in placed}
     return b.caches
 
 
@@ -263,7 +264,7 @@ def answer(c: Ctx, owner: str, args: dict) -> None:
     keep = None if args.get("keep") is None else _parse_numbers(args["keep"], DICE, "keep")
     cost = sum(abs(v - lp.dice[i]) for i, v in changes)
     if cost:
-        track.gain_fatigue(adv, "light", cost, c.track_size, party=c.state.adventurers.values())
+        track.gain_fatigue(adv, "light", cost, c.track_size, party=c.state.adventurers.values(), supply=c.pack.supply)
         lp.fatigue += cost
         for i, v in changes:
             lp.dice[i] = v
@@ -305,10 +306,6 @@ def fail(c: Ctx, lp: LockpickCheck) -> None:
     c.say("lockpick-end", f"🔒 The lock holds. The cache chip is discarded and the top card of the "
                           f"{DECK_NAME[lp.deck]} goes to the bottom.", unit=adv_uid(lp.owner), success=False)
     _end(c, lp)
-
-
-def _slug(s: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", str(s).lower()).strip("-")
 
 
 def succeed(c: Ctx, lp: LockpickCheck) -> None:

@@ -29,6 +29,12 @@ def names_of(state, u: Unit) -> list[str]:
     return [e["status"] for e in adv.cooldown if "status" in e] + [s for s in on_chip]
 
 
+def supply_dice_in_use(c: Ctx) -> int:
+    """Status dice from the supply now in play: on chips (not S skill dice) and in cooldown tracks."""
+    on_chips = sum(1 for u in c.b.units.values() for s in u.statuses if s not in (u.status_dice or {}))
+    return on_chips + sum(1 for a in c.state.adventurers.values() for e in a.cooldown if "status" in e)
+
+
 def give(c: Ctx, u: Unit, status: str, label: str, die: tuple[str, str] | None = None) -> bool:
     """The unit gains a status; ``die`` = (owner, die id) of an S-code skill die placed as that status.
 
@@ -53,13 +59,22 @@ def give(c: Ctx, u: Unit, status: str, label: str, die: tuple[str, str] | None =
         c.say("status", f"{label}: the die is placed on {u.name}, who gains {status}.", unit=u.id,
               status=status, die=die[1])
         return True
+    supply_out = supply_dice_in_use(c) >= c.pack.supply.status_dice
     if adv is not None:
         if status in u.statuses:
             c.say("status", f"{label}: {u.name} already has {status} (a die on the chip).", unit=u.id)
             return False
+        if supply_out and not has:
+            c.say("status", f"{label}: no status dice are left in the supply, so {u['name']} gains no {status}.",
+                  unit=u["id"])
+            return False
         track.gain_status(adv, status, c.track_size)
     elif has:
         c.say("status", f"{label}: {u.name} already has {status}; a unit never holds two.", unit=u.id)
+        return False
+    elif supply_out:
+        c.say("status", f"{label}: no status dice are left in the supply, so {u['name']} gains no {status}.",
+              unit=u["id"])
         return False
     else:
         u.statuses.append(status)

@@ -56,11 +56,11 @@ def exhaust(adv: Adventurer, die_id: str, size: int, notes: list[str] | None = N
     place(adv, {"die": die_id, **face}, size, notes)
 
 
-# Component limits (rulebook: Component Limits).  The rulebook states no count of fatigue dice
-# we could use, so these are ours (docs/rules-notes.md): silver light fatigue and black overfatigue
-# dice shared by the whole party.
-LIGHT_FATIGUE_DICE = 30
-OVERFATIGUE_DICE = 15
+# Component limits (rulebook: Component Limits).  The supply counts come from the pack
+# (``pack.supply``: 20 light fatigue and 12 overfatigue dice in the rulebook's component list);
+# these are used when no supply is given.  The dice are shared by the whole party.
+LIGHT_FATIGUE_DICE = 20
+OVERFATIGUE_DICE = 12
 
 
 def fatigue_in_use(party: Iterable[Adventurer], kind: str) -> int:
@@ -68,18 +68,21 @@ def fatigue_in_use(party: Iterable[Adventurer], kind: str) -> int:
 
 
 def gain_fatigue(adv: Adventurer, kind: str, n: int, size: int, notes: list[str] | None = None,
-                 party: Iterable[Adventurer] | None = None) -> None:
+                 party: Iterable[Adventurer] | None = None, supply=None) -> None:
     """Gain ``n`` fatigue dice.  With ``party`` the supply is counted: when no light fatigue die is
-    left an overfatigue die is placed instead, and when none of those is left either, nothing."""
+    left an overfatigue die is placed instead, and when none of those is left either, nothing.
+    ``supply`` (the pack's) gives the counts."""
     members = list(party) if party is not None else None
+    light_max = getattr(supply, "light_fatigue", LIGHT_FATIGUE_DICE)
+    over_max = getattr(supply, "overfatigue", OVERFATIGUE_DICE)
     for _ in range(max(0, int(n))):
         k = kind
         if members is not None:
-            if k == "light" and fatigue_in_use(members, "light") >= LIGHT_FATIGUE_DICE:
+            if k == "light" and fatigue_in_use(members, "light") >= light_max:
                 k = "over"
                 if notes is not None:
                     notes.append("no light fatigue dice are left in the supply, so overfatigue is gained instead")
-            if k == "over" and fatigue_in_use(members, "over") >= OVERFATIGUE_DICE:
+            if k == "over" and fatigue_in_use(members, "over") >= over_max:
                 if notes is not None:
                     notes.append("no fatigue dice of either kind are left in the supply, so none is placed")
                 continue

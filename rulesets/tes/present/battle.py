@@ -16,6 +16,7 @@ from kernel.reply import COLOR_BATTLE, Embed, Picture, Reply, clip
 from kernel.core import RuleError
 from rulesets.tes.battle.state import Battle
 from rulesets.tes.rules import args as args_
+from kernel.text import slug
 
 LOG_LINES = 6
 
@@ -78,10 +79,6 @@ def roll_view(title: str, dice: list[dict], pack, resolved: set[int] | None = No
     return {"title": title, "dice": out}
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "battle"
-
-
 def whose_turn_line(state) -> tuple[str, str | None]:
     from rulesets.tes import rules
 
@@ -123,7 +120,7 @@ async def battle_reply(inv: Invocation, out, *, mat_for: str | None = None, titl
     if mat_for and mat_for in state.adventurers:
         adv = state.adventurers[mat_for]
         pictures.append(Picture("mat", mat_view(state, adv, pack, inv.name_of(mat_for)),
-                                f"mat-{_slug(adv.name)}-{out.seq}.png"))
+                                f"mat-{slug(adv.name) or 'battle'}-{out.seq}.png"))
     reply = Reply(content=content, pictures=pictures, ping=ping, followups=followups)
     from rulesets.tes.present.battle_prompts import attach_prompts
 

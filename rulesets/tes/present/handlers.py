@@ -17,7 +17,7 @@ group("content", "Browse the campaign's content pack")
 def _pack(state):
     from rulesets.tes.content import load_pack
 
-    return load_pack(state.pack)
+    return load_pack(state.pack, version=state.pack_version)
 
 
 async def _state(inv: Invocation):
@@ -144,7 +144,7 @@ async def _any_pack(inv: Invocation):
     from rulesets.tes.content import DEFAULT_PACK, load_pack
 
     state = await inv.service.campaign(inv.channel_id)
-    return load_pack(state.pack if state else DEFAULT_PACK)
+    return load_pack(state.pack, version=state.pack_version) if state else load_pack(DEFAULT_PACK)
 
 
 # ------------------------------------------------------------ autocomplete --

@@ -5,15 +5,8 @@ import re
 from typing import Any
 
 from kernel.reply import COLOR_INFO, Embed, clip
+from rulesets.tes.content.schema import BATTLE_FORM_NAMES as FORM_NAMES
 from rulesets.tes.state import Adventurer, Campaign
-
-FORM_NAMES = {
-    "light": "Light weapon",
-    "heavy": "Heavy weapon",
-    "defensive": "Defensive",
-    "ranged": "Ranged",
-    "magic": "Magic",
-}
 
 
 def short(name: str) -> str:

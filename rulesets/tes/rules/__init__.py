@@ -25,7 +25,7 @@ class Ctx(BaseCtx):
         if self._pack is None:
             from rulesets.tes.content import load_pack
 
-            self._pack = load_pack(state.pack)
+            self._pack = load_pack(state.pack, version=state.pack_version)
         return self._pack
 
 

@@ -73,7 +73,8 @@ class Adjust(Handler):
             if adv is None:
                 raise RuleError(f"Only adventurers gain fatigue; {u.name} is not one.")
             kind = "over" if str(a.get("fatigue_kind") or "light").startswith("over") else "light"
-            track.gain_fatigue(adv, kind, int(a["fatigue"]), c.track_size, party=c.state.adventurers.values())
+            track.gain_fatigue(adv, kind, int(a["fatigue"]), c.track_size, party=c.state.adventurers.values(),
+                               supply=c.pack.supply)
             done.append(f"{int(a['fatigue'])} {kind} fatigue")
         if a.get("to"):
             try:

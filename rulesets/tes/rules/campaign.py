@@ -61,8 +61,7 @@ class NewCampaign(Handler):
             members=[action.actor],
             seed=int(a.get("seed", 0)),
             settings=dict(DEFAULT_SETTINGS),
-            # the pack's content hash as the command layer read it when the campaign began (kept in the log)
-            pack_version=str(a.get("pack_version") or ""),
+            pack_version=str(a.get("pack_version") or ""),  # recorded at the edge; "" = the pack's unversioned copy
         )
         return camp, [
             Event(
@@ -76,10 +75,9 @@ class NewCampaign(Handler):
 
 def pack_version(pack_id: str) -> str:
     """The content hash of an installed pack (the command layer records it in campaign.new)."""
-    from kernel.packs import content_hash
-    from rulesets.tes.content import resolve_pack_path
+    from rulesets.tes.content import load_pack
 
-    return content_hash(resolve_pack_path(pack_id))
+    return load_pack(pack_id).content_hash
 
 
 def _busy(state) -> str | None:
