@@ -12,8 +12,8 @@ from PIL import Image, ImageDraw
 
 from render.common import (
     BG, GOLD, INK, INK_FAINT, INK_SOFT, LINE, PANEL, PANEL_DARK, STAT_COLOURS, WHITE,
-    constellation_colour, draw_icon, ellipsize, encode_png, fit_font, font, mix, pips, rounded,
-    status_colour, text_on, triangle, wrap,
+    constellation_colour, draw_icon, ellipsize, encode_png, fit_font, font, mix, pips, printable_view, rounded,
+    status_colour, text_on, text_width, triangle, wrap,
 )
 
 W = 1100
@@ -22,6 +22,9 @@ CW = W - 2 * M              # content width
 MAX_H = 4000
 PAD = 14                    # inner panel padding
 
+# the header's tag for an adventurer's place in the battle (optional view key "battle_status")
+BATTLE_TAGS = {"in battle": ("IN BATTLE", (200, 60, 40)), "escaped": ("ESCAPED", (40, 130, 60)),
+               "defeated": ("DEFEATED", (110, 30, 30)), "retreated": ("RETREATED", (110, 110, 110))}
 WHERE_TAGS = {"cooldown": "COOL", "active": "ACTIVE", "drained": "DRAIN"}
 FORM_TAGS = {"light": "Light", "heavy": "Heavy", "defensive": "Defensive", "ranged": "Ranged", "magic": "Magic"}
 
@@ -42,7 +45,7 @@ def _int(v, default: int = 0) -> int:
 
 class _Mat:
     def __init__(self, view: dict[str, Any]):
-        self.v = view or {}
+        self.v = printable_view(view or {})
         self.img = Image.new("RGB", (W, MAX_H), BG)
         self.d = ImageDraw.Draw(self.img)
         self.y = 0
@@ -90,16 +93,21 @@ class _Mat:
         if klass:
             sub += f" ({klass.get('side') or 'novice'})"
         player = v.get("player") or ""
-        d.text((M, 14), ellipsize(name, font(44, True), 560), font=font(44, True), fill=WHITE)
+        # the name shrinks to fit before it is ever cut; the second line wraps under it when long
+        fname = fit_font(name, 600, 44, True, min_size=26)
+        d.text((M, 38), ellipsize(name, fname, 600), font=fname, fill=WHITE, anchor="lm")
         line2 = " · ".join(p for p in [sub, f"player {player}" if player else ""] if p)
-        d.text((M, 66), ellipsize(line2, font(22), 600), font=font(22), fill=(220, 214, 228))
+        f2 = fit_font(line2, 600, 22, False, min_size=17)
+        d.text((M, 80), ellipsize(line2, f2, 600), font=f2, fill=(220, 214, 228), anchor="lm")
 
         # HP block on the right
         hp, mx, bonus = _int(v.get("hp")), _int(v.get("max_hp")), _int(v.get("bonus_hp"))
         x1 = W - M
-        if v.get("in_battle"):
-            tw = font(16, True).getlength("IN BATTLE") + 14
-            self.tag(x1 - tw, 8, "IN BATTLE", (200, 60, 40), 16)
+        status = str(v.get("battle_status") or ("in battle" if v.get("in_battle") else "")).lower()
+        if status:
+            label, colour = BATTLE_TAGS.get(status, (status.upper(), (110, 110, 110)))
+            tw = font(16, True).getlength(label) + 14
+            self.tag(x1 - tw, 8, label, colour, 16)
         hp_txt = f"{hp}/{mx}"
         fbig = font(46, True)
         bw = fbig.getlength(hp_txt) + 86
