@@ -638,17 +638,22 @@ def _draw_header(d: ImageDraw.ImageDraw, W: int, title: str, rnd, fatigue: bool)
     _draw_title(d, title, M, (HEADER_H - 6) / 2, right_x - M - 10)
 
 
-def _draw_title(d: ImageDraw.ImageDraw, title: str, x: float, cy: float, width: float) -> None:
+def title_lines(title: str, width: float) -> tuple[list[str], object]:
     """The title in one line (shrunk to 24 px at the least), else in two lines; cut only past that."""
     f = fit_font(title, width, 32, True, min_size=24)
     if text_width(title, f) <= width:
-        d.text((x, cy), title, font=f, fill=WHITE, anchor="lm")
-        return
+        return [title], f
     f = font(24, True)
-    lines = wrap(title, f, width, max_lines=2)
+    return wrap(title, f, width, max_lines=2), f
+
+
+def _draw_title(d: ImageDraw.ImageDraw, title: str, x: float, cy: float, width: float) -> None:
+    lines, f = title_lines(title, width)
+    if len(lines) == 1:
+        d.text((x, cy), lines[0], font=f, fill=WHITE, anchor="lm")
+        return
     d.text((x, cy - 14), lines[0], font=f, fill=WHITE, anchor="lm")
-    if len(lines) > 1:
-        d.text((x, cy + 15), lines[1], font=f, fill=WHITE, anchor="lm")
+    d.text((x, cy + 15), lines[1], font=f, fill=WHITE, anchor="lm")
 
 
 def _log_lines(view: dict, W: int, flog) -> list[str]:
@@ -716,10 +721,10 @@ def _roster_text(u: dict) -> str:
     name = str(u.get("label") or u.get("short") or "?")
     player = str(u.get("player") or "").strip()
     text = f"{name} ({player})" if player and player.lower() != name.lower() else name
+    if u.get("escaped"):          # an escaped unit is off the map too, but not defeated
+        return text + " · escaped"
     if u.get("defeated"):
         return text + " · defeated"
-    if u.get("escaped"):
-        return text + " · escaped"
     hp, mx = _int(u.get("hp")), _int(u.get("max_hp"))
     text += f" · {hp}/{mx} HP" if mx else f" · {hp} HP"
     if u.get("acting"):

@@ -393,8 +393,32 @@ def arrow(d: ImageDraw.ImageDraw, p0, p1, fill, width: int, head: float) -> None
 KNOWN_ICONS = ("damage", "prevent", "heal", "tenacity", "status", "move", "blank")
 
 
-def draw_icon(d: ImageDraw.ImageDraw, icon: str, cx: float, cy: float, size: float, fill, bg=None) -> None:
-    """A simple vector glyph for a die face icon, ``size`` pixels across, centred on (cx, cy)."""
+def icon_letters(icon: str, n: int = 2) -> str:
+    """The letters drawn for an icon without a picture: initials of its parts, or its first ``n`` letters."""
+    icon = str(icon or "")
+    parts = [p for p in icon.replace("_", "-").split("-") if p]
+    if len(parts) > 1:
+        return "".join(p[:1] for p in parts)[:n].upper()
+    return icon[:n].title() or "?"
+
+
+def icon_codes(icons) -> dict[str, str]:
+    """Letters for every icon without a picture, long enough that no two of ``icons`` look alike."""
+    plain = [i for i in dict.fromkeys(str(x or "") for x in icons) if i and i not in KNOWN_ICONS]
+    out: dict[str, str] = {}
+    for icon in plain:
+        n = 2
+        while n < 5 and any(icon_letters(o, n) == icon_letters(icon, n) for o in plain if o != icon):
+            n += 1
+        out[icon] = icon_letters(icon, n)
+    return out
+
+
+def draw_icon(d: ImageDraw.ImageDraw, icon: str, cx: float, cy: float, size: float, fill, bg=None,
+              letters: str | None = None) -> None:
+    """A simple vector glyph for a die face icon, ``size`` pixels across, centred on (cx, cy).
+
+    An icon without a picture is drawn as ``letters`` (default: :func:`icon_letters`)."""
     s = size / 2
     icon = (icon or "").lower()
     w = max(2, int(size / 9))
@@ -432,9 +456,7 @@ def draw_icon(d: ImageDraw.ImageDraw, icon: str, cx: float, cy: float, size: flo
     elif icon == "blank" or icon == "":
         d.line([(cx - s * 0.5, cy), (cx + s * 0.5, cy)], fill=fill, width=w)
     else:
-        letters = "".join(p[:1] for p in icon.replace("_", "-").split("-") if p)[:2].upper() or icon[:2].upper()
-        if len(letters) == 1 and len(icon) > 1:
-            letters = icon[:2].title()
+        letters = letters or icon_letters(icon)
         d.text((cx, cy), letters, font=fit_font(letters, size, int(size * 0.8), bold=True), fill=fill, anchor="mm")
 
 

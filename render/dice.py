@@ -9,7 +9,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from render.common import (
-    BG, INK, INK_SOFT, WHITE, constellation_colour, draw_icon, encode_png, fit_font, font, mix,
+    BG, INK, INK_SOFT, WHITE, constellation_colour, draw_icon, encode_png, fit_font, font, icon_codes, mix,
     pips, printable_view, text_on, wrap,
 )
 
@@ -29,7 +29,8 @@ def _int_or_none(v):
         return None
 
 
-def _face(d: ImageDraw.ImageDraw, results: list[dict], x0: float, y0: float, w: float, h: float) -> None:
+def _face(d: ImageDraw.ImageDraw, results: list[dict], x0: float, y0: float, w: float, h: float,
+          codes: dict | None = None) -> None:
     """Icons and values inside the white face box."""
     results = [r for r in results if isinstance(r, dict)] or [{"icon": "blank", "value": None}]
     n = len(results)
@@ -55,7 +56,7 @@ def _face(d: ImageDraw.ImageDraw, results: list[dict], x0: float, y0: float, w: 
             gap = 6 if vtxt else 0
             total = isz + gap + vw
             ix = cx - total / 2 + isz / 2
-            draw_icon(d, icon, ix, cy, isz, INK, bg=WHITE)
+            draw_icon(d, icon, ix, cy, isz, INK, bg=WHITE, letters=(codes or {}).get(icon))
             if vtxt:
                 d.text((ix + isz / 2 + gap, cy), vtxt, font=fval, fill=INK, anchor="lm")
 
@@ -72,16 +73,10 @@ FACE_MEANINGS = {
 KEY_FONT = 22
 
 
-def _icon_letters(icon: str) -> str:
-    """What :func:`draw_icon` prints for an icon it has no picture for."""
-    letters = "".join(p[:1] for p in icon.replace("_", "-").split("-") if p)[:2].upper() or icon[:2].upper()
-    if len(letters) == 1 and len(icon) > 1:
-        letters = icon[:2].title()
-    return letters
+def face_key(dice: list[dict], meanings: dict | None = None) -> list[tuple[str, str]]:
+    """(icon, meaning) for every kind of face shown on these dice, in a fixed order.
 
-
-def face_key(dice: list[dict]) -> list[tuple[str, str]]:
-    """(icon, meaning) for every kind of face shown on these dice, in a fixed order."""
+    ``meanings`` (the roll view's optional ``key``: {icon: words}) overrides the built-in words."""
     seen: list[str] = []
     for die in dice:
         results = [r for r in (die.get("results") or []) if isinstance(r, dict)] or [{"icon": "blank"}]
@@ -91,20 +86,34 @@ def face_key(dice: list[dict]) -> list[tuple[str, str]]:
                 seen.append(icon)
     order = {k: i for i, k in enumerate(FACE_MEANINGS)}
     seen.sort(key=lambda k: (order.get(k, len(order)), k))
-    return [(k, FACE_MEANINGS.get(k) or k.replace("-", " ").replace("_", " ")) for k in seen]
+    meanings = meanings if isinstance(meanings, dict) else {}
+    return [(k, str(meanings.get(k) or FACE_MEANINGS.get(k) or k.replace("-", " ").replace("_", " ")))
+            for k in seen]
 
 
-def _key_layout(entries: list[tuple[str, str]], width: float) -> tuple[list[tuple[float, float, str, str]], float]:
+def _key_layout(entries: list[tuple[str, str]], width: float) -> tuple[list[tuple[float, float, str, list]], float]:
+    """Key entries side by side; one whose words are too long for a line gets lines of its own."""
     f = font(KEY_FONT)
     x, y = 0.0, 0.0
+    row = KEY_FONT + 14
     placed = []
+    text_w = width - KEY_FONT * 1.3 - 8
     for icon, meaning in entries:
         w = KEY_FONT * 1.3 + 8 + f.getlength(meaning) + 26
+        if w > width:
+            if x:
+                x, y = 0.0, y + row
+            lines = wrap(meaning, f, text_w, max_lines=4)
+            placed.append((0.0, y, icon, lines))
+            y += row + (len(lines) - 1) * (KEY_FONT + 4)
+            continue
         if x and x + w > width:
-            x, y = 0.0, y + KEY_FONT + 14
-        placed.append((x, y, icon, meaning))
+            x, y = 0.0, y + row
+        placed.append((x, y, icon, [meaning]))
         x += w
-    return placed, (y + KEY_FONT + 14) if placed else 0
+    if x:
+        y += row
+    return placed, y
 
 
 def _title_lines(title: str, width: float):
@@ -131,7 +140,8 @@ def render_roll(view: dict) -> bytes:
     tlines, tfont = _title_lines(title, width - 2 * M)
     line_h = tfont.size + 6
     header_h = max(HEADER_H, int(len(tlines) * line_h + 22))
-    entries = face_key(dice)
+    entries = face_key(dice, view.get("key"))
+    codes = icon_codes(icon for icon, _ in entries)
     if any(_int_or_none(x.get("level")) for x in dice):
         entries.append(("level", "dots: die level"))
     key, key_h = _key_layout(entries, width - 2 * M - 70) if dice else ([], 0)
@@ -166,7 +176,7 @@ def render_roll(view: dict) -> bytes:
             pips(d, cx, y0 + DIE - 12, lvl, 4, fg, gap=12)
         fx0, fy0, fx1, fy1 = x0 + 10, y0 + 32, x0 + DIE - 10, y0 + DIE - 24
         d.rounded_rectangle([fx0, fy0, fx1, fy1], radius=12, fill=WHITE)
-        _face(d, list(die.get("results") or []), fx0 + 4, fy0 + 2, fx1 - fx0 - 8, fy1 - fy0 - 4)
+        _face(d, list(die.get("results") or []), fx0 + 4, fy0 + 2, fx1 - fx0 - 8, fy1 - fy0 - 4, codes)
         # name under the die
         fname = font(18, True)
         ny = y0 + DIE + 6
@@ -187,12 +197,15 @@ def render_roll(view: dict) -> bytes:
     ky += 12
     d.text((M, ky + KEY_FONT / 2 + 2), "KEY", font=font(20, True), fill=INK_SOFT, anchor="lm")
     f = font(KEY_FONT)
-    for x, y, icon, meaning in key:
+    for x, y, icon, lines in key:
         kx, kyy = M + 70 + x, ky + y
         isz = KEY_FONT * 1.3
         if icon == "level":
             pips(d, kx + isz / 2, kyy + isz / 2, 2, 4, INK, gap=12)
         else:
-            draw_icon(d, icon, kx + isz / 2, kyy + isz / 2, isz, INK, bg=BG)
-        d.text((kx + isz + 8, kyy + isz / 2), meaning, font=f, fill=INK, anchor="lm")
+            draw_icon(d, icon, kx + isz / 2, kyy + isz / 2, isz, INK, bg=BG, letters=codes.get(icon))
+        ly = kyy + isz / 2
+        for line in lines:
+            d.text((kx + isz + 8, ly), line, font=f, fill=INK, anchor="lm")
+            ly += KEY_FONT + 4
     return encode_png(img)

@@ -624,3 +624,34 @@ def test_an_escaped_adventurers_mat_does_not_say_in_battle():
     assert _count(escaped, green, tag_box) > 300 and _count(escaped, red, tag_box) == 0
     # the rest of the mat is the same
     assert not _region_differs(in_battle, escaped, (0, 110, mat.W, in_battle.size[1]))
+
+
+def test_long_map_title_wraps_whole_beside_the_round_badges():
+    title = "The Imperial Prison Jailbreak Introduction: the enemies' turn"
+    width = battlemap.TARGET_W - 2 * battlemap.M - 480      # room left by the Round and FATIGUE ROUND badges
+    lines, f = battlemap.title_lines(title, width)
+    assert len(lines) == 2 and " ".join(lines) == title
+    view = dict(example_map_view(), title=title)
+    _check_png(battlemap.render_map(view), 1000, 1400, 700, 2200)
+
+
+def test_an_escaped_unit_is_listed_as_escaped_not_defeated():
+    u = {"label": "Dar-Jee", "player": "Priya", "defeated": True, "escaped": True, "hp": 4, "max_hp": 4}
+    assert battlemap._roster_text(u) == "Dar-Jee (Priya) · escaped"
+
+
+def test_dice_key_tells_apart_icons_that_share_letters_and_takes_the_packs_words():
+    codes = common.icon_codes(["resolve", "refresh", "shock", "damage"])
+    assert codes["resolve"] != codes["refresh"] and "damage" not in codes
+    view = example_roll_view()
+    view["dice"][5]["results"] = [{"icon": "resolve", "value": 1}, {"icon": "refresh", "value": None}]
+    words = "Take 1 skill die back from your cooldown track and put it in its row."
+    view["key"] = {"refresh": words}
+    key = dict(dice.face_key(view["dice"], view["key"]))
+    assert key["refresh"] == words and key["resolve"] == "resolve"
+    placed, _ = dice._key_layout(list(key.items()), dice.MIN_W - 2 * dice.M - 70)
+    lines = next(lines for _, _, icon, lines in placed if icon == "refresh")
+    assert len(lines) > 1 and " ".join(lines) == words          # wrapped, not cut
+    plain = example_roll_view()
+    plain["dice"][5]["results"] = view["dice"][5]["results"]
+    assert _open(dice.render_roll(view)).size[1] > _open(dice.render_roll(plain)).size[1]
