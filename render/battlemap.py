@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 import threading
 import zlib
 from collections import OrderedDict
@@ -635,6 +636,8 @@ def _draw_header(d: ImageDraw.ImageDraw, W: int, title: str, rnd, fatigue: bool)
         d.rounded_rectangle([right_x - rw, 10, right_x, HEADER_H - 16], radius=10, fill=WHITE)
         d.text((right_x - rw / 2, (HEADER_H - 6) / 2), rt, font=fr, fill=INK, anchor="mm")
         right_x -= rw + 12
+    if rnd is not None:   # the round badge says it already: "Jailbreak — round 4" is drawn "Jailbreak"
+        title = re.sub(rf"\s*[—–-]\s*round\s+{re.escape(str(rnd))}\s*$", "", title, flags=re.I) or title
     _draw_title(d, title, M, (HEADER_H - 6) / 2, right_x - M - 10)
 
 

@@ -6,6 +6,7 @@ import math
 import os
 import re
 import threading
+import unicodedata
 from functools import lru_cache
 from typing import Iterable
 
@@ -220,6 +221,8 @@ def printable(text) -> str:
             out.append("".join(c for c in _STAND_INS[ch] if ord(c) in pts))
         elif ch in "\t\n\r":
             out.append(" ")
+        elif unicodedata.category(ch)[0] in "LN":
+            out.append("?")     # a letter of a script the font lacks: shown as missing, never dropped silently
         # else: dropped (emoji, variation selectors, zero-width joiners, symbols the font lacks)
     cleaned = "".join(out)
     cleaned = re.sub(r"[ ]{2,}", " ", cleaned).strip()

@@ -93,13 +93,6 @@ class _Mat:
         if klass:
             sub += f" ({klass.get('side') or 'novice'})"
         player = v.get("player") or ""
-        # the name shrinks to fit before it is ever cut; the second line wraps under it when long
-        fname = fit_font(name, 600, 44, True, min_size=26)
-        d.text((M, 38), ellipsize(name, fname, 600), font=fname, fill=WHITE, anchor="lm")
-        line2 = " · ".join(p for p in [sub, f"player {player}" if player else ""] if p)
-        f2 = fit_font(line2, 600, 22, False, min_size=17)
-        d.text((M, 80), ellipsize(line2, f2, 600), font=f2, fill=(220, 214, 228), anchor="lm")
-
         # HP block on the right
         hp, mx, bonus = _int(v.get("hp")), _int(v.get("max_hp")), _int(v.get("bonus_hp"))
         x1 = W - M
@@ -119,6 +112,13 @@ class _Mat:
             rounded(d, (x1 - bbw, 40, x1, 92), 12, fill=GOLD)
             d.text((x1 - bbw / 2, 58), f"+{bonus}", font=fb, fill=INK, anchor="mm")
             d.text((x1 - bbw / 2, 84), "bonus", font=font(13, True), fill=INK, anchor="mm")
+        # the name shrinks to fit the room left of the HP block before it is ever cut
+        room = bx0 - M - 24
+        fname = fit_font(name, room, 44, True, min_size=22)
+        d.text((M, 38), ellipsize(name, fname, room), font=fname, fill=WHITE, anchor="lm")
+        line2 = " · ".join(p for p in [sub, f"player {player}" if player else ""] if p)
+        f2 = fit_font(line2, room, 22, False, min_size=15)
+        d.text((M, 80), ellipsize(line2, f2, room), font=f2, fill=(220, 214, 228), anchor="lm")
         rounded(d, (bx0, 34, bx0 + bw, 96), 14, fill=STAT_COLOURS["health"])
         d.text((bx0 + 14, 65), "HP", font=font(26, True), fill=WHITE, anchor="lm")
         d.text((bx0 + bw - 14, 65), hp_txt, font=fbig, fill=WHITE, anchor="rm")

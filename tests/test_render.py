@@ -484,11 +484,17 @@ def test_map_footer_names_the_player_as_well_as_the_adventurer():
     assert battlemap._roster_text({"label": "Vilya", "player": "Ryan", "hp": 3, "max_hp": 4}) == "Vilya (Ryan) · 3/4 HP"
 
 
-def test_long_adventurer_name_on_the_mat_shrinks_instead_of_being_cut():
-    name = "Vilya Dren-Arethi of Mournhold"
-    f = common.fit_font(name, 600, 44, True, min_size=26)
-    assert common.ellipsize(name, f, 600) == name
-    _check_png(mat.render_mat(dict(example_mat_view(), name=name)), 1000, 1200, 1200, 3200)
+def test_long_adventurer_name_on_the_mat_shrinks_instead_of_being_cut(monkeypatch):
+    name = "Vilya Dren-Arethi of Mournhold X"       # names are at most 32 characters
+    assert len(name) == 32
+    drawn = []
+    real = mat.ellipsize
+    monkeypatch.setattr(mat, "ellipsize", lambda t, f, w: drawn.append(real(t, f, w)) or real(t, f, w))
+    _check_png(mat.render_mat(dict(example_mat_view(), name="W" * 32, player="W" * 32)), 1000, 1200, 1200, 3200)
+    assert drawn[0] == "W" * 32 and ("player " + "W" * 32) in drawn[1]
+    drawn.clear()
+    mat.render_mat(dict(example_mat_view(), name=name))
+    assert drawn[0] == name
 
 
 # --- no missing-glyph boxes, no Markdown -------------------------------------------------------
@@ -526,6 +532,7 @@ def test_every_character_rules_and_content_can_print_is_drawn_or_dropped():
 def test_pictures_show_no_markdown_and_no_emoji():
     assert common.printable("**Vilya** engages `Skeleton`: *2* damage, __ok__") == "Vilya engages Skeleton: 2 damage, ok"
     assert common.printable("<@1234> moves") == "someone moves"
+    assert common.printable("山田 Vilya") == "?? Vilya"          # a script the font lacks: marked, not dropped
     assert common.printable("3 * 2 = 6") == "3 * 2 = 6"
     clean = example_roll_view()
     dirty = copy.deepcopy(clean)
@@ -655,3 +662,11 @@ def test_dice_key_tells_apart_icons_that_share_letters_and_takes_the_packs_words
     plain = example_roll_view()
     plain["dice"][5]["results"] = view["dice"][5]["results"]
     assert _open(dice.render_roll(view)).size[1] > _open(dice.render_roll(plain)).size[1]
+
+
+def test_map_title_does_not_repeat_the_round_badge():
+    a = dict(example_map_view(), title="Jailbreak Introduction — round 4")
+    b = dict(example_map_view(), title="Jailbreak Introduction")
+    assert battlemap.render_map(a) == battlemap.render_map(b)
+    c = dict(example_map_view(), title="Jailbreak Introduction — round 3")   # not the badge's round: kept
+    assert battlemap.render_map(c) != battlemap.render_map(b)
