@@ -25,7 +25,7 @@ from typing import NamedTuple
 from PIL import Image, ImageDraw
 
 from render.common import (
-    BG, GOLD, INK, INK_FAINT, INK_SOFT, STATUS_COLOURS, WHITE, arrow, build_palette, colour_counts, ellipsize,
+    BG, GOLD, INK, INK_FAINT, INK_SOFT, STATUS_COLOURS, WHITE, arrow, build_palette, colour_counts, draw_text,
     encode_png, fit_font, font, mix, printable_view, status_colour, status_letter, text_on, text_width, wrap,
 )
 
@@ -333,8 +333,7 @@ def _badge(d, x, y, r, status: str) -> None:
     col = status_colour(status)
     letter = status_letter(status)
     d.ellipse([x - r, y - r, x + r, y + r], fill=col, outline=WHITE, width=max(1, int(r / 6)))
-    d.text((x, y + 0.5), letter, font=fit_font(letter, r * 1.7, int(r * 1.25), True, min_size=8), fill=WHITE,
-           anchor="mm")
+    draw_text(d, (x, y + 0.5), letter, fit_font(letter, r * 1.7, int(r * 1.25), True, min_size=8), WHITE, "mm")
 
 
 def _unit_place(u: dict) -> tuple[int, int] | None:
@@ -392,7 +391,7 @@ def _draw_units(d: ImageDraw.ImageDraw, lay: _Layout, units: list[dict], yoff: f
             lr = s * 0.13
             lx, ly = cx - R - lr * 0.35, ty - R * 0.35
             d.rectangle([lx - lr, ly - lr, lx + lr, ly + lr], fill=INK, outline=WHITE, width=1)
-            d.text((lx, ly), str(lvl), font=font(max(10, int(s * 0.2)), True), fill=WHITE, anchor="mm")
+            draw_text(d, (lx, ly), str(lvl), font(max(10, int(s * 0.2)), True), WHITE, "mm")
         # statuses to the right of the token
         br = max(9, s * 0.14)
         for i, st in enumerate(list(u.get("statuses") or [])[:4] if not defeated else []):
@@ -411,12 +410,12 @@ def _draw_units(d: ImageDraw.ImageDraw, lay: _Layout, units: list[dict], yoff: f
         pc = _hp_colour(hp, mx) if not defeated else (120, 20, 20)
         d.rounded_rectangle([px0, py - ph / 2, px0 + pw, py + ph / 2], radius=ph / 2, fill=pc, outline=WHITE,
                             width=max(1, int(s / 40)))
-        d.text((px0 + pw / 2, py), hp_txt, font=fpill, fill=WHITE, anchor="mm")
+        draw_text(d, (px0 + pw / 2, py), hp_txt, fpill, WHITE, "mm")
         if bonus_w:
             bx0 = px0 + pw + 2
             d.rounded_rectangle([bx0, py - ph / 2, bx0 + bonus_w, py + ph / 2], radius=ph / 2, fill=GOLD,
                                 outline=WHITE, width=max(1, int(s / 40)))
-            d.text((bx0 + bonus_w / 2, py), f"+{bonus}", font=fhp, fill=INK, anchor="mm")
+            draw_text(d, (bx0 + bonus_w / 2, py), f"+{bonus}", fhp, INK, "mm")
         # full name under it: wrapped onto two lines rather than cut (the roster below has it whole too)
         lines = _name_lines(str(u.get("label") or ""), fname, s * 1.62)
         ny = py + ph / 2 + fname.size * 0.62
@@ -424,7 +423,7 @@ def _draw_units(d: ImageDraw.ImageDraw, lay: _Layout, units: list[dict], yoff: f
             nw = text_width(line, fname)
             d.rounded_rectangle([cx - nw / 2 - 4, ny - fname.size * 0.6, cx + nw / 2 + 4, ny + fname.size * 0.6],
                                 radius=4, fill=(255, 252, 245) if not defeated else (220, 216, 210))
-            d.text((cx, ny), line, font=fname, fill=INK if not defeated else INK_SOFT, anchor="mm")
+            draw_text(d, (cx, ny), line, fname, INK if not defeated else INK_SOFT, "mm")
             ny += fname.size * 1.2
 
 
@@ -627,14 +626,14 @@ def _draw_header(d: ImageDraw.ImageDraw, W: int, title: str, rnd, fatigue: bool)
         fw = text_width("FATIGUE ROUND", ft) + 28
         d.rounded_rectangle([right_x - fw, 10, right_x, HEADER_H - 16], radius=10, fill=(210, 40, 30),
                             outline=(255, 210, 80), width=3)
-        d.text((right_x - fw / 2, (HEADER_H - 6) / 2), "FATIGUE ROUND", font=ft, fill=WHITE, anchor="mm")
+        draw_text(d, (right_x - fw / 2, (HEADER_H - 6) / 2), "FATIGUE ROUND", ft, WHITE, "mm")
         right_x -= fw + 12
     if rnd is not None:
         fr = font(26, True)
         rt = f"Round {rnd}"
         rw = text_width(rt, fr) + 24
         d.rounded_rectangle([right_x - rw, 10, right_x, HEADER_H - 16], radius=10, fill=WHITE)
-        d.text((right_x - rw / 2, (HEADER_H - 6) / 2), rt, font=fr, fill=INK, anchor="mm")
+        draw_text(d, (right_x - rw / 2, (HEADER_H - 6) / 2), rt, fr, INK, "mm")
         right_x -= rw + 12
     if rnd is not None:   # the round badge says it already: "Jailbreak — round 4" is drawn "Jailbreak"
         title = re.sub(rf"\s*[—–-]\s*round\s+{re.escape(str(rnd))}\s*$", "", title, flags=re.I) or title
@@ -653,10 +652,10 @@ def title_lines(title: str, width: float) -> tuple[list[str], object]:
 def _draw_title(d: ImageDraw.ImageDraw, title: str, x: float, cy: float, width: float) -> None:
     lines, f = title_lines(title, width)
     if len(lines) == 1:
-        d.text((x, cy), lines[0], font=f, fill=WHITE, anchor="lm")
+        draw_text(d, (x, cy), lines[0], f, WHITE, "lm")
         return
-    d.text((x, cy - 14), lines[0], font=f, fill=WHITE, anchor="lm")
-    d.text((x, cy + 15), lines[1], font=f, fill=WHITE, anchor="lm")
+    draw_text(d, (x, cy - 14), lines[0], f, WHITE, "lm")
+    draw_text(d, (x, cy + 15), lines[1], f, WHITE, "lm")
 
 
 def _log_lines(view: dict, W: int, flog) -> list[str]:
@@ -673,11 +672,11 @@ def _log_height(lines: list[str]) -> int:
 def _draw_log(d: ImageDraw.ImageDraw, W: int, y: float, lines: list[str], flog) -> None:
     d.rounded_rectangle([M, y, W - M, y + _log_height(lines) - 6], radius=10, fill=(255, 252, 245),
                         outline=(120, 110, 98), width=2)
-    d.text((M + 12, y + 8), "LOG", font=font(20, True), fill=INK_SOFT)
+    draw_text(d, (M + 12, y + 8), "LOG", font(20, True), INK_SOFT, "la")
     ly = y + 38
     for i, line in enumerate(lines):
         last = i == len(lines) - 1
-        d.text((M + 12, ly), line, font=font(LOG_FONT, last) if last else flog, fill=INK)
+        draw_text(d, (M + 12, ly), line, font(LOG_FONT, last) if last else flog, INK, "la")
         ly += LOG_ROW
 
 
@@ -738,7 +737,7 @@ def _roster_text(u: dict) -> str:
 def _draw_roster(d: ImageDraw.ImageDraw, W: int, y0: float, placed, height: int) -> None:
     d.rounded_rectangle([M, y0, W - M, y0 + height - 6], radius=10, fill=(255, 252, 245),
                         outline=(120, 110, 98), width=2)
-    d.text((M + 12, y0 + 8), "WHO IS WHO", font=font(22, True), fill=INK_SOFT)
+    draw_text(d, (M + 12, y0 + 8), "WHO IS WHO", font(22, True), INK_SOFT, "la")
     f = font(ROSTER_FONT, True)
     colw = (W - 2 * M - 24) / 2
     chip_w = ROSTER_FONT * 2.9
@@ -751,11 +750,11 @@ def _draw_roster(d: ImageDraw.ImageDraw, W: int, y0: float, placed, height: int)
         d.rounded_rectangle([x, yy, x + chip_w, yy + ch], radius=ch / 2, fill=col,
                             outline=(200, 130, 0) if u.get("acting") else WHITE, width=3 if u.get("acting") else 1)
         short = str(u.get("short") or str(u.get("label") or "?")[:3].upper())
-        d.text((x + chip_w / 2, yy + ch / 2), short, font=fit_font(short, chip_w - 12, ROSTER_FONT, True, 10),
-               fill=text_on(col), anchor="mm")
+        draw_text(d, (x + chip_w / 2, yy + ch / 2), short, fit_font(short, chip_w - 12, ROSTER_FONT, True, 10),
+                  text_on(col), "mm")
         ty = yy + ch / 2
         for line in lines:
-            d.text((x + chip_w + 10, ty), line, font=f, fill=INK if not u.get("defeated") else INK_SOFT, anchor="lm")
+            draw_text(d, (x + chip_w + 10, ty), line, f, INK if not u.get("defeated") else INK_SOFT, "lm")
             ty += ROSTER_FONT + 6
 
 

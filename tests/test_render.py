@@ -478,10 +478,12 @@ def test_map_footer_names_the_player_as_well_as_the_adventurer():
     ia, ib = _open(battlemap.render_map(a)), _open(battlemap.render_map(b))
     assert ia.size == ib.size
     st = battlemap._static_layer(a)
-    footer_top = int(st.legend_end + 4 + battlemap._log_height(battlemap._log_lines(a, ia.size[0], common.font(battlemap.LOG_FONT))))
+    log_lines = battlemap._log_lines(a, ia.size[0], common.font(battlemap.LOG_FONT))
+    footer_top = int(st.legend_end + 4 + battlemap._log_height(log_lines))
     assert _region_differs(ia, ib, (0, footer_top, ia.size[0], ia.size[1]))
     assert not _region_differs(ia, ib, (0, 0, ia.size[0], footer_top))
-    assert battlemap._roster_text({"label": "Vilya", "player": "Ryan", "hp": 3, "max_hp": 4}) == "Vilya (Ryan) · 3/4 HP"
+    u = {"label": "Vilya", "player": "Ryan", "hp": 3, "max_hp": 4}
+    assert battlemap._roster_text(u) == "Vilya (Ryan) · 3/4 HP"
 
 
 def test_long_adventurer_name_on_the_mat_shrinks_instead_of_being_cut(monkeypatch):
@@ -530,7 +532,8 @@ def test_every_character_rules_and_content_can_print_is_drawn_or_dropped():
 
 
 def test_pictures_show_no_markdown_and_no_emoji():
-    assert common.printable("**Vilya** engages `Skeleton`: *2* damage, __ok__") == "Vilya engages Skeleton: 2 damage, ok"
+    dirty = "**Vilya** engages `Skeleton`: *2* damage, __ok__"
+    assert common.printable(dirty) == "Vilya engages Skeleton: 2 damage, ok"
     assert common.printable("<@1234> moves") == "someone moves"
     assert common.printable("山田 Vilya") == "?? Vilya"          # a script the font lacks: marked, not dropped
     assert common.printable("3 * 2 = 6") == "3 * 2 = 6"
