@@ -673,3 +673,16 @@ def test_map_title_does_not_repeat_the_round_badge():
     assert battlemap.render_map(a) == battlemap.render_map(b)
     c = dict(example_map_view(), title="Jailbreak Introduction — round 3")   # not the badge's round: kept
     assert battlemap.render_map(c) != battlemap.render_map(b)
+
+
+def test_memoised_text_draws_the_same_pixels_as_pillow():
+    from PIL import ImageDraw
+
+    for anchor in ("la", "mm", "lm", "ms"):
+        for f in (common.font(19), common.font(25, True), common.font(28, "condensed")):
+            a = Image.new("RGB", (320, 80), common.BG)
+            ImageDraw.Draw(a).text((60.4, 40.7), "Vilya (Ryan) · 3/4 HP →", font=f, fill=common.INK, anchor=anchor)
+            for _ in range(2):   # the second call comes from the memo
+                b = Image.new("RGB", (320, 80), common.BG)
+                common.draw_text(ImageDraw.Draw(b), (60.4, 40.7), "Vilya (Ryan) · 3/4 HP →", f, common.INK, anchor)
+                assert a.tobytes() == b.tobytes(), anchor
