@@ -13,7 +13,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from render import battlemap, render_map, render_mat, render_roll  # noqa: E402
-from render.samples import battle_mat_view, example_map_view, example_roll_view  # noqa: E402
+from render.samples import battle_mat_view, enemy_phase_map_view, example_map_view, example_roll_view  # noqa: E402
 
 
 def _stats(times: list[float]) -> str:
@@ -31,7 +31,7 @@ def _run(name: str, fn, views, setup=None) -> None:
         data = fn(v)
         times.append(time.perf_counter() - t)
         size = len(data)
-    print(f"{name:<22} {_stats(times)}  png {size / 1024:6.1f} KiB")
+    print(f"{name:<25} {_stats(times)}  png {size / 1024:6.1f} KiB")
 
 
 def main() -> None:
@@ -55,6 +55,9 @@ def main() -> None:
         warm.append(v)
     render_map(warm[0])
     _run("render_map (warm)", render_map, warm)
+    enemy = enemy_phase_map_view()
+    render_map(enemy)
+    _run("render_map (enemy phase)", render_map, [enemy] * n)
     _run("render_roll", render_roll, [roll_view] * n)
     print("static-layer cache:", battlemap.cache_info())
 

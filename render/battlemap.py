@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 import threading
 import zlib
 from collections import OrderedDict
@@ -26,8 +27,8 @@ from PIL import Image, ImageDraw
 from kernel.hexes import POINTY, Hex, Point
 from kernel.hexes import Layout as HexLayout
 from render.common import (
-    BG, GOLD, INK, INK_FAINT, INK_SOFT, STATUS_COLOURS, WHITE, arrow, build_palette, colour_counts, ellipsize,
-    encode_png, fit_font, font, mix, status_colour, status_letter, text_on, text_width, wrap,
+    BG, GOLD, INK, INK_FAINT, INK_SOFT, STATUS_COLOURS, WHITE, arrow, build_palette, colour_counts, draw_text,
+    encode_png, fit_font, font, mix, printable_view, status_colour, status_letter, text_on, text_width, wrap,
 )
 
 _UNIT = HexLayout(POINTY, Point(1.0, 1.0), Point(0.0, 0.0))  # one-unit hexes, for the bounding box
@@ -38,8 +39,17 @@ MAX_SIZE = 80
 MAX_MAP_H = 1000
 HEADER_H = 70
 HEADER_BG = (44, 40, 52)
-LEGEND_H = 36 * 4 + 10
+LEGEND_H = 40 * 5 + 10     # room for the legend; its strip is cropped to what it uses
+LEGEND_FONT = 21
+LOG_FONT = 23
+LOG_ROW = 30
 LOG_LINES = 6
+COORD_SCALE = 0.38      # hex label font size / hex size: 7+ px tall digits when the map is shown 400 px wide
+COORD_Y = 0.48          # the label's baseline, above the hex centre, in hex sizes
+TOKEN_DY = 0.03         # a token's centre sits this far above its hex centre, in hex sizes
+HP_SCALE = 0.34         # HP number font size / hex size
+ROSTER_FONT = 25
+ROSTER_ROW = 40
 
 SIDE_COLOURS = {
     "adventurer": (38, 96, 200),
@@ -47,6 +57,8 @@ SIDE_COLOURS = {
     "enemy": (185, 36, 36),
 }
 PATH_COLOUR = (25, 80, 190)
+ENEMY_PATH_COLOUR = (214, 96, 0)
+DEFEATED_COLOUR = (150, 146, 140)
 ENGAGE_COLOUR = (215, 25, 25)
 TILE_PALETTE = [
     (214, 201, 170), (190, 200, 170), (200, 186, 168), (176, 192, 196), (206, 190, 150),
@@ -173,15 +185,15 @@ def _draw_static(view: dict) -> tuple[Image.Image, _Layout]:
             if nb is None or nb.get("tile") != h.get("tile"):
                 d.line([pts[i], pts[(i + 1) % 6]], fill=(52, 44, 36), width=thick)
     # labels
-    fcoord = font(max(12, int(s * 0.21)), True)
-    fsmall = font(max(10, int(s * 0.16)), True)
+    fcoord = font(max(14, int(s * COORD_SCALE)), "condensed")
+    fsmall = font(max(10, int(s * 0.2)), "condensed")
     fslot = font(max(11, int(s * 0.2)), True)
     for h in hexes:
         q, r = _qr(h)
         cx, cy = lay.centre(q, r)
         dark = h.get("impassable") or h.get("escape")
-        d.text((cx, cy - s * 0.64), f"{q},{r}", font=fcoord,
-               fill=(235, 230, 220) if h.get("impassable") else ((20, 60, 20) if dark else INK_SOFT), anchor="mm")
+        d.text((cx, cy - s * COORD_Y), f"{q},{r}", font=fcoord,
+               fill=(235, 230, 220) if h.get("impassable") else ((20, 60, 20) if dark else INK), anchor="ms")
         if h.get("escape"):
             d.text((cx, cy + s * 0.78), "EXIT", font=fsmall, fill=(15, 60, 15), anchor="mm")
         elif h.get("entrance"):
@@ -221,17 +233,17 @@ def _legend_strip(W: int) -> tuple[Image.Image, float]:
     d = ImageDraw.Draw(strip)
     d.line([(M, 6), (W - M, 6)], fill=(200, 190, 172), width=2)
     end = _legend(d, M, 16, W - 2 * M)
-    return strip, end
+    return strip.crop((0, 0, W, int(end) + 6)), end
 
 
 def _build_static(view: dict) -> _Static:
     layer, lay = _draw_static(view)
     W = lay.width
     top = HEADER_H + lay.layer_h
-    base = Image.new("RGB", (W, top + LEGEND_H + 10), BG)
+    legend, legend_end = _shared_get(("legend", W), lambda: _legend_strip(W))
+    base = Image.new("RGB", (W, top + legend.height), BG)
     ImageDraw.Draw(base).rectangle([0, 0, W, HEADER_H - 6], fill=HEADER_BG)
     base.paste(layer, (0, HEADER_H))
-    legend, legend_end = _shared_get(("legend", W), lambda: _legend_strip(W))
     base.paste(legend, (0, top))
     counts = colour_counts(base)
     spec = _shared_get(("specimen", W, lay.s), lambda: colour_counts(_draw_specimen(lay)))
@@ -325,34 +337,42 @@ def _badge(d, x, y, r, status: str) -> None:
     col = status_colour(status)
     letter = status_letter(status)
     d.ellipse([x - r, y - r, x + r, y + r], fill=col, outline=WHITE, width=max(1, int(r / 6)))
-    d.text((x, y + 0.5), letter, font=fit_font(letter, r * 1.7, int(r * 1.25), True, min_size=8), fill=WHITE,
-           anchor="mm")
+    draw_text(d, (x, y + 0.5), letter, fit_font(letter, r * 1.7, int(r * 1.25), True, min_size=8), WHITE, "mm")
+
+
+def _unit_place(u: dict) -> tuple[int, int] | None:
+    """Where a unit is drawn: its hex, or for a defeated unit taken off the map the hex it fell on
+    (optional view key ``defeated_at``: [q, r])."""
+    qr = _qr(u)
+    if qr is None and u.get("defeated"):
+        qr = _qr(u.get("defeated_at") or [])
+    return qr
 
 
 def _draw_units(d: ImageDraw.ImageDraw, lay: _Layout, units: list[dict], yoff: float) -> None:
     s = lay.s
     R = s * 0.34
     fname = font(max(12, int(s * 0.19)), True)
-    fhp = font(max(11, int(s * 0.19)), True)
+    fhp = font(max(13, int(s * HP_SCALE)), "condensed")
     # defeated first so living units draw on top when stacked
     order = sorted(units, key=lambda u: (not u.get("defeated"), bool(u.get("acting"))))
     for u in order:
-        qr = _qr(u)
+        qr = _unit_place(u)
         if qr is None:
             continue
         cx, cy = lay.centre(*qr)
         cy += yoff
-        ty = cy - s * 0.08
+        ty = cy - s * TOKEN_DY
         side = u.get("side") or "enemy"
         col = SIDE_COLOURS.get(side, (90, 90, 90))
         defeated = bool(u.get("defeated"))
         if defeated:
-            col = (150, 146, 140)
+            col = DEFEATED_COLOUR
         if u.get("acting") and not defeated:
-            for i, a in enumerate((0.15, 0.11)):
+            for i, a in enumerate((0.06, 0.045)):   # kept clear of the hex label above
                 g = R + s * a
                 d.ellipse([cx - g, ty - g, cx + g, ty + g], fill=mix(GOLD, WHITE, 0.4 - i * 0.3))
-            g = R + s * 0.07
+            g = R + s * 0.03
             d.ellipse([cx - g, ty - g, cx + g, ty + g], outline=(200, 130, 0), width=max(3, int(s / 16)))
         ring = mix(col, (0, 0, 0), 0.45)
         d.ellipse([cx - R, ty - R, cx + R, ty + R], fill=col, outline=WHITE if not defeated else ring,
@@ -361,54 +381,105 @@ def _draw_units(d: ImageDraw.ImageDraw, lay: _Layout, units: list[dict], yoff: f
             ri = R * 0.78
             d.ellipse([cx - ri, ty - ri, cx + ri, ty + ri], outline=mix(col, WHITE, 0.5), width=max(1, int(s / 36)))
         short = str(u.get("short") or str(u.get("label") or "?")[:3].upper())
-        d.text((cx, ty), short, font=fit_font(short, R * 1.7, int(s * 0.25), True, min_size=9),
-               fill=text_on(col) if not defeated else (90, 86, 80), anchor="mm")
         if defeated:
             k = R * 0.8
             w = max(3, int(s / 14))
             d.line([(cx - k, ty - k), (cx + k, ty + k)], fill=(120, 20, 20), width=w)
             d.line([(cx - k, ty + k), (cx + k, ty - k)], fill=(120, 20, 20), width=w)
-        # level badge (enemies)
+        d.text((cx, ty), short, font=fit_font(short, R * 1.7, int(s * 0.25), True, min_size=9),
+               fill=text_on(col) if not defeated else INK, anchor="mm",
+               stroke_width=0 if not defeated else 2, stroke_fill=DEFEATED_COLOUR)
+        # level badge (enemies), left of the token
         lvl = u.get("level")
         if lvl not in (None, "") and not defeated:
-            lx, ly, lr = cx - R * 0.95, ty - R * 0.85, s * 0.12
+            lr = s * 0.13
+            lx, ly = cx - R - lr * 0.35, ty - R * 0.35
             d.rectangle([lx - lr, ly - lr, lx + lr, ly + lr], fill=INK, outline=WHITE, width=1)
-            d.text((lx, ly), str(lvl), font=font(max(10, int(s * 0.17)), True), fill=WHITE, anchor="mm")
+            draw_text(d, (lx, ly), str(lvl), font(max(10, int(s * 0.2)), True), WHITE, "mm")
         # statuses to the right of the token
         br = max(9, s * 0.14)
-        for i, st in enumerate(list(u.get("statuses") or [])[:4]):
+        for i, st in enumerate(list(u.get("statuses") or [])[:4] if not defeated else []):
             bx = cx + R + br * 0.55
             by = ty - R + br * 0.6 + i * (br * 2.05)
             _badge(d, bx, by, br, str(st))
-        # HP pill overlapping the token's bottom edge
+        # HP pill overlapping the token's bottom edge (a defeated unit shows DEFEATED instead)
         hp, mx, bonus = _int(u.get("hp")), _int(u.get("max_hp")), _int(u.get("bonus_hp"))
-        hp_txt = f"{hp}/{mx}" if mx else str(hp)
-        pw = text_width(hp_txt, fhp) + 10
-        ph = fhp.size + 5
+        hp_txt = (f"{hp}/{mx}" if mx else str(hp)) if not defeated else "DEFEATED"
+        fpill = fhp if not defeated else fit_font("DEFEATED", s * 1.5, int(s * 0.24), "condensed", min_size=9)
+        pw = text_width(hp_txt, fpill) + fpill.size * 0.45
+        ph = fpill.size * 1.08
         py = ty + R
-        bonus_w = (text_width(f"+{bonus}", fhp) + 8) if bonus else 0
-        px0 = cx - (pw + bonus_w + (2 if bonus else 0)) / 2
-        pc = _hp_colour(hp, mx) if not defeated else (120, 116, 110)
+        bonus_w = (text_width(f"+{bonus}", fhp) + fhp.size * 0.35) if bonus and not defeated else 0
+        px0 = cx - (pw + bonus_w + (2 if bonus_w else 0)) / 2
+        pc = _hp_colour(hp, mx) if not defeated else (120, 20, 20)
         d.rounded_rectangle([px0, py - ph / 2, px0 + pw, py + ph / 2], radius=ph / 2, fill=pc, outline=WHITE,
-                            width=1)
-        d.text((px0 + pw / 2, py), hp_txt, font=fhp, fill=WHITE, anchor="mm")
-        if bonus:
+                            width=max(1, int(s / 40)))
+        draw_text(d, (px0 + pw / 2, py), hp_txt, fpill, WHITE, "mm")
+        if bonus_w:
             bx0 = px0 + pw + 2
             d.rounded_rectangle([bx0, py - ph / 2, bx0 + bonus_w, py + ph / 2], radius=ph / 2, fill=GOLD,
-                                outline=WHITE, width=1)
-            d.text((bx0 + bonus_w / 2, py), f"+{bonus}", font=fhp, fill=INK, anchor="mm")
-        # full name under it
-        name = ellipsize(str(u.get("label") or ""), fname, s * 1.62)
+                                outline=WHITE, width=max(1, int(s / 40)))
+            draw_text(d, (bx0 + bonus_w / 2, py), f"+{bonus}", fhp, INK, "mm")
+        # full name under it: wrapped onto two lines rather than cut (the roster below has it whole too)
+        lines = _name_lines(str(u.get("label") or ""), fname, s * 1.62)
         ny = py + ph / 2 + fname.size * 0.62
-        nw = text_width(name, fname)
-        d.rounded_rectangle([cx - nw / 2 - 4, ny - fname.size * 0.6, cx + nw / 2 + 4, ny + fname.size * 0.6],
-                            radius=4, fill=(255, 252, 245) if not defeated else (220, 216, 210))
-        d.text((cx, ny), name, font=fname, fill=INK if not defeated else INK_FAINT, anchor="mm")
+        for line in lines:
+            nw = text_width(line, fname)
+            d.rounded_rectangle([cx - nw / 2 - 4, ny - fname.size * 0.6, cx + nw / 2 + 4, ny + fname.size * 0.6],
+                                radius=4, fill=(255, 252, 245) if not defeated else (220, 216, 210))
+            draw_text(d, (cx, ny), line, fname, INK if not defeated else INK_SOFT, "mm")
+            ny += fname.size * 1.2
+
+
+def _name_lines(name: str, f, width: float) -> list[str]:
+    if not name or text_width(name, f) <= width:
+        return [name] if name else []
+    return wrap(name, f, width, max_lines=2)
+
+
+def _draw_moves(d: ImageDraw.ImageDraw, lay: _Layout, path, yoff: float, colour) -> None:
+    """One move: a dot where it started, a line through every hex, arrowheads on each step."""
+    s = lay.s
+    pts = [p for p in (_qr(p) for p in (path or [])) if p is not None]
+    if len(pts) < 2:
+        return
+    pts = [lay.centre(q, r) for q, r in pts]
+    pts = [(x, y + yoff) for x, y in pts]
+    lw = max(4, int(s / 11))
+    d.ellipse([pts[0][0] - lw * 1.3, pts[0][1] - lw * 1.3, pts[0][0] + lw * 1.3, pts[0][1] + lw * 1.3],
+              fill=colour)
+    for a, b in zip(pts, pts[1:]):
+        d.line([a, b], fill=colour, width=lw)
+    for a, b in zip(pts, pts[1:]):
+        mx_, my_ = a[0] + (b[0] - a[0]) * 0.6, a[1] + (b[1] - a[1]) * 0.6
+        sx_, sy_ = a[0] + (b[0] - a[0]) * 0.3, a[1] + (b[1] - a[1]) * 0.3
+        arrow(d, (sx_, sy_), (mx_, my_), colour, lw, s * 0.3)
+
+
+def _draw_engage(d: ImageDraw.ImageDraw, lay: _Layout, eng, yoff: float) -> None:
+    if not isinstance(eng, dict):
+        return
+    s = lay.s
+    a, b = _qr(eng.get("from") or []), _qr(eng.get("to") or [])
+    if not (a and b and a != b):
+        return
+    ax, ay = lay.centre(*a)
+    bx, by = lay.centre(*b)
+    ay += yoff - s * TOKEN_DY
+    by += yoff - s * TOKEN_DY
+    dist = math.hypot(bx - ax, by - ay)
+    ux, uy = (bx - ax) / dist, (by - ay) / dist
+    R = s * 0.34
+    p0 = (ax + ux * (R + 3), ay + uy * (R + 3))
+    p1 = (bx - ux * (R + 2), by - uy * (R + 2))
+    lw = max(6, int(s / 7))
+    arrow(d, p0, p1, WHITE, lw + 6, s * 0.42)
+    arrow(d, p0, p1, ENGAGE_COLOUR, lw, s * 0.34)
 
 
 def _legend(d: ImageDraw.ImageDraw, x0: float, y: float, width: float) -> float:
-    f = font(18)
-    fb = font(18, True)
+    f = font(LEGEND_FONT)
+    fb = font(LEGEND_FONT, True)
     x = x0
     d.text((x, y + 14), "STATUS", font=fb, fill=INK_SOFT, anchor="lm")
     x += fb.getlength("STATUS") + 16
@@ -416,7 +487,7 @@ def _legend(d: ImageDraw.ImageDraw, x0: float, y: float, width: float) -> float:
         _badge(d, x + 13, y + 14, 13, st)
         d.text((x + 32, y + 14), st, font=f, fill=INK, anchor="lm")
         x += 32 + f.getlength(st) + 22
-    y += 36
+    y += 40
     x = x0
     items = []
 
@@ -441,6 +512,7 @@ def _legend(d: ImageDraw.ImageDraw, x0: float, y: float, width: float) -> float:
 
     items.append(("defeated", defeated))
     items.append(("move", lambda dd, cx, cy: arrow(dd, (cx - 16, cy), (cx + 16, cy), PATH_COLOUR, 5, 12)))
+    items.append(("enemy move", lambda dd, cx, cy: arrow(dd, (cx - 16, cy), (cx + 16, cy), ENEMY_PATH_COLOUR, 5, 12)))
     items.append(("engage", lambda dd, cx, cy: arrow(dd, (cx - 16, cy), (cx + 16, cy), ENGAGE_COLOUR, 7, 14)))
 
     def swatch(col, hatch=False, text=None):
@@ -471,16 +543,16 @@ def _legend(d: ImageDraw.ImageDraw, x0: float, y: float, width: float) -> float:
         w = 36 + f.getlength(label) + 20
         if x + w > x0 + width:
             x = x0
-            y += 36
+            y += 40
         draw(d, x + 16, y + 14)
         d.text((x + 36, y + 14), label, font=f, fill=INK, anchor="lm")
         x += w
-    return y + 36
+    return y + 40
 
 
 def _dynamic_colours() -> list[tuple[int, int, int]]:
     """Every flat colour the per-turn layer draws; each is kept exactly in the map's palette."""
-    cols = [BG, WHITE, INK, INK_SOFT, INK_FAINT, GOLD, HEADER_BG, PATH_COLOUR, ENGAGE_COLOUR]
+    cols = [BG, WHITE, INK, INK_SOFT, INK_FAINT, GOLD, HEADER_BG, PATH_COLOUR, ENGAGE_COLOUR, ENEMY_PATH_COLOUR]
     for col in list(SIDE_COLOURS.values()) + [(90, 90, 90), (150, 146, 140)]:
         cols += [col, mix(col, (0, 0, 0), 0.45), mix(col, WHITE, 0.5)]
     cols += [mix(GOLD, WHITE, 0.4), mix(GOLD, WHITE, 0.1), (200, 130, 0)]            # acting glow
@@ -521,14 +593,15 @@ def _draw_specimen(lay: _Layout) -> Image.Image:
          "statuses": statuses[:2]},
         {"side": "other", "label": "Wardstone", "short": "W?", "hp": 2, "max_hp": 0, "level": 10},
         {"side": "enemy", "label": "Rat", "short": "RAT", "hp": 0, "max_hp": 3, "level": 1, "defeated": True},
+        {"side": "adventurer", "label": "Marcus", "short": "MAR", "hp": 1, "max_hp": 4, "player": "Theo"},
     ]
     cols = max(1, int((W - s * 0.4) // (s * 2.6)))
     for i, u in enumerate(units):
         u["q"], u["r"] = i % cols, i // cols
     rows = (len(units) + cols - 1) // cols
-    flog = font(19)
+    flog = font(LOG_FONT)
     log_y = HEADER_H + rows * s * 2.5 + s * 0.8
-    H = int(log_y + 34 + len(_SPECIMEN_LOG) * 26 + 12 + 10)
+    H = int(log_y + _log_height(_SPECIMEN_LOG) + 10)
     img = Image.new("RGB", (W, H), BG)
     d = ImageDraw.Draw(img)
     d.rectangle([0, 0, W, HEADER_H - 6], fill=HEADER_BG)
@@ -538,10 +611,15 @@ def _draw_specimen(lay: _Layout) -> Image.Image:
     y = log_y - s * 0.5
     _chest(d, M + s * 0.3, y, s * 0.34)
     arrow(d, (M + s, y), (M + s * 3, y), PATH_COLOUR, max(4, int(s / 11)), s * 0.3)
+    arrow(d, (M + s * 7, y), (M + s * 9, y), ENEMY_PATH_COLOUR, max(4, int(s / 11)), s * 0.3)
     arrow(d, (M + s * 4, y), (M + s * 6, y), WHITE, max(6, int(s / 7)) + 6, s * 0.42)
     arrow(d, (M + s * 4, y), (M + s * 6, y), ENGAGE_COLOUR, max(6, int(s / 7)), s * 0.34)
     _draw_log(d, W, log_y, _SPECIMEN_LOG, flog)
-    return img
+    roster, roster_h = _roster_layout(units, W)
+    out = Image.new("RGB", (W, H + roster_h + 4), BG)
+    out.paste(img, (0, 0))
+    _draw_roster(ImageDraw.Draw(out), W, H, roster, roster_h)
+    return out
 
 
 def _draw_header(d: ImageDraw.ImageDraw, W: int, title: str, rnd, fatigue: bool) -> None:
@@ -552,17 +630,36 @@ def _draw_header(d: ImageDraw.ImageDraw, W: int, title: str, rnd, fatigue: bool)
         fw = text_width("FATIGUE ROUND", ft) + 28
         d.rounded_rectangle([right_x - fw, 10, right_x, HEADER_H - 16], radius=10, fill=(210, 40, 30),
                             outline=(255, 210, 80), width=3)
-        d.text((right_x - fw / 2, (HEADER_H - 6) / 2), "FATIGUE ROUND", font=ft, fill=WHITE, anchor="mm")
+        draw_text(d, (right_x - fw / 2, (HEADER_H - 6) / 2), "FATIGUE ROUND", ft, WHITE, "mm")
         right_x -= fw + 12
     if rnd is not None:
         fr = font(26, True)
         rt = f"Round {rnd}"
         rw = text_width(rt, fr) + 24
         d.rounded_rectangle([right_x - rw, 10, right_x, HEADER_H - 16], radius=10, fill=WHITE)
-        d.text((right_x - rw / 2, (HEADER_H - 6) / 2), rt, font=fr, fill=INK, anchor="mm")
+        draw_text(d, (right_x - rw / 2, (HEADER_H - 6) / 2), rt, fr, INK, "mm")
         right_x -= rw + 12
-    d.text((M, (HEADER_H - 6) / 2), ellipsize(title, font(32, True), right_x - M - 10), font=font(32, True),
-           fill=WHITE, anchor="lm")
+    if rnd is not None:   # the round badge says it already: "Jailbreak — round 4" is drawn "Jailbreak"
+        title = re.sub(rf"\s*[—–-]\s*round\s+{re.escape(str(rnd))}\s*$", "", title, flags=re.I) or title
+    _draw_title(d, title, M, (HEADER_H - 6) / 2, right_x - M - 10)
+
+
+def title_lines(title: str, width: float) -> tuple[list[str], object]:
+    """The title in one line (shrunk to 24 px at the least), else in two lines; cut only past that."""
+    f = fit_font(title, width, 32, True, min_size=24)
+    if text_width(title, f) <= width:
+        return [title], f
+    f = font(24, True)
+    return wrap(title, f, width, max_lines=2), f
+
+
+def _draw_title(d: ImageDraw.ImageDraw, title: str, x: float, cy: float, width: float) -> None:
+    lines, f = title_lines(title, width)
+    if len(lines) == 1:
+        draw_text(d, (x, cy), lines[0], f, WHITE, "lm")
+        return
+    draw_text(d, (x, cy - 14), lines[0], f, WHITE, "lm")
+    draw_text(d, (x, cy + 15), lines[1], f, WHITE, "lm")
 
 
 def _log_lines(view: dict, W: int, flog) -> list[str]:
@@ -573,32 +670,119 @@ def _log_lines(view: dict, W: int, flog) -> list[str]:
 
 
 def _log_height(lines: list[str]) -> int:
-    return (34 + len(lines) * 26 + 12) if lines else 0
+    return (38 + len(lines) * LOG_ROW + 12) if lines else 0
 
 
 def _draw_log(d: ImageDraw.ImageDraw, W: int, y: float, lines: list[str], flog) -> None:
     d.rounded_rectangle([M, y, W - M, y + _log_height(lines) - 6], radius=10, fill=(255, 252, 245),
                         outline=(120, 110, 98), width=2)
-    d.text((M + 12, y + 8), "LOG", font=font(18, True), fill=INK_SOFT)
-    ly = y + 36
+    draw_text(d, (M + 12, y + 8), "LOG", font(20, True), INK_SOFT, "la")
+    ly = y + 38
     for i, line in enumerate(lines):
         last = i == len(lines) - 1
-        d.text((M + 12, ly), line, font=font(19, last) if last else flog, fill=INK)
-        ly += 26
+        draw_text(d, (M + 12, ly), line, font(LOG_FONT, last) if last else flog, INK, "la")
+        ly += LOG_ROW
+
+
+def _moves_of(view: dict, units: list[dict]) -> list[tuple[list, tuple[int, int, int]]]:
+    """Every move to draw: the acting unit's ``path``, then each of the optional ``moves``
+    (``[{"unit": id, "path": [[q, r], ...]}]``, e.g. what the enemies did in their phase), coloured
+    by the moving unit's side."""
+    side_of = {str(u.get("id")): u.get("side") for u in units}
+    out = [(view.get("path") or [], PATH_COLOUR)]
+    for m in view.get("moves") or []:
+        if isinstance(m, dict):
+            side = m.get("side") or side_of.get(str(m.get("unit")), "enemy")
+            out.append((m.get("path") or [], ENEMY_PATH_COLOUR if side == "enemy" else PATH_COLOUR))
+    return out
+
+
+def _roster_entries(units: list[dict]) -> list[dict]:
+    rank = {"adventurer": 0, "companion": 1, "enemy": 2}
+    return sorted((u for u in units if isinstance(u, dict)),
+                  key=lambda u: (rank.get(u.get("side"), 3), bool(u.get("defeated"))))
+
+
+def _roster_layout(units: list[dict], W: int) -> tuple[list[tuple[dict, float, float, list[str]]], int]:
+    """The footer key: each token's letters, the unit's whole name, its player, its HP; two columns."""
+    entries = _roster_entries(units)
+    if not entries:
+        return [], 0
+    f = font(ROSTER_FONT, True)
+    colw = (W - 2 * M - 24) / 2
+    chip_w = ROSTER_FONT * 2.9
+    placed = []
+    y = 44.0
+    col_y = [y, y]
+    for i, u in enumerate(entries):
+        c = 0 if col_y[0] <= col_y[1] else 1
+        text = _roster_text(u)
+        lines = wrap(text, f, colw - chip_w - 16, max_lines=3)
+        placed.append((u, c, col_y[c], lines))
+        col_y[c] += max(ROSTER_ROW, 8 + len(lines) * (ROSTER_FONT + 6))
+    return placed, int(max(col_y) + 10)
+
+
+def _roster_text(u: dict) -> str:
+    name = str(u.get("label") or u.get("short") or "?")
+    player = str(u.get("player") or "").strip()
+    text = f"{name} ({player})" if player and player.lower() != name.lower() else name
+    if u.get("escaped"):          # an escaped unit is off the map too, but not defeated
+        return text + " · escaped"
+    if u.get("defeated"):
+        return text + " · defeated"
+    hp, mx = _int(u.get("hp")), _int(u.get("max_hp"))
+    text += f" · {hp}/{mx} HP" if mx else f" · {hp} HP"
+    if u.get("acting"):
+        text += " · now"
+    return text
+
+
+def _draw_roster(d: ImageDraw.ImageDraw, W: int, y0: float, placed, height: int) -> None:
+    d.rounded_rectangle([M, y0, W - M, y0 + height - 6], radius=10, fill=(255, 252, 245),
+                        outline=(120, 110, 98), width=2)
+    draw_text(d, (M + 12, y0 + 8), "WHO IS WHO", font(22, True), INK_SOFT, "la")
+    f = font(ROSTER_FONT, True)
+    colw = (W - 2 * M - 24) / 2
+    chip_w = ROSTER_FONT * 2.9
+    for u, c, y, lines in placed:
+        x = M + 12 + c * colw
+        side = u.get("side") or "enemy"
+        col = SIDE_COLOURS.get(side, (90, 90, 90)) if not u.get("defeated") else DEFEATED_COLOUR
+        yy = y0 + y
+        ch = ROSTER_FONT + 8
+        d.rounded_rectangle([x, yy, x + chip_w, yy + ch], radius=ch / 2, fill=col,
+                            outline=(200, 130, 0) if u.get("acting") else WHITE, width=3 if u.get("acting") else 1)
+        short = str(u.get("short") or str(u.get("label") or "?")[:3].upper())
+        draw_text(d, (x + chip_w / 2, yy + ch / 2), short, fit_font(short, chip_w - 12, ROSTER_FONT, True, 10),
+                  text_on(col), "mm")
+        ty = yy + ch / 2
+        for line in lines:
+            draw_text(d, (x + chip_w + 10, ty), line, f, INK if not u.get("defeated") else INK_SOFT, "lm")
+            ty += ROSTER_FONT + 6
 
 
 def render_map(view: dict) -> bytes:
-    """Draw a battle map from its view model; returns PNG bytes."""
-    view = view or {}
+    """Draw a battle map from its view model; returns PNG bytes.
+
+    Optional keys beyond the basic ones (absent: drawn as before):
+    ``moves`` [{"unit": id, "path": [[q, r], ...]}] and ``engages`` [{"unit": id, "from": [q, r],
+    "to": [q, r]}] (what units did, e.g. the enemy phase); a unit's ``player`` (display name, shown in
+    the footer key) and ``defeated_at`` [q, r] (where a defeated unit taken off the map fell); a
+    cache's ``opened`` (opened caches are not drawn).
+    """
+    view = printable_view(view or {})
     st = _static_layer(view)
     lay = st.layout
     W = lay.width
-    s = lay.s
-    flog = font(19)
+    flog = font(LOG_FONT)
+    units = [u for u in (view.get("units") or []) if isinstance(u, dict)]
     log_lines = _log_lines(view, W, flog)
     log_h = _log_height(log_lines)
-    if log_h:
-        img = Image.new("RGB", (W, st.base.height + log_h), BG)
+    roster, roster_h = _roster_layout(units, W)
+    extra = log_h + (roster_h + 4 if roster_h else 0)
+    if extra:
+        img = Image.new("RGB", (W, st.base.height + extra), BG)
         img.paste(st.base, (0, 0))
     else:
         img = st.base.copy()
@@ -608,48 +792,29 @@ def render_map(view: dict) -> bytes:
     _draw_header(d, W, str(view.get("title") or "Battle"), view.get("round"), bool(view.get("fatigue_round")))
 
     yoff = HEADER_H
-    # caches
+    s = lay.s
+    # caches (an opened one is gone from the map)
     for c in view.get("caches") or []:
         qr = _qr(c)
-        if qr is None:
+        if qr is None or (isinstance(c, dict) and c.get("opened")):
             continue
         cx, cy = lay.centre(*qr)
         _chest(d, cx + s * 0.5, cy + yoff - s * 0.12, s * 0.34)
-    # move path
-    path = [p for p in (_qr(p) for p in (view.get("path") or [])) if p is not None]
-    if len(path) >= 2:
-        pts = [lay.centre(q, r) for q, r in path]
-        pts = [(x, y + yoff) for x, y in pts]
-        lw = max(4, int(s / 11))
-        d.ellipse([pts[0][0] - lw * 1.3, pts[0][1] - lw * 1.3, pts[0][0] + lw * 1.3, pts[0][1] + lw * 1.3],
-                  fill=PATH_COLOUR)
-        for a, b in zip(pts, pts[1:]):
-            d.line([a, b], fill=PATH_COLOUR, width=lw)
-        for a, b in zip(pts, pts[1:]):
-            mx_, my_ = a[0] + (b[0] - a[0]) * 0.6, a[1] + (b[1] - a[1]) * 0.6
-            sx_, sy_ = a[0] + (b[0] - a[0]) * 0.3, a[1] + (b[1] - a[1]) * 0.3
-            arrow(d, (sx_, sy_), (mx_, my_), PATH_COLOUR, lw, s * 0.3)
+    # moves: the acting unit's path and any others the view lists
+    for path, colour in _moves_of(view, units):
+        _draw_moves(d, lay, path, yoff, colour)
     # units
-    _draw_units(d, lay, list(view.get("units") or []), yoff)
-    # engage arrow on top
-    eng = view.get("engage") or None
-    if eng:
-        a, b = _qr(eng.get("from") or []), _qr(eng.get("to") or [])
-        if a and b and a != b:
-            ax, ay = lay.centre(*a)
-            bx, by = lay.centre(*b)
-            ay += yoff - s * 0.08
-            by += yoff - s * 0.08
-            dist = math.hypot(bx - ax, by - ay)
-            ux, uy = (bx - ax) / dist, (by - ay) / dist
-            R = s * 0.34
-            p0 = (ax + ux * (R + 3), ay + uy * (R + 3))
-            p1 = (bx - ux * (R + 2), by - uy * (R + 2))
-            lw = max(6, int(s / 7))
-            arrow(d, p0, p1, WHITE, lw + 6, s * 0.42)
-            arrow(d, p0, p1, ENGAGE_COLOUR, lw, s * 0.34)
+    _draw_units(d, lay, units, yoff)
+    # engage arrows on top
+    _draw_engage(d, lay, view.get("engage"), yoff)
+    for eng in view.get("engages") or []:
+        _draw_engage(d, lay, eng, yoff)
 
-    # log (the legend above it is in the static layer)
+    # log (the legend above it is in the static layer), then the footer key
+    y = st.legend_end + 4
     if log_lines:
-        _draw_log(d, W, st.legend_end + 4, log_lines, flog)
+        _draw_log(d, W, y, log_lines, flog)
+        y += log_h
+    if roster:
+        _draw_roster(d, W, y, roster, roster_h)
     return encode_png(img, palette_image=st.palette)

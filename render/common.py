@@ -4,14 +4,16 @@ from __future__ import annotations
 import io
 import math
 import os
+import re
 import threading
+import unicodedata
 from functools import lru_cache
 from typing import Iterable
 
 from PIL import Image, ImageDraw, ImageFont
 
 FONT_DIR = os.path.join(os.path.dirname(__file__), "fonts")
-_FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
+_FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf", "condensed": "DejaVuSansCondensed-Bold.ttf"}
 
 # Palette -------------------------------------------------------------------
 BG = (246, 241, 230)
@@ -78,10 +80,10 @@ def mix(a, b, t: float) -> tuple[int, int, int]:
 _local = threading.local()
 
 
-@lru_cache(maxsize=2)
-def _font_bytes(bold: bool) -> bytes | None:
+@lru_cache(maxsize=3)
+def _font_bytes(bold) -> bytes | None:
     try:
-        with open(os.path.join(FONT_DIR, _FONT_FILES[bool(bold)]), "rb") as fh:
+        with open(os.path.join(FONT_DIR, _FONT_FILES[bold]), "rb") as fh:
             return fh.read()
     except OSError:
         return None
@@ -94,24 +96,154 @@ def _default_font(size: int):
         return ImageFont.load_default()
 
 
-def font(size: int, bold: bool = False):
+def font(size: int, bold: bool | str = False):
     """A font of ``size`` pixels (DejaVu Sans, shipped in render/fonts), loaded once per thread.
+
+    ``bold="condensed"`` is DejaVu Sans Condensed Bold: the narrow face for the big hex labels and
+    HP numbers that must stay readable when a phone shrinks the picture.
 
     Falls back to Pillow's built-in scalable font when the TTF file is missing.
     """
     cache = getattr(_local, "fonts", None)
     if cache is None:
         cache = _local.fonts = {}
-    key = (int(size), bool(bold))
+    key = (int(size), bold if bold == "condensed" else bool(bold))
     f = cache.get(key)
     if f is None:
-        data = _font_bytes(bool(bold))
+        data = _font_bytes(key[1])
         try:
             f = ImageFont.truetype(io.BytesIO(data), key[0]) if data else _default_font(key[0])
         except OSError:
             f = _default_font(key[0])
         cache[key] = f
     return f
+
+
+# What the shipped font can draw ------------------------------------------------
+def _cmap(data: bytes) -> frozenset[int]:
+    """The code points a TrueType font maps to a glyph (its 'cmap' table, formats 4 and 12)."""
+    import struct
+
+    num = struct.unpack_from(">H", data, 4)[0]
+    cmap_at = None
+    for i in range(num):
+        tag, _, off, _ = struct.unpack_from(">4sIII", data, 12 + 16 * i)
+        if tag == b"cmap":
+            cmap_at = off
+    if cmap_at is None:
+        return frozenset()
+    n_sub = struct.unpack_from(">H", data, cmap_at + 2)[0]
+    subs = {}
+    for i in range(n_sub):
+        pid, eid, off = struct.unpack_from(">HHI", data, cmap_at + 4 + 8 * i)
+        subs[(pid, eid)] = cmap_at + off
+    points: set[int] = set()
+    for key in ((3, 10), (0, 4), (3, 1), (0, 3)):
+        at = subs.get(key)
+        if at is None:
+            continue
+        fmt = struct.unpack_from(">H", data, at)[0]
+        if fmt == 12:
+            groups = struct.unpack_from(">I", data, at + 12)[0]
+            for g in range(groups):
+                start, end, _ = struct.unpack_from(">III", data, at + 16 + 12 * g)
+                points.update(range(start, end + 1))
+        elif fmt == 4:
+            segx2 = struct.unpack_from(">H", data, at + 6)[0]
+            ends = struct.unpack_from(f">{segx2 // 2}H", data, at + 14)
+            starts = struct.unpack_from(f">{segx2 // 2}H", data, at + 16 + segx2)
+            deltas = struct.unpack_from(f">{segx2 // 2}h", data, at + 16 + 2 * segx2)
+            ro_at = at + 16 + 3 * segx2
+            ranges = struct.unpack_from(f">{segx2 // 2}H", data, ro_at)
+            for k, (st, en) in enumerate(zip(starts, ends)):
+                for c in range(st, en + 1):
+                    if c == 0xFFFF:
+                        continue
+                    if ranges[k] == 0:
+                        gid = (c + deltas[k]) & 0xFFFF
+                    else:
+                        gat = ro_at + 2 * k + ranges[k] + 2 * (c - st)
+                        gid = struct.unpack_from(">H", data, gat)[0]
+                        gid = (gid + deltas[k]) & 0xFFFF if gid else 0
+                    if gid:
+                        points.add(c)
+        if points:
+            break
+    return frozenset(points)
+
+
+@lru_cache(maxsize=1)
+def drawable_points() -> frozenset[int]:
+    """Code points every shipped face can draw (regular, bold and condensed bold)."""
+    sets = [_cmap(data) for data in (_font_bytes(k) for k in _FONT_FILES) if data]
+    if not sets:
+        return frozenset(range(32, 127))
+    out = sets[0]
+    for s in sets[1:]:
+        out = out & s
+    return out
+
+
+def can_draw(ch: str) -> bool:
+    return ord(ch) in drawable_points()
+
+
+# Characters the font lacks but that have a plain stand-in; anything else it lacks is dropped.
+_STAND_INS = {
+    "⚔": "x",       # crossed swords
+    "✅": "ok", "✔": "ok", "❌": "x", "✖": "x",
+    "➡": "→", "⬅": "←", "⬆": "↑", "⬇": "↓",
+    "⏳": "", "⌛": "",
+}
+_MENTION = re.compile(r"<(@[!&]?|#)(\d+)>")
+_MARKDOWN = re.compile(r"(\*\*|__|~~|\|\||`+|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*]))")
+
+
+@lru_cache(maxsize=8192)
+def printable(text) -> str:
+    """``text`` as a picture may print it: no Markdown markers (``**``, backticks, ``__``, ``~~``,
+    spoilers, single ``*``), no raw Discord mentions, and only characters the shipped font draws
+    (emoji and other missing glyphs get a plain stand-in or are dropped, never a box)."""
+    text = str(text if text is not None else "")
+    if not text:
+        return text
+    text = _MENTION.sub(lambda m: "someone" if m.group(1).startswith("@") else "a channel", text)
+    text = _MARKDOWN.sub("", text)
+    pts = drawable_points()
+    out = []
+    for ch in text:
+        o = ord(ch)
+        if o in (0xFE0E, 0xFE0F, 0x200D):
+            continue
+        if o in pts:
+            out.append(ch)
+        elif ch in _STAND_INS:
+            out.append("".join(c for c in _STAND_INS[ch] if ord(c) in pts))
+        elif ch in "\t\n\r":
+            out.append(" ")
+        elif unicodedata.category(ch)[0] in "LN":
+            out.append("?")     # a letter of a script the font lacks: shown as missing, never dropped silently
+        # else: dropped (emoji, variation selectors, zero-width joiners, symbols the font lacks)
+    cleaned = "".join(out)
+    cleaned = re.sub(r"[ ]{2,}", " ", cleaned).strip()
+    return cleaned
+
+
+_KEEP_KEYS = frozenset({"version", "id", "tile", "side", "icon", "kind", "stat", "line", "where", "constellation",
+                        "form", "status", "subtype_key"})
+
+
+def printable_view(view):
+    """A copy of a view model with every text run through :func:`printable` (ids and keys untouched)."""
+    if isinstance(view, dict):
+        return {k: (v if k in _KEEP_KEYS and isinstance(v, str) else printable_view(v)) for k, v in view.items()}
+    if isinstance(view, list):
+        return [printable_view(v) for v in view]
+    if isinstance(view, tuple):
+        return tuple(printable_view(v) for v in view)
+    if isinstance(view, str):
+        return printable(view)
+    return view
 
 
 # Text measuring is pure (same font object + text -> same result) but ``getlength`` runs a whole
@@ -204,10 +336,10 @@ def _wrap(text: str, f, width: float, max_lines: int | None, first_indent: float
     return lines
 
 
-def fit_font(text: str, width: float, size: int, bold: bool = False, min_size: int = 10):
+def fit_font(text: str, width: float, size: int, bold: bool | str = False, min_size: int = 10):
     """The largest font not above ``size`` in which ``text`` fits ``width``."""
     m = _memo()
-    key = ("fit", text, width, int(size), bool(bold), min_size)
+    key = ("fit", text, width, int(size), bold, min_size)
     f = m.get(key)
     if f is None:
         s = size
@@ -215,6 +347,33 @@ def fit_font(text: str, width: float, size: int, bold: bool = False, min_size: i
             s -= 1
         f = m[key] = font(s, bold)
     return f
+
+
+_MASKS_MAX = 1500
+
+
+def draw_text(d: ImageDraw.ImageDraw, xy, text: str, f, fill, anchor: str = "la") -> None:
+    """``d.text`` for one line without stroke, with the glyph mask memoised per thread.
+
+    The same lines come back every turn (names, HP, the log, the footer); their masks are
+    rasterised once and only blitted afterwards. The pixels are exactly those of ``d.text``.
+    """
+    text = str(text)
+    if not text or "\n" in text or not isinstance(f, ImageFont.FreeTypeFont):
+        d.text(xy, text, font=f, fill=fill, anchor=anchor)
+        return
+    x, y = float(xy[0]), float(xy[1])
+    start = (math.modf(x)[0], math.modf(y)[0])
+    masks = getattr(_local, "masks", None)
+    if masks is None or len(masks) > _MASKS_MAX:
+        masks = _local.masks = {}
+    key = (f, text, anchor, start, d.fontmode)
+    hit = masks.get(key)
+    if hit is None:
+        hit = masks[key] = f.getmask2(text, d.fontmode, anchor=anchor, start=start)
+    mask, offset = hit
+    ink, fill_ink = d._getink(fill)
+    d.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, ink if ink is not None else fill_ink)
 
 
 def draw_centered(d: ImageDraw.ImageDraw, xy, text: str, f, fill, anchor: str = "mm", **kw) -> None:
@@ -264,8 +423,32 @@ def arrow(d: ImageDraw.ImageDraw, p0, p1, fill, width: int, head: float) -> None
 KNOWN_ICONS = ("damage", "prevent", "heal", "tenacity", "status", "move", "blank")
 
 
-def draw_icon(d: ImageDraw.ImageDraw, icon: str, cx: float, cy: float, size: float, fill, bg=None) -> None:
-    """A simple vector glyph for a die face icon, ``size`` pixels across, centred on (cx, cy)."""
+def icon_letters(icon: str, n: int = 2) -> str:
+    """The letters drawn for an icon without a picture: initials of its parts, or its first ``n`` letters."""
+    icon = str(icon or "")
+    parts = [p for p in icon.replace("_", "-").split("-") if p]
+    if len(parts) > 1:
+        return "".join(p[:1] for p in parts)[:n].upper()
+    return icon[:n].title() or "?"
+
+
+def icon_codes(icons) -> dict[str, str]:
+    """Letters for every icon without a picture, long enough that no two of ``icons`` look alike."""
+    plain = [i for i in dict.fromkeys(str(x or "") for x in icons) if i and i not in KNOWN_ICONS]
+    out: dict[str, str] = {}
+    for icon in plain:
+        n = 2
+        while n < 5 and any(icon_letters(o, n) == icon_letters(icon, n) for o in plain if o != icon):
+            n += 1
+        out[icon] = icon_letters(icon, n)
+    return out
+
+
+def draw_icon(d: ImageDraw.ImageDraw, icon: str, cx: float, cy: float, size: float, fill, bg=None,
+              letters: str | None = None) -> None:
+    """A simple vector glyph for a die face icon, ``size`` pixels across, centred on (cx, cy).
+
+    An icon without a picture is drawn as ``letters`` (default: :func:`icon_letters`)."""
     s = size / 2
     icon = (icon or "").lower()
     w = max(2, int(size / 9))
@@ -303,9 +486,7 @@ def draw_icon(d: ImageDraw.ImageDraw, icon: str, cx: float, cy: float, size: flo
     elif icon == "blank" or icon == "":
         d.line([(cx - s * 0.5, cy), (cx + s * 0.5, cy)], fill=fill, width=w)
     else:
-        letters = "".join(p[:1] for p in icon.replace("_", "-").split("-") if p)[:2].upper() or icon[:2].upper()
-        if len(letters) == 1 and len(icon) > 1:
-            letters = icon[:2].title()
+        letters = letters or icon_letters(icon)
         d.text((cx, cy), letters, font=fit_font(letters, size, int(size * 0.8), bold=True), fill=fill, anchor="mm")
 
 

@@ -12,8 +12,8 @@ from PIL import Image, ImageDraw
 
 from render.common import (
     BG, GOLD, INK, INK_FAINT, INK_SOFT, LINE, PANEL, PANEL_DARK, STAT_COLOURS, WHITE,
-    constellation_colour, draw_icon, ellipsize, encode_png, fit_font, font, mix, pips, rounded,
-    status_colour, text_on, triangle, wrap,
+    constellation_colour, draw_icon, ellipsize, encode_png, fit_font, font, mix, pips, printable_view, rounded,
+    status_colour, text_on, text_width, triangle, wrap,
 )
 
 W = 1100
@@ -22,6 +22,9 @@ CW = W - 2 * M              # content width
 MAX_H = 4000
 PAD = 14                    # inner panel padding
 
+# the header's tag for an adventurer's place in the battle (optional view key "battle_status")
+BATTLE_TAGS = {"in battle": ("IN BATTLE", (200, 60, 40)), "escaped": ("ESCAPED", (40, 130, 60)),
+               "defeated": ("DEFEATED", (110, 30, 30)), "retreated": ("RETREATED", (110, 110, 110))}
 WHERE_TAGS = {"cooldown": "COOL", "active": "ACTIVE", "drained": "DRAIN"}
 FORM_TAGS = {"light": "Light", "heavy": "Heavy", "defensive": "Defensive", "ranged": "Ranged", "magic": "Magic"}
 
@@ -42,7 +45,7 @@ def _int(v, default: int = 0) -> int:
 
 class _Mat:
     def __init__(self, view: dict[str, Any]):
-        self.v = view or {}
+        self.v = printable_view(view or {})
         self.img = Image.new("RGB", (W, MAX_H), BG)
         self.d = ImageDraw.Draw(self.img)
         self.y = 0
@@ -90,16 +93,14 @@ class _Mat:
         if klass:
             sub += f" ({klass.get('side') or 'novice'})"
         player = v.get("player") or ""
-        d.text((M, 14), ellipsize(name, font(44, True), 560), font=font(44, True), fill=WHITE)
-        line2 = " · ".join(p for p in [sub, f"player {player}" if player else ""] if p)
-        d.text((M, 66), ellipsize(line2, font(22), 600), font=font(22), fill=(220, 214, 228))
-
         # HP block on the right
         hp, mx, bonus = _int(v.get("hp")), _int(v.get("max_hp")), _int(v.get("bonus_hp"))
         x1 = W - M
-        if v.get("in_battle"):
-            tw = font(16, True).getlength("IN BATTLE") + 14
-            self.tag(x1 - tw, 8, "IN BATTLE", (200, 60, 40), 16)
+        status = str(v.get("battle_status") or ("in battle" if v.get("in_battle") else "")).lower()
+        if status:
+            label, colour = BATTLE_TAGS.get(status, (status.upper(), (110, 110, 110)))
+            tw = font(16, True).getlength(label) + 14
+            self.tag(x1 - tw, 8, label, colour, 16)
         hp_txt = f"{hp}/{mx}"
         fbig = font(46, True)
         bw = fbig.getlength(hp_txt) + 86
@@ -111,6 +112,13 @@ class _Mat:
             rounded(d, (x1 - bbw, 40, x1, 92), 12, fill=GOLD)
             d.text((x1 - bbw / 2, 58), f"+{bonus}", font=fb, fill=INK, anchor="mm")
             d.text((x1 - bbw / 2, 84), "bonus", font=font(13, True), fill=INK, anchor="mm")
+        # the name shrinks to fit the room left of the HP block before it is ever cut
+        room = bx0 - M - 24
+        fname = fit_font(name, room, 44, True, min_size=22)
+        d.text((M, 38), ellipsize(name, fname, room), font=fname, fill=WHITE, anchor="lm")
+        line2 = " · ".join(p for p in [sub, f"player {player}" if player else ""] if p)
+        f2 = fit_font(line2, room, 22, False, min_size=15)
+        d.text((M, 80), ellipsize(line2, f2, room), font=f2, fill=(220, 214, 228), anchor="lm")
         rounded(d, (bx0, 34, bx0 + bw, 96), 14, fill=STAT_COLOURS["health"])
         d.text((bx0 + 14, 65), "HP", font=font(26, True), fill=WHITE, anchor="lm")
         d.text((bx0 + bw - 14, 65), hp_txt, font=fbig, fill=WHITE, anchor="rm")

@@ -1,6 +1,7 @@
 """Example view models: used by the tests, the benchmark and the sample pictures in docs/images.
 
-``python -m render.samples OUTDIR`` writes mat-example.png, map-example.png and roll-example.png.
+``python -m render.samples OUTDIR`` writes mat-example.png, map-example.png, roll-example.png,
+map-enemy-phase.png and mat-escaped.png.
 """
 from __future__ import annotations
 
@@ -119,6 +120,13 @@ def battle_mat_view() -> dict:
     return v
 
 
+def escaped_mat_view() -> dict:
+    """The mid-battle adventurer after escaping by a green hex: the battle goes on without her."""
+    v = battle_mat_view()
+    v["battle_status"] = "escaped"
+    return v
+
+
 def example_map_view() -> dict:
     """A jailbreak-style clash map, mid-battle, in a fatigue round, with 10 units."""
     hexes = []
@@ -144,15 +152,20 @@ def example_map_view() -> dict:
             byqr[qr]["enemy_slot"] = n
     units = [
         {"id": "a1", "label": "Vilya", "short": "VIL", "side": "adventurer", "q": 2, "r": 0, "hp": 3, "max_hp": 4,
-         "bonus_hp": 1, "statuses": ["bane", "daze"], "acting": True, "defeated": False, "level": None},
+         "bonus_hp": 1, "statuses": ["bane", "daze"], "acting": True, "defeated": False, "level": None,
+         "player": "Ryan"},
         {"id": "a2", "label": "Shannon", "short": "SHA", "side": "adventurer", "q": 1, "r": 0, "hp": 5, "max_hp": 5,
-         "bonus_hp": 0, "statuses": [], "acting": False, "defeated": False, "level": None},
+         "bonus_hp": 0, "statuses": [], "acting": False, "defeated": False, "level": None,
+         "player": "Shannon"},
         {"id": "a3", "label": "Marcus", "short": "MAR", "side": "adventurer", "q": 0, "r": 1, "hp": 1, "max_hp": 4,
-         "bonus_hp": 0, "statuses": ["maim"], "acting": False, "defeated": False, "level": None},
+         "bonus_hp": 0, "statuses": ["maim"], "acting": False, "defeated": False, "level": None,
+         "player": "Theo"},
         {"id": "a4", "label": "Dar-Jee", "short": "DAR", "side": "adventurer", "q": -1, "r": 2, "hp": 4, "max_hp": 4,
-         "bonus_hp": 0, "statuses": ["stealth"], "acting": False, "defeated": False, "level": None},
+         "bonus_hp": 0, "statuses": ["stealth"], "acting": False, "defeated": False, "level": None,
+         "player": "Priya"},
         {"id": "c1", "label": "Lyris", "short": "LYR", "side": "companion", "q": -2, "r": 1, "hp": 3, "max_hp": 3,
-         "bonus_hp": 0, "statuses": [], "acting": False, "defeated": False, "level": None},
+         "bonus_hp": 0, "statuses": [], "acting": False, "defeated": False, "level": None,
+         "player": "Shannon"},
         {"id": "e1", "label": "Skeleton", "short": "SKE", "side": "enemy", "q": 3, "r": 0, "hp": 2, "max_hp": 5,
          "bonus_hp": 0, "statuses": ["fear"], "acting": False, "defeated": False, "level": 1},
         {"id": "e2", "label": "Skeleton Archer", "short": "SKA", "side": "enemy", "q": 4, "r": -1, "hp": 3,
@@ -180,9 +193,42 @@ def example_map_view() -> dict:
     }
 
 
+def enemy_phase_map_view() -> dict:
+    """The same battle right after the enemy phase: what each enemy did is drawn (moves and
+    engages), the Rat stays where it fell marked defeated, and the opened cache is gone."""
+    v = example_map_view()
+    v["version"] = "jailbreak-1"
+    by_id = {u["id"]: u for u in v["units"]}
+    for u in v["units"]:
+        u["acting"] = False
+    by_id["e5"]["q"], by_id["e5"]["r"] = 2, -1     # Guard: 4,0 -> 3,-1 -> 2,-1, then engages Vilya
+    by_id["e3"]["q"], by_id["e3"]["r"] = 2, -2     # Jailer: 3,-2 -> 2,-2
+    by_id["a1"]["hp"] = 1
+    by_id["a1"]["statuses"] = ["bane", "daze", "fear"]
+    by_id["e4"].update({"q": None, "r": None, "defeated_at": [0, -2]})
+    by_id["a3"].update({"q": None, "r": None, "hp": 0, "defeated": True, "defeated_at": [0, 1]})
+    v["caches"] = [{"q": -3, "r": 0, "opened": True}, {"q": 2, "r": -3}]
+    v["path"], v["engage"] = [], None
+    v["moves"] = [{"unit": "e5", "path": [[4, 0], [3, -1], [2, -1]]},
+                  {"unit": "e3", "path": [[3, -2], [2, -2]]}]
+    v["engages"] = [{"unit": "e5", "from": [2, -1], "to": [2, 0]},
+                    {"unit": "e1", "from": [3, 0], "to": [2, 0]},
+                    {"unit": "e2", "from": [4, -1], "to": [1, 0]}]
+    v["title"] = "Jailbreak Introduction: the enemies' turn"
+    v["fatigue_round"] = False
+    v["log"] = [
+        "Enemy phase: Guard moves 2 hexes to 2,-1 and engages Vilya: 2 damage → Vilya is at 1/4.",
+        "💀 Marcus is defeated and leaves the map.",
+        "Skeleton engages **Vilya**: `fear`.",
+        "Skeleton Archer engages Shannon: Shannon prevents 2.",
+        "Jailer moves 1 hex to 2,-2.",
+    ]
+    return v
+
+
 def example_roll_view() -> dict:
     return {
-        "title": "Vilya engages Skeleton",
+        "title": "Vilya engages Skeleton Archer of the Lower Cells with Force Shock",
         "dice": [
             {"label": "Force Shock", "short": "FS", "constellation": "mage", "level": 1,
              "results": [{"icon": "damage", "value": 2}], "resolved": True},
@@ -207,7 +253,9 @@ def write_examples(outdir: str) -> list[str]:
     out = []
     for name, data in (("mat-example.png", render_mat(example_mat_view())),
                        ("map-example.png", render_map(example_map_view())),
-                       ("roll-example.png", render_roll(example_roll_view()))):
+                       ("roll-example.png", render_roll(example_roll_view())),
+                       ("map-enemy-phase.png", render_map(enemy_phase_map_view())),
+                       ("mat-escaped.png", render_mat(escaped_mat_view()))):
         path = os.path.join(outdir, name)
         with open(path, "wb") as fh:
             fh.write(data)

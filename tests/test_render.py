@@ -117,7 +117,7 @@ def _unit_token_pixel(view, unit_id):
     lay = battlemap._Layout([h for h in view["hexes"]])
     u = next(u for u in view["units"] if u["id"] == unit_id)
     cx, cy = lay.centre(u["q"], u["r"])
-    ty = cy + battlemap.HEADER_H - lay.s * 0.08
+    ty = cy + battlemap.HEADER_H - lay.s * battlemap.TOKEN_DY
     return int(cx), int(ty - lay.s * 0.34 * 0.6), lay
 
 
@@ -228,7 +228,7 @@ def test_map_unit_and_badge_colours_are_exact():
         s = lay.s
         R, br = s * 0.34, max(9, s * 0.14)
         cx, cy = lay.centre(u["q"], u["r"])
-        ty = cy + battlemap.HEADER_H - s * 0.08
+        ty = cy + battlemap.HEADER_H - s * battlemap.TOKEN_DY
         for i, st in enumerate(u["statuses"]):
             bx, by = cx + R + br * 0.55, ty - R + br * 0.6 + i * (br * 2.05)
             box = img.crop((int(bx - br), int(by - br), int(bx + br) + 1, int(by + br) + 1))
@@ -285,19 +285,26 @@ def test_map_fits_any_extent():
 
 # --- roll --------------------------------------------------------------------------------------
 
+def _roll_header_h(view) -> int:
+    w = max(dice.MIN_W, 3 * dice.CELL_W + 2 * dice.M)
+    lines, f = dice._title_lines(view["title"], w - 2 * dice.M)
+    return max(dice.HEADER_H, int(len(lines) * (f.size + 6) + 22))
+
+
 def test_roll_renders_six_dice():
     view = example_roll_view()
     assert len(view["dice"]) == 6
     data = dice.render_roll(view)
-    img = _check_png(data, 900, 1200, 200, 400)
+    img = _check_png(data, 600, 800, 500, 800)
     assert dice.render_roll(copy.deepcopy(view)) == data
     assert render.render("roll", view) == data
-    # a resolved mage die is solid blue; the unresolved mage die (last one) is dimmed
+    # two rows of three: a resolved mage die is solid blue; the unresolved mage die (last one) is dimmed
     w = img.size[0]
-    x0 = (w - 6 * dice.CELL_W) / 2
-    y = dice.HEADER_H + 10 + 24
-    first = img.getpixel((int(x0 + dice.CELL_W / 2 - dice.DIE / 2 + 8), y))
-    last = img.getpixel((int(x0 + 5 * dice.CELL_W + dice.CELL_W / 2 - dice.DIE / 2 + 8), y))
+    x0 = (w - 3 * dice.CELL_W) / 2
+    top = _roll_header_h(view) + 10
+    row_h = dice.DIE + dice.NAME_H + 24
+    first = img.getpixel((int(x0 + dice.CELL_W / 2 - dice.DIE / 2 + 8), top + 24))
+    last = img.getpixel((int(x0 + 2 * dice.CELL_W + dice.CELL_W / 2 - dice.DIE / 2 + 8), top + row_h + 24))
     mage = common.constellation_colour("mage")
     assert _close(first, mage, 30)
     assert not _close(last, mage, 30) and sum(last) > sum(first) + 150
@@ -308,9 +315,11 @@ def test_roll_face_change_changes_that_die_only():
     b = copy.deepcopy(a)
     b["dice"][0]["results"] = [{"icon": "damage", "value": 5}]
     ia, ib = _open(dice.render_roll(a)), _open(dice.render_roll(b))
-    x0 = (ia.size[0] - 6 * dice.CELL_W) / 2
-    first = (int(x0), 0, int(x0 + dice.CELL_W), ia.size[1])
-    rest = (int(x0 + dice.CELL_W), 0, ia.size[0], ia.size[1])
+    x0 = (ia.size[0] - 3 * dice.CELL_W) / 2
+    top = _roll_header_h(a)
+    row_h = dice.DIE + dice.NAME_H + 24
+    first = (int(x0), top, int(x0 + dice.CELL_W), top + row_h)
+    rest = (int(x0 + dice.CELL_W), top, ia.size[0], ia.size[1])
     assert _region_differs(ia, ib, first) and not _region_differs(ia, ib, rest)
 
 
@@ -320,7 +329,7 @@ def test_roll_many_dice_wrap_and_unknown_icons():
                                                                    {"icon": "heal", "value": 1},
                                                                    {"icon": "move", "value": None}]}
                                           for i in range(9)]}
-    img = _check_png(dice.render_roll(view), 900, 1200, 300, 800)
+    img = _check_png(dice.render_roll(view), 600, 1200, 300, 1200)
     assert img.size[1] > _open(dice.render_roll(example_roll_view())).size[1]
     _check_png(dice.render_roll({"dice": []}), 600, 1200, 100, 400)
 
@@ -341,7 +350,8 @@ def test_fonts_are_loaded_once_and_shipped():
 def test_sample_pictures_write_and_match_the_docs(tmp_path):
     """`python -m render.samples docs/images` refreshes the README's pictures; they must still match."""
     paths = write_examples(str(tmp_path))
-    assert [os.path.basename(p) for p in paths] == ["mat-example.png", "map-example.png", "roll-example.png"]
+    assert [os.path.basename(p) for p in paths] == ["mat-example.png", "map-example.png", "roll-example.png",
+                                                    "map-enemy-phase.png", "mat-escaped.png"]
     for p in paths:
         with open(p, "rb") as fh:
             data = fh.read()
@@ -363,3 +373,316 @@ def test_concurrent_renders_match_serial_ones():
 def test_default_font_fallback_is_scalable():
     f = common._default_font(24)
     assert f.getlength("Health") > common._default_font(12).getlength("Health")
+
+
+# --- what a player on a phone notices (the picture shown about 400 px wide) ----------------------
+
+PHONE_W = 400
+MIN_PHONE_TEXT_PX = 7.0     # digits at least this tall once the picture is shrunk to the phone's width
+
+
+def _ink_rows(img: Image.Image, box, is_ink) -> int:
+    """Height in pixels of the rows of ``box`` that hold at least one pixel ``is_ink`` accepts."""
+    crop = img.crop(box)
+    w, h = crop.size
+    px = crop.load()
+    rows = [y for y in range(h) if any(is_ink(px[x, y]) for x in range(w))]
+    return (rows[-1] - rows[0] + 1) if rows else 0
+
+
+def test_hex_labels_are_readable_on_a_phone():
+    battlemap.clear_cache()
+    view = example_map_view()
+    img = _open(battlemap.render_map(view))
+    lay = battlemap._Layout(view["hexes"])
+    s, scale = lay.s, PHONE_W / img.size[0]
+    occupied = {(u["q"], u["r"]) for u in view["units"] if u["q"] is not None}
+    checked = 0
+    for h in view["hexes"]:
+        if h["impassable"] or h["escape"] or (h["q"], h["r"]) in occupied:
+            continue
+        cx, cy = lay.centre(h["q"], h["r"])
+        cy += battlemap.HEADER_H
+        base = cy - s * battlemap.COORD_Y
+        box = (int(cx - s * 0.5), int(base - s * 0.45), int(cx + s * 0.5), int(base))  # digits sit on the baseline
+        height = _ink_rows(img, box, lambda p: sum(p) < 200)
+        assert height * scale >= MIN_PHONE_TEXT_PX, ((h["q"], h["r"]), height * scale)
+        checked += 1
+    assert checked > 20
+
+
+def test_hp_badges_are_readable_on_a_phone():
+    view = example_map_view()
+    img = _open(battlemap.render_map(view))
+    lay = battlemap._Layout(view["hexes"])
+    scale = PHONE_W / img.size[0]
+    for uid in ("a2", "a4", "e5"):          # full HP: white digits on a green pill
+        x, y, _ = _unit_token_pixel(view, uid)
+        R = lay.s * 0.34
+        pill_y = y + R * 0.6 + R
+        box = (int(x - R * 0.7), int(pill_y - R * 0.8), int(x + R * 0.7), int(pill_y + R * 0.8))
+        height = _ink_rows(img, box, lambda p: min(p) > 235)
+        assert height * scale >= MIN_PHONE_TEXT_PX, (uid, height * scale)
+
+
+def test_dice_strip_has_a_key_for_every_face_shown():
+    view = example_roll_view()
+    key = dict(dice.face_key(view["dice"]))
+    assert key == {"damage": "damage", "prevent": "prevent damage", "heal": "heal", "tenacity": "tenacity",
+                   "status": "status effect", "move": "move", "shock": "shock"}
+    with_key = _open(dice.render_roll(view))
+    # the key sits under the dice and is drawn (ink below the last row of dice)
+    rows_end = _roll_header_h(view) + 2 * (dice.DIE + dice.NAME_H + 24) + 8
+    assert with_key.size[1] > rows_end + 40
+    assert _ink_rows(with_key, (0, rows_end, with_key.size[0], with_key.size[1]), lambda p: sum(p) < 200) > 40
+    # a roll of only damage faces keys only damage
+    one = {"title": "t", "dice": [{"label": "Combat", "results": [{"icon": "damage", "value": 1}]}]}
+    assert dice.face_key(one["dice"]) == [("damage", "damage")]
+
+
+def test_dice_strip_is_shown_large_enough_on_a_phone():
+    img = _open(dice.render_roll(example_roll_view()))
+    # at most 4 dice side by side: each die is at least 80 px wide on a 400 px screen
+    assert dice.DIE * PHONE_W / img.size[0] >= 80
+
+
+# --- names and titles are never cut so that the meaning is lost ---------------------------------
+
+def test_long_roll_title_wraps_whole():
+    title = "Vilya engages Skeleton Archer of the Lower Cells with Force Shock and Iron Sword"
+    lines, f = dice._title_lines(title, dice.MIN_W - 2 * dice.M)
+    assert len(lines) > 1 and " ".join(lines) == title
+    assert all(f.getlength(x) <= dice.MIN_W - 2 * dice.M for x in lines)
+
+
+def test_long_unit_names_wrap_and_the_footer_key_has_them_whole():
+    f = common.font(15, True)
+    assert battlemap._name_lines("Skeleton Archer", f, 120) == ["Skeleton", "Archer"]
+    view = example_map_view()
+    long_name = "Captain of the Imperial Prison Guard"
+    view["units"][6]["label"] = long_name
+    placed, height = battlemap._roster_layout(view["units"], battlemap.TARGET_W)
+    texts = {u["id"]: " ".join(lines) for u, _, _, lines in placed}
+    assert texts["e2"].startswith(long_name) and "…" not in texts["e2"]
+    assert texts["a1"].startswith("Vilya (Ryan)")           # adventurer and player
+    assert "defeated" in texts["e4"]
+    data = battlemap.render_map(view)
+    assert len(data) < SIZE_BUDGET
+
+
+def test_map_footer_names_the_player_as_well_as_the_adventurer():
+    a = example_map_view()
+    b = copy.deepcopy(a)
+    for u in b["units"]:
+        u.pop("player", None)
+    ia, ib = _open(battlemap.render_map(a)), _open(battlemap.render_map(b))
+    assert ia.size == ib.size
+    st = battlemap._static_layer(a)
+    log_lines = battlemap._log_lines(a, ia.size[0], common.font(battlemap.LOG_FONT))
+    footer_top = int(st.legend_end + 4 + battlemap._log_height(log_lines))
+    assert _region_differs(ia, ib, (0, footer_top, ia.size[0], ia.size[1]))
+    assert not _region_differs(ia, ib, (0, 0, ia.size[0], footer_top))
+    u = {"label": "Vilya", "player": "Ryan", "hp": 3, "max_hp": 4}
+    assert battlemap._roster_text(u) == "Vilya (Ryan) · 3/4 HP"
+
+
+def test_long_adventurer_name_on_the_mat_shrinks_instead_of_being_cut(monkeypatch):
+    name = "Vilya Dren-Arethi of Mournhold X"       # names are at most 32 characters
+    assert len(name) == 32
+    drawn = []
+    real = mat.ellipsize
+    monkeypatch.setattr(mat, "ellipsize", lambda t, f, w: drawn.append(real(t, f, w)) or real(t, f, w))
+    _check_png(mat.render_mat(dict(example_mat_view(), name="W" * 32, player="W" * 32)), 1000, 1200, 1200, 3200)
+    assert drawn[0] == "W" * 32 and ("player " + "W" * 32) in drawn[1]
+    drawn.clear()
+    mat.render_mat(dict(example_mat_view(), name=name))
+    assert drawn[0] == name
+
+
+# --- no missing-glyph boxes, no Markdown -------------------------------------------------------
+
+def _source_chars() -> set[str]:
+    import glob
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    chars: set[str] = set()
+    for pattern in ("rulesets/**/*.py", "content/**/*.toml", "kernel/**/*.py", "commands/**/*.py"):
+        for path in glob.glob(os.path.join(root, pattern), recursive=True):
+            with open(path, encoding="utf-8") as fh:
+                chars.update(ch for ch in fh.read() if ord(ch) > 127)
+    return chars
+
+
+def test_every_character_rules_and_content_can_print_is_drawn_or_dropped():
+    """Event texts and card texts carry emoji and arrows; a picture never shows a missing-glyph box."""
+    import unicodedata
+
+    chars = _source_chars()
+    assert "💀" in chars and "→" in chars          # the scan sees what the rules print
+    f = common.font(40, True)
+    notdef = bytes(f.getmask("\U0010FFFD"))
+    for ch in chars:
+        out = common.printable(f"a{ch}b")
+        assert all(common.can_draw(c) for c in out), (ch, out)
+        for c in out:
+            assert bytes(f.getmask(c)) != notdef or c == " ", (ch, c)
+        if unicodedata.category(ch)[0] in "LPN" or ch in "→×·":
+            assert ch in out, ch                   # letters, punctuation, arrows are kept
+    assert common.printable("💀 Marcus is defeated and leaves the map.") == "Marcus is defeated and leaves the map."
+    assert common.printable("🏃 Dar-Jee escapes → 4,-3") == "Dar-Jee escapes → 4,-3"
+
+
+def test_pictures_show_no_markdown_and_no_emoji():
+    dirty = "**Vilya** engages `Skeleton`: *2* damage, __ok__"
+    assert common.printable(dirty) == "Vilya engages Skeleton: 2 damage, ok"
+    assert common.printable("<@1234> moves") == "someone moves"
+    assert common.printable("山田 Vilya") == "?? Vilya"          # a script the font lacks: marked, not dropped
+    assert common.printable("3 * 2 = 6") == "3 * 2 = 6"
+    clean = example_roll_view()
+    dirty = copy.deepcopy(clean)
+    dirty["title"] = "🎲 **" + clean["title"] + "**"
+    dirty["dice"][0]["label"] = "`Force Shock`"
+    assert dice.render_roll(dirty) == dice.render_roll(clean)
+    m_clean = example_map_view()
+    m_dirty = copy.deepcopy(m_clean)
+    m_dirty["log"] = ["⚔️ " + x.replace("Vilya", "**Vilya**") for x in m_clean["log"]]
+    m_clean["log"] = ["⚔ " + x for x in m_clean["log"]]    # the crossed swords are in the font: kept
+    assert battlemap.render_map(m_dirty) == battlemap.render_map(m_clean)
+    mat_dirty = example_mat_view()
+    mat_dirty["race"]["ability_text"] = "✨ `Once per battle`: **take** dice back."
+    mat_clean = example_mat_view()
+    mat_clean["race"]["ability_text"] = "Once per battle: take dice back."
+    assert mat.render_mat(mat_dirty) == mat.render_mat(mat_clean)
+
+
+# --- after the enemy phase ----------------------------------------------------------------------
+
+def _count(img: Image.Image, colour, box=None, tol: int = 0) -> int:
+    crop = img.crop(box) if box else img
+    return sum(1 for p in _pixels(crop) if _close(p, colour, tol))
+
+
+def test_enemy_phase_moves_and_engages_are_drawn():
+    from render.samples import enemy_phase_map_view
+
+    view = enemy_phase_map_view()
+    bare = copy.deepcopy(view)
+    bare.pop("moves"), bare.pop("engages")
+    img, img_bare = _open(battlemap.render_map(view)), _open(battlemap.render_map(bare))
+    lay = battlemap._Layout(view["hexes"])
+    area = (0, battlemap.HEADER_H, img.size[0], battlemap.HEADER_H + lay.layer_h)   # the map, not the legend
+    assert _count(img, battlemap.ENEMY_PATH_COLOUR, area) > 500
+    assert _count(img_bare, battlemap.ENEMY_PATH_COLOUR, area) == 0
+    # the Guard's move: its colour on the way from 4,0 to 3,-1
+    (ax, ay), (bx, by) = lay.centre(4, 0), lay.centre(3, -1)
+    mx, my = (ax + bx) / 2, (ay + by) / 2 + battlemap.HEADER_H
+    box = (int(mx - 12), int(my - 12), int(mx + 12), int(my + 12))
+    assert _count(img, battlemap.ENEMY_PATH_COLOUR, box) > 30
+    # each engage: the engage red between attacker and target
+    for eng in view["engages"]:
+        (ax, ay), (bx, by) = lay.centre(*eng["from"]), lay.centre(*eng["to"])
+        mx, my = (ax + bx) / 2, (ay + by) / 2 + battlemap.HEADER_H - lay.s * battlemap.TOKEN_DY
+        box = (int(mx - 10), int(my - 10), int(mx + 10), int(my + 10))
+        assert _count(img, battlemap.ENGAGE_COLOUR, box) > 20, eng
+        assert _count(img_bare, battlemap.ENGAGE_COLOUR, box) < 5, eng
+
+
+def test_defeated_units_stay_on_the_map_marked_defeated():
+    from render.samples import enemy_phase_map_view
+
+    view = enemy_phase_map_view()
+    img = _open(battlemap.render_map(view))
+    lay = battlemap._Layout(view["hexes"])
+    for uid, at in (("a3", (0, 1)), ("e4", (0, -2))):
+        u = next(u for u in view["units"] if u["id"] == uid)
+        assert u["q"] is None and u["defeated"]
+        cx, cy = lay.centre(*at)
+        ty = cy + battlemap.HEADER_H - lay.s * battlemap.TOKEN_DY
+        R = lay.s * 0.34
+        token = (int(cx - R), int(ty - R), int(cx + R), int(ty + R))
+        assert _count(img, battlemap.DEFEATED_COLOUR, token) > 200, uid
+        pill = (int(cx - R * 1.5), int(ty + R - 8), int(cx + R * 1.5), int(ty + R + 8))
+        assert _count(img, (120, 20, 20), pill) > 100, uid         # the DEFEATED label
+    # without the optional key a defeated unit off the map is simply not drawn (as before)
+    gone = copy.deepcopy(view)
+    for u in gone["units"]:
+        u.pop("defeated_at", None)
+    img2 = _open(battlemap.render_map(gone))
+    cx, cy = lay.centre(0, 1)
+    ty = cy + battlemap.HEADER_H - lay.s * battlemap.TOKEN_DY
+    assert _count(img2, battlemap.DEFEATED_COLOUR, (int(cx - 10), int(ty - 10), int(cx + 10), int(ty + 10))) == 0
+
+
+def test_an_opened_cache_is_not_drawn():
+    view = example_map_view()
+    lay = battlemap._Layout(view["hexes"])
+    cx, cy = lay.centre(-3, 0)
+    box = (int(cx), int(cy + battlemap.HEADER_H - lay.s * 0.4), int(cx + lay.s), int(cy + battlemap.HEADER_H + 10))
+    chest = (140, 88, 40)
+    assert _count(_open(battlemap.render_map(view)), chest, box) > 100
+    view["caches"][0]["opened"] = True
+    assert _count(_open(battlemap.render_map(view)), chest, box) == 0
+
+
+def test_an_escaped_adventurers_mat_does_not_say_in_battle():
+    from render.samples import escaped_mat_view
+
+    tag_box = (mat.W - 260, 4, mat.W - 10, 34)
+    in_battle = _open(mat.render_mat(battle_mat_view()))
+    escaped = _open(mat.render_mat(escaped_mat_view()))
+    red, green = (200, 60, 40), (40, 130, 60)
+    assert _count(in_battle, red, tag_box) > 300 and _count(in_battle, green, tag_box) == 0
+    assert _count(escaped, green, tag_box) > 300 and _count(escaped, red, tag_box) == 0
+    # the rest of the mat is the same
+    assert not _region_differs(in_battle, escaped, (0, 110, mat.W, in_battle.size[1]))
+
+
+def test_long_map_title_wraps_whole_beside_the_round_badges():
+    title = "The Imperial Prison Jailbreak Introduction: the enemies' turn"
+    width = battlemap.TARGET_W - 2 * battlemap.M - 480      # room left by the Round and FATIGUE ROUND badges
+    lines, f = battlemap.title_lines(title, width)
+    assert len(lines) == 2 and " ".join(lines) == title
+    view = dict(example_map_view(), title=title)
+    _check_png(battlemap.render_map(view), 1000, 1400, 700, 2200)
+
+
+def test_an_escaped_unit_is_listed_as_escaped_not_defeated():
+    u = {"label": "Dar-Jee", "player": "Priya", "defeated": True, "escaped": True, "hp": 4, "max_hp": 4}
+    assert battlemap._roster_text(u) == "Dar-Jee (Priya) · escaped"
+
+
+def test_dice_key_tells_apart_icons_that_share_letters_and_takes_the_packs_words():
+    codes = common.icon_codes(["resolve", "refresh", "shock", "damage"])
+    assert codes["resolve"] != codes["refresh"] and "damage" not in codes
+    view = example_roll_view()
+    view["dice"][5]["results"] = [{"icon": "resolve", "value": 1}, {"icon": "refresh", "value": None}]
+    words = "Take 1 skill die back from your cooldown track and put it in its row."
+    view["key"] = {"refresh": words}
+    key = dict(dice.face_key(view["dice"], view["key"]))
+    assert key["refresh"] == words and key["resolve"] == "resolve"
+    placed, _ = dice._key_layout(list(key.items()), dice.MIN_W - 2 * dice.M - 70)
+    lines = next(lines for _, _, icon, lines in placed if icon == "refresh")
+    assert len(lines) > 1 and " ".join(lines) == words          # wrapped, not cut
+    plain = example_roll_view()
+    plain["dice"][5]["results"] = view["dice"][5]["results"]
+    assert _open(dice.render_roll(view)).size[1] > _open(dice.render_roll(plain)).size[1]
+
+
+def test_map_title_does_not_repeat_the_round_badge():
+    a = dict(example_map_view(), title="Jailbreak Introduction — round 4")
+    b = dict(example_map_view(), title="Jailbreak Introduction")
+    assert battlemap.render_map(a) == battlemap.render_map(b)
+    c = dict(example_map_view(), title="Jailbreak Introduction — round 3")   # not the badge's round: kept
+    assert battlemap.render_map(c) != battlemap.render_map(b)
+
+
+def test_memoised_text_draws_the_same_pixels_as_pillow():
+    from PIL import ImageDraw
+
+    for anchor in ("la", "mm", "lm", "ms"):
+        for f in (common.font(19), common.font(25, True), common.font(28, "condensed")):
+            a = Image.new("RGB", (320, 80), common.BG)
+            ImageDraw.Draw(a).text((60.4, 40.7), "Vilya (Ryan) · 3/4 HP →", font=f, fill=common.INK, anchor=anchor)
+            for _ in range(2):   # the second call comes from the memo
+                b = Image.new("RGB", (320, 80), common.BG)
+                common.draw_text(ImageDraw.Draw(b), (60.4, 40.7), "Vilya (Ryan) · 3/4 HP →", f, common.INK, anchor)
+                assert a.tobytes() == b.tobytes(), anchor
