@@ -41,7 +41,7 @@ def build_bot(db_path: str, *, sync: bool = False, sync_guild: str | None = None
         async def setup_hook(self) -> None:
             self.store = await Store.open(db_path)
             self.table = Table(CampaignService(self.store))
-            for ext in ("cogs.campaign", "cogs.adventurer", "cogs.misc", "cogs.battle", "cogs.lockpick"):
+            for ext in ("cogs.campaign", "cogs.adventurer", "cogs.misc", "cogs.battle", "cogs.lockpick", "cogs.skirmish"):
                 await self.load_extension(ext)
             self.add_dynamic_items(HexButton, HexSelect)
             self.tree.on_error = self.on_tree_error

@@ -14,6 +14,7 @@ async def loaded_bot():
     for ext in ("cogs.campaign", "cogs.adventurer", "cogs.misc"):
         await bot.load_extension(ext)
     await bot.load_extension("cogs.lockpick")
+    await bot.load_extension("cogs.skirmish")
     try:
         await bot.load_extension("cogs.battle")
     except commands.ExtensionNotFound:
