@@ -101,37 +101,27 @@ def render_map(view: dict) -> bytes:
     field_h = HEX * (1.5 * (height_h - 1) + 2)
     width = int(field_w + 2 * M)
     bands = [b for b in view.get("warbands") or [] if isinstance(b, dict)]
-    band_h = 118
-    height = int(TITLE_H + field_h + 16 + band_h * max(1, len(bands)) + 8)
+    band_h = 132
+    height = int(TITLE_H + field_h + 36 + band_h * max(1, len(bands)) + 8)
     img = Image.new("RGB", (width, height), BG)
     d = ImageDraw.Draw(img)
     _title(d, width, str(view.get("title") or "Skirmish"))
     ox = M + HEX * SQ3 / 2
     oy = TITLE_H + HEX
     # the hexes, deployment zones tinted with their warband's colour
-    fcoord = font(11)
+    fcoord = font(12)
     for h in view.get("hexes") or []:
         q, r = int(h["q"]), int(h["r"])
         cx, cy = _centre(q, r, ox, oy)
         zone = h.get("zone")
         fill = mix(palette[zone % len(palette)], PANEL, 0.8) if zone is not None else PANEL
         d.polygon(_corners(cx, cy, HEX - 1), fill=fill, outline=(175, 165, 150))
-        d.text((cx, cy + HEX * 0.62), f"{q},{r}", font=fcoord, fill=(150, 140, 128), anchor="mm")
-    # what happened in the last activations
+        d.text((cx, cy + HEX * 0.62), f"{q},{r}", font=fcoord, fill=(130, 120, 108), anchor="mm")
+    # moves and retreats under the fighters
     for t in view.get("trail") or []:
-        kind = t.get("kind")
-        if kind in ("move", "retreat") and t.get("path"):
+        if t.get("kind") in ("move", "retreat") and t.get("path"):
             pts = [_centre(int(p[0]), int(p[1]), ox, oy) for p in t["path"]]
-            _arrow(d, pts, TRAIL[kind], dashed=kind == "retreat")
-        elif kind in ("attack", "bolt") and t.get("from") and t.get("to"):
-            a = _centre(int(t["from"][0]), int(t["from"][1]), ox, oy)
-            b = _centre(int(t["to"][0]), int(t["to"][1]), ox, oy)
-            _arrow(d, [a, b], TRAIL[kind], dashed=kind == "bolt")
-        elif kind == "down" and t.get("at"):
-            cx, cy = _centre(int(t["at"][0]), int(t["at"][1]), ox, oy)
-            s = HEX * 0.5
-            d.line([(cx - s, cy - s), (cx + s, cy + s)], fill=(160, 20, 20), width=6)
-            d.line([(cx - s, cy + s), (cx + s, cy - s)], fill=(160, 20, 20), width=6)
+            _arrow(d, pts, TRAIL[t["kind"]], dashed=t["kind"] == "retreat")
     # fighters
     fl = font(17, True)
     for f in view.get("fighters") or []:
@@ -158,8 +148,22 @@ def render_map(view: dict) -> bytes:
         if f.get("waiting"):
             d.ellipse([cx - rad - 2, cy - rad - 12, cx - rad + 20, cy - rad + 10], fill=WAIT, outline=INK)
             d.text((cx - rad + 9, cy - rad - 1), "W", font=font(14, True), fill=INK, anchor="mm")
+    # attacks, bolts and fighters taken out of action over them
+    for t in view.get("trail") or []:
+        kind = t.get("kind")
+        if kind in ("attack", "bolt") and t.get("from") and t.get("to"):
+            a = _centre(int(t["from"][0]), int(t["from"][1]), ox, oy)
+            b = _centre(int(t["to"][0]), int(t["to"][1]), ox, oy)
+            _arrow(d, [a, b], TRAIL[kind], dashed=kind == "bolt")
+        elif kind == "down" and t.get("at"):
+            cx, cy = _centre(int(t["at"][0]), int(t["at"][1]), ox, oy)
+            s = HEX * 0.5
+            d.line([(cx - s, cy - s), (cx + s, cy + s)], fill=(160, 20, 20), width=6)
+            d.line([(cx - s, cy + s), (cx + s, cy - s)], fill=(160, 20, 20), width=6)
+    d.text((M, TITLE_H + field_h + 14), "W waiting - gold ring activating - faded: activated - purple: Wizard, "
+           "channelled die - dashed: retreat", font=font(13), fill=INK_SOFT, anchor="lm")
     # the warbands: names, fighters' wounds, ability dice
-    y = TITLE_H + field_h + 12
+    y = TITLE_H + field_h + 32
     for b in bands:
         colour = rgb(b.get("colour"))
         if b.get("turn"):

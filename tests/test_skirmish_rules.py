@@ -292,7 +292,7 @@ def test_a_retreat_is_refused_when_no_hex_satisfies_it_and_another_action_is_ask
 def test_retreat_needs_an_enemy_within_one_hex():
     g = setup()
     g.do(L, "skirmish.activate", fighter="a2")
-    assert "moves with /skirmish move" in g.refused(L, "skirmish.retreat", to="1,4")
+    assert "use /skirmish move" in g.refused(L, "skirmish.retreat", to="1,4")
 
 
 # ---------------------------------------------------------------- wait --

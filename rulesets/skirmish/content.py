@@ -7,6 +7,7 @@ every problem is reported at once as a ``ContentError`` listing them.
 """
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -114,11 +115,12 @@ def _int(d: dict, key: str, where: str, errors: list[str], lo: int = 0, hi: int 
     return v
 
 
+PACK_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,59}")
+
+
 def pack_dir(pack_id: str) -> Path:
-    p = Path(pack_id)
-    if p.is_absolute() or "/" in pack_id:
-        return p
-    return ROOT / pack_id
+    """A pack id names a folder of ``content/``; anything else is read as a folder path (the local table)."""
+    return ROOT / pack_id if PACK_ID.fullmatch(pack_id) else Path(pack_id)
 
 
 def parse_pack(folder: Path) -> Pack:
@@ -199,8 +201,12 @@ def _cached(path: str, mtime: float) -> Pack:
 
 def load_pack(pack_id: str | None = None) -> Pack:
     """The pack called ``pack_id`` (a folder of ``content/``), checked; cached until its files change."""
-    folder = pack_dir(pack_id or DEFAULT_PACK)
-    if not folder.is_dir():
+    folder = pack_dir(str(pack_id or DEFAULT_PACK))
+    try:
+        found = folder.is_dir()
+    except (OSError, ValueError):
+        found = False
+    if not found:
         raise FileNotFoundError(pack_id)
     mtime = max((p.stat().st_mtime for p in folder.glob("*.toml")), default=0.0)
     return _cached(str(folder), mtime)

@@ -12,9 +12,10 @@ from typing import Any
 
 from kernel.commands import Invocation, Opt, command
 from kernel.core import RuleError
+from kernel.text import echo
 from kernel.reply import COLOR_BATTLE, COLOR_INFO, COLOR_OK, Embed, Picture, Reply, clip
 from rulesets.skirmish.board import ZONE_NAMES
-from rulesets.skirmish.content import load_pack
+from rulesets.skirmish.content import list_packs, load_pack
 from rulesets.skirmish.present.view import initiative_view, map_view, player_name
 from rulesets.skirmish.state import BOT, NAME
 
@@ -82,6 +83,9 @@ def plain_reply(out) -> Reply:
          Opt("pack", str, "Skirmish content pack (default: the standard one)"),
          ruleset=NAME)
 async def skirmish_new(inv: Invocation, name, pack=None) -> Reply:
+    if pack and not inv.local and pack not in list_packs():
+        raise RuleError(f"There is no skirmish content pack called {echo(pack)!r} on this bot. Choose one of: "
+                        f"{', '.join(list_packs())}.")
     seed = random.SystemRandom().randrange(1, 2**53)
     out = await inv.do("campaign.new", {"name": name, "ruleset": NAME, "pack": pack or "skirmish",
                                         "channel_id": inv.channel_id, "guild_id": inv.guild_id, "seed": seed})

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from kernel.core import Event, RuleError
 from kernel.hexes import Hex, distance
-from kernel.text import slug
+from kernel.text import echo, slug
 from rulesets.skirmish.rules import Handler, action, subject
 from rulesets.skirmish.rules import engine as E
 from rulesets.skirmish.rules.muster import find_fighter
@@ -31,7 +31,7 @@ def _active(state, action, ctx):
     act = state.fight.active
     if act is None:
         if state.fight.turn == who:
-            raise RuleError("Activate a fighter first with /skirmish activate.")
+            raise RuleError("Activate a fighter first: use /skirmish activate.")
         raise RuleError("It is {@turn}'s turn to activate; wait for yours.", turn=state.fight.turn)
     if act.player != who:
         raise RuleError("{@turn} is activating " + state.fighters[act.fighter].name + "; wait for your turn.",
@@ -60,7 +60,7 @@ def _hex(text, what="to") -> Hex:
     try:
         return Hex.parse(str(text or ""))
     except ValueError as exc:
-        raise RuleError(f"{what}: {exc}") from None
+        raise RuleError(f"{what}: {exc} Write it like 3,4.") from None
 
 
 def _die(state, who, number, f):
@@ -72,7 +72,7 @@ def _die(state, who, number, f):
     try:
         n = int(number)
     except (TypeError, ValueError):
-        raise RuleError("die: is the ability die's number, 1 to " + str(len(pool)) + ".") from None
+        raise RuleError("Give die: as the ability die's number, 1 to " + str(len(pool)) + ".") from None
     if not 1 <= n <= len(pool):
         raise RuleError(f"Your warband has {len(pool)} ability dice: die: must be 1 to {len(pool)}.")
     d = pool[n - 1]
@@ -93,13 +93,13 @@ class Activate(Handler):
         if fight.active is not None:
             f = state.fighters[fight.active.fighter]
             if fight.active.player == who:
-                raise RuleError(f"{f.name} is still activating. Finish its actions, or /skirmish end it first.")
+                raise RuleError(f"{f.name} is still activating. Finish its actions, or use /skirmish end first.")
             raise RuleError("{@turn} is activating " + f.name + "; wait for your turn.", turn=fight.active.player)
         if fight.turn != who:
             raise RuleError("It is {@turn}'s turn to activate; wait for yours.", turn=fight.turn)
         f = find_fighter(state, action.args.get("fighter"), who)
         if f.out:
-            raise RuleError(f"{f.name} is out of action. Activate another fighter.")
+            raise RuleError(f"{f.name} is out of action. Choose another fighter.")
         if not f.ready:
             left = ", ".join(x.name for x in state.fighters_of(who) if x.ready)
             raise RuleError(f"{f.name} has already activated this round. Fighters still to activate: {left}.")
@@ -138,7 +138,7 @@ class Attack(Handler):
         pack = ctx.pack_for(state)
         target = find_fighter(state, action.args.get("target"))
         if target.owner == f.owner:
-            raise RuleError(f"{target.name} is on your side. Attack an enemy fighter.")
+            raise RuleError(f"{target.name} is on your side. Pick an enemy fighter.")
         if target.out:
             raise RuleError(f"{target.name} is already out of action. Pick another target.")
         rng = pack.fighter(f.type).attack.range
@@ -160,7 +160,7 @@ class Retreat(Handler):
         act, f = _action(state, action, ctx)
         pack = ctx.pack_for(state)
         if not E.near_enemy(state, f):
-            raise RuleError(f"No enemy is within 1 hex of {f.name}: it moves with /skirmish move, not a Retreat.")
+            raise RuleError(f"No enemy is within 1 hex of {f.name}: use /skirmish move, not a Retreat.")
         legal = E.retreat_hexes(state, pack, f)
         if not legal:
             raise RuleError(f"{f.name} can't Retreat: no hex within {E.RETREAT_HEXES} hexes is clear of every "
@@ -232,7 +232,7 @@ class Channel(Handler):
                 what = f"raises die {n} from {before} to {die.value}"
             die.channelled, die.wizard = True, f.id
         else:
-            raise RuleError("mode: is new (add a double of 3), upgrade (double to triple, triple to quad) "
+            raise RuleError("Choose mode: new (add a double of 3), upgrade (double to triple, triple to quad) "
                             "or raise (value +3, at most 6).")
         events = [Event("channel", f"{f.name} channels magic and {what}.", {"fighter": f.id, "die": die.to_dict()})]
         roll = ctx.dice.roll(6)
@@ -261,7 +261,7 @@ def find_ability(pack, ftype, text):
                 raise RuleError(f"{a.name} is for {who} only. Pick an ability {ftype.name} may use.")
             return a
     mine = [a for a in pack.abilities.values() if a.allowed(ftype)]
-    raise RuleError(f"There is no ability {str(text)[:40]!r} for {ftype.name}. Choose one of: "
+    raise RuleError(f"There is no ability {echo(text)!r} for {ftype.name}. Choose one of: "
                     + ", ".join(f"{a.id} ({a.cost})" for a in mine) + ".")
 
 
@@ -276,7 +276,7 @@ class UseAbility(Handler):
         ftype = pack.fighter(f.type)
         if act.ability_used:
             raise RuleError(f"{f.name} has used an ability in this activation: one per activation. "
-                            + ("Take its action or /skirmish end." if act.actions_left else "End it with /skirmish end."))
+                            + ("Take its action or use /skirmish end." if act.actions_left else "Use /skirmish end."))
         ab = find_ability(pack, ftype, action.args.get("name"))
         die = _die(state, act.player, action.args.get("die"), f)
         pool = state.fight.dice[act.player]

@@ -23,6 +23,10 @@ CRIT = 6
 
 
 # ------------------------------------------------------------------ geometry --
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def hx(f: Fighter) -> Hex:
     return Hex(*f.hex)
 
@@ -75,7 +79,7 @@ def start_round(state: Skirmish, pack, dice: Dice, events: list[Event], number: 
         fight.rolls[p], fight.dice[p], singles[p] = roll, ability, n
         shown = ", ".join(f"{d.kind} of {d.value}s" for d in ability) or "no ability dice"
         events.append(Event("initiative", f"Round {number}: {{@player}} rolls {' '.join(map(str, roll))}: "
-                                          f"{n} singles, {shown}.",
+                                          f"{plural(n, 'single')}, {shown}.",
                             {"player": p, "roll": roll, "singles": n, "round": number}))
     # most singles first; a tie is settled by a roll-off (each tied player rolls a die, again while equal)
     tiebreak: dict[str, list[int]] = {p: [] for p in players}
@@ -242,8 +246,8 @@ def attack(state: Skirmish, pack, f: Fighter, target: Fighter, dice: Dice, event
     total = hits * prof.damage + crits * prof.critical
     state.fight.trail.append({"kind": "attack", "fighter": f.id, "from": list(f.hex), "to": list(target.hex)})
     events.append(Event("attack", f"{f.name} attacks {target.name} with {prof.name}: rolls "
-                                  f"{' '.join(map(str, rolls))} (hits on {need}+, criticals on 6): {hits} hits, "
-                                  f"{crits} criticals, {total} damage.",
+                                  f"{' '.join(map(str, rolls))} (hits on {need}+, criticals on 6): {plural(hits, 'hit')}, "
+                                  f"{plural(crits, 'critical')}, {total} damage.",
                         {"fighter": f.id, "target": target.id, "rolls": rolls, "damage": total}))
     if total:
         hurt(state, pack, target, total, events, f"by {f.name}")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from kernel.core import Event, RuleError
 from kernel.hexes import Hex, distance
-from kernel.text import clean_name, slug
+from kernel.text import clean_name, echo, slug
 from rulesets.skirmish.board import MAX_WARBANDS, ZONE_NAMES, field_hexes, zone
 from rulesets.skirmish.rules import Handler, action, subject
 from rulesets.skirmish.rules.engine import bot_turns, start_round
@@ -22,7 +22,7 @@ def find_faction(pack, text) -> str:
     for f in pack.factions.values():
         if key in (f.id, slug(f.name)):
             return f.id
-    raise RuleError(f"There is no warband called {str(text)[:40]!r}. Choose one of: "
+    raise RuleError(f"There is no warband called {echo(text)!r}. Choose one of: "
                     + ", ".join(f"{f.id} ({f.name})" for f in pack.factions.values()) + ".")
 
 
@@ -32,7 +32,7 @@ def find_type(pack, faction: str, text) -> str:
     for t in mine:
         if key in (t.id, slug(t.name)):
             return t.id
-    raise RuleError(f"Your warband has no fighter type {str(text)[:40]!r}. Choose one of: "
+    raise RuleError(f"Your warband has no fighter type {echo(text)!r}. Choose one of: "
                     + ", ".join(f"{t.id} ({t.points} pts)" for t in mine) + ".")
 
 
@@ -52,7 +52,7 @@ def find_fighter(state, text, owner: str | None = None):
             if not f.out and f.hex == (h.q, h.r):
                 return f
     names = ", ".join(f"{f.id} {f.name}" for f in pool if not f.out) or "none"
-    raise RuleError(f"No fighter {str(text)[:40]!r} here. Name one by id, name or hex: {names}.")
+    raise RuleError(f"No fighter {echo(text)!r} here. Name one by id, name or hex: {names}.")
 
 
 def points_used(state, pack, owner: str) -> int:
@@ -114,7 +114,7 @@ class ChooseWarband(Handler):
             raise RuleError("Your warband already has fighters. Dismiss them with /skirmish dismiss "
                             "before you change warband.")
         if wb is None and len(state.warbands) >= MAX_WARBANDS:
-            raise RuleError(f"The field holds at most {MAX_WARBANDS} warbands.")
+            raise RuleError(f"The field is full: it holds at most {MAX_WARBANDS} warbands.")
         if who not in state.members and len(state.members) >= MAX_WARBANDS:
             raise RuleError(f"This skirmish is full ({MAX_WARBANDS} players).")
 
@@ -209,12 +209,12 @@ class BotWarband(Handler):
         if BOT in state.warbands:
             raise RuleError("The bot already fields a warband in this skirmish.")
         if len(state.warbands) >= MAX_WARBANDS:
-            raise RuleError(f"The field holds at most {MAX_WARBANDS} warbands.")
+            raise RuleError(f"The field is full: it holds at most {MAX_WARBANDS} warbands.")
         cost = sum(pack.fighter(t).points for t in pack.factions[fid].bot_roster)
         limit = int(state.settings.get("points", pack.points))
         if cost > limit:
             raise RuleError(f"The bot's {pack.factions[fid].name} cost {cost} points, over the limit of {limit}. "
-                            f"Raise it with /campaign settings points:{cost}.")
+                            f"The leader can raise it: use /campaign settings points:{cost}.")
 
     def apply(self, state, action, ctx):
         pack = ctx.pack_for(state)
@@ -252,7 +252,7 @@ class Deploy(Handler):
                                                                               for f in placed) + ".", {"player": who})]
         f = find_fighter(state, action.args.get("fighter"), who)
         if not action.args.get("at"):
-            raise RuleError(f"Say where {f.name} deploys with at:q,r (a hex of {ZONE_NAMES[wb.side]}).")
+            raise RuleError(f"Give where {f.name} deploys with at:q,r (a hex of {ZONE_NAMES[wb.side]}).")
         try:
             h = Hex.parse(str(action.args["at"]))
         except ValueError as exc:
@@ -287,8 +287,8 @@ class Start(Handler):
                                 player=wb.owner)
             lost = [state.fighters[f].name for f in wb.fighters if state.fighters[f].hex is None]
             if lost:
-                raise RuleError(f"{', '.join(lost)} of {{@player}} are not deployed yet: /skirmish deploy "
-                                "places them.", player=wb.owner)
+                raise RuleError(f"{', '.join(lost)} of {{@player}} are not deployed yet: use /skirmish deploy.",
+                                player=wb.owner)
 
     def apply(self, state, action, ctx):
         pack = ctx.pack_for(state)

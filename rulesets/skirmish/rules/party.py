@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from kernel.core import Event, RuleError
-from kernel.text import clean_name
+from kernel.text import clean_name, echo
 from rulesets.skirmish.board import MAX_WARBANDS
 from rulesets.skirmish.rules import Handler, action, subject
 from rulesets.skirmish.state import Skirmish
@@ -18,9 +18,9 @@ def _pack(pack_id: str):
         return load_pack(pack_id)
     except ContentError as exc:
         first = "\n".join(f"- {e}" for e in exc.errors[:5])
-        raise RuleError(f"The content pack {pack_id} has problems:\n{first}") from exc
+        raise RuleError(f"The content pack {echo(pack_id)} has problems; choose another:\n{first}") from exc
     except FileNotFoundError as exc:
-        raise RuleError(f"There is no skirmish content pack called {pack_id}. "
+        raise RuleError(f"There is no skirmish content pack called {echo(pack_id)}. "
                         "Leave the pack option empty for the standard one.") from exc
 
 
@@ -77,7 +77,7 @@ class Leave(Handler):
     def check(self, state, action, ctx):
         who = subject(state, action)
         if who not in state.members:
-            raise RuleError("You are not in this skirmish.")
+            raise RuleError("You are not in this skirmish: join with /skirmish warband.")
         if who == state.leader:
             raise RuleError("The leader can't leave. Hand the lead over with /campaign leader, "
                             "or end the campaign with /campaign end.")
