@@ -18,6 +18,13 @@ from dotenv import load_dotenv
 log = logging.getLogger("hexpost")
 
 
+def fresh_script_db() -> str:
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="hexpost-script-")
+    return os.path.join(folder, "local-table.db")
+
+
 def build_bot(db_path: str, *, sync: bool = False, sync_guild: str | None = None, **client_options):
     import discord
     from discord.ext import commands
@@ -116,9 +123,13 @@ def main(argv: list[str] | None = None) -> int:
                   file=sys.stderr)
         from commands.local import main_local
 
-        db = args.db or os.getenv("HEXPOST_LOCAL_DB", "local-table.db")
+        db = args.db or os.getenv("HEXPOST_LOCAL_DB")
+        if not db:
+            # A script starts on a fresh database so it runs the same on a new clone and after other play;
+            # the interactive table keeps its campaigns in local-table.db.
+            db = fresh_script_db() if args.script else "local-table.db"
         errors = asyncio.run(main_local(db, args.script, args.out, args.dump_state, args.user, args.channel))
-        return 1 if (args.script and errors and os.getenv("HEXPOST_STRICT_SCRIPT")) else 0
+        return 1 if (args.script and errors) else 0
 
     db = args.db or os.getenv("HEXPOST_DB", "hexpost.db")
     sync = args.sync or os.getenv("HEXPOST_SYNC", "").strip() in ("1", "true", "yes")

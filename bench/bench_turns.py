@@ -50,7 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import rulesets.tes.present.handlers as _handlers  # noqa: E402
+import commands.campaign as _handlers  # noqa: E402
 import render  # noqa: E402
 from commands.core import Table  # noqa: E402
 from rulesets.tes import rules  # noqa: E402
@@ -151,7 +151,7 @@ def _timed_execute(*args, **kwargs):
 
 
 class _SeededRandom:
-    """Stands in for the ``random`` module inside rulesets.tes.present.handlers during the run, so each
+    """Stands in for the ``random`` module inside commands.campaign during the run, so each
     campaign's dice seed comes from --seed and a run can be repeated turn for turn."""
 
     @staticmethod

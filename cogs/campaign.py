@@ -17,12 +17,14 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="O
         self.bot = bot
 
     @app_commands.command(name="new", description="Open a campaign in this channel; you become the party leader.")
-    @app_commands.describe(name="The campaign's name", difficulty="Apprentice, Adept or Expert (default Adept)",
-                           pack="Content pack (default: the starter pack)")
-    @app_commands.autocomplete(pack=completer("campaign new", "pack"))
-    async def new(self, interaction: discord.Interaction, name: str, difficulty: Difficulty | None = None,
-                  pack: str | None = None):
-        await respond(interaction, "campaign new", name=name, difficulty=difficulty, pack=pack)
+    @app_commands.describe(name="The campaign's name",
+                           ruleset="Which game: tes (The Elder Scrolls, the default) or another installed ruleset",
+                           difficulty="Apprentice, Adept or Expert (default Adept; The Elder Scrolls)",
+                           pack="Content pack (default: the ruleset's starter pack)")
+    @app_commands.autocomplete(pack=completer("campaign new", "pack"), ruleset=completer("campaign new", "ruleset"))
+    async def new(self, interaction: discord.Interaction, name: str, ruleset: str | None = None,
+                  difficulty: Difficulty | None = None, pack: str | None = None):
+        await respond(interaction, "campaign new", name=name, ruleset=ruleset, difficulty=difficulty, pack=pack)
 
     @app_commands.command(name="join", description="Join the party in this channel.")
     async def join(self, interaction: discord.Interaction):
@@ -49,7 +51,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="O
     @app_commands.command(name="settings", description="Change campaign settings (party leader).")
     @app_commands.describe(reminder_hours="Remind the player whose move it is after this many hours (0 = off)",
                            prevent_timeout_minutes="Minutes to answer a prevention question before the automatic "
-                                                   "choice applies (0 = wait)")
+                                                   "choice applies (0 = wait; The Elder Scrolls)")
     async def settings(self, interaction: discord.Interaction,
                        reminder_hours: app_commands.Range[int, 0, 336] | None = None,
                        prevent_timeout_minutes: app_commands.Range[int, 0, 10080] | None = None):

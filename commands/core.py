@@ -25,6 +25,7 @@ def load_commands() -> None:
     import rulesets
 
     rulesets.load_all()
+    import commands.campaign  # noqa: F401
     import commands.transfer  # noqa: F401
 
 
@@ -79,7 +80,7 @@ class Table:
                             "See /help for this campaign's commands.")
 
     async def autocomplete(self, inv: Invocation, name: str, option: str, current: str) -> list[tuple[str, str]]:
-        from rulesets.tes.present.handlers import autocomplete as ac
+        from commands.campaign import autocomplete as ac
 
         cmd = COMMANDS.get(name)
         opt = next((o for o in (cmd.options if cmd else []) if option in (o.name, o.key)), None)

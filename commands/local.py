@@ -161,9 +161,10 @@ class LocalTable:
         Path(path).write_text(json.dumps(state.to_dict() if state else None, indent=2, sort_keys=True))
 
     async def run_script(self, lines) -> int:
-        """Run lines in order; returns how many replies were errors."""
+        """Run lines in order; returns how many replies were errors (``self.failed`` lists them)."""
         errors = 0
-        for line in lines:
+        self.failed: list[tuple[int, str, str]] = []  # (line number, line, answer)
+        for number, line in enumerate(lines, 1):
             if line.strip() and not line.strip().startswith("#"):
                 self.echo(self.show(f"> {line.rstrip()}"))
             try:
@@ -172,6 +173,7 @@ class LocalTable:
                 break
             if reply is not None and reply.error:
                 errors += 1
+                self.failed.append((number, line.strip(), self.show(reply.as_text())))
         return errors
 
     async def interactive(self) -> None:
@@ -194,14 +196,33 @@ async def main_local(db: str, script: str | None, out_dir: str, dump_state: str 
     from kernel.service import CampaignService
     from kernel.store import Store
 
+    lines: list[str] | None = None
+    if script:
+        if script == "-":
+            lines = sys.stdin.read().splitlines()
+        else:
+            try:
+                lines = Path(script).read_text(encoding="utf-8").splitlines()
+            except FileNotFoundError:
+                print(f"There is no script file {script!r}. Give the path of a text file with one command a line "
+                      "(for example examples/creation.txt).", file=sys.stderr)
+                return 1
+            except (OSError, UnicodeDecodeError) as exc:
+                print(f"Could not read the script {script!r}: {exc}.", file=sys.stderr)
+                return 1
+    out = run_folder(out_dir)
     store = await Store.open(db)
     try:
         table = Table(CampaignService(store))
-        local = LocalTable(table, channel=channel, out_dir=out_dir, user=user)
+        local = LocalTable(table, channel=channel, out_dir=out, user=user)
+        print(f"(database: {db}; pictures go to {out}/)")
         errors = 0
-        if script:
-            lines = sys.stdin.read().splitlines() if script == "-" else Path(script).read_text().splitlines()
+        if lines is not None:
             errors = await local.run_script(lines)
+            for number, line, answer in local.failed:
+                print(f"Line {number} failed: {line}\n  {answer.splitlines()[0] if answer else ''}", file=sys.stderr)
+            if errors:
+                print(f"{errors} line(s) of {script} failed.", file=sys.stderr)
         else:
             await local.interactive()
         if dump_state:
@@ -209,3 +230,18 @@ async def main_local(db: str, script: str | None, out_dir: str, dump_state: str 
         return errors
     finally:
         await store.close()
+
+
+def run_folder(out_dir: str | Path) -> Path:
+    """A new folder for this run's pictures (run-001, run-002, ...): a later run never overwrites earlier pictures."""
+    base = Path(out_dir)
+    base.mkdir(parents=True, exist_ok=True)
+    taken = [int(p.name[4:]) for p in base.glob("run-*") if p.name[4:].isdigit()]
+    number = max(taken, default=0) + 1
+    while True:
+        folder = base / f"run-{number:03d}"
+        try:
+            folder.mkdir()
+            return folder
+        except FileExistsError:
+            number += 1

@@ -25,8 +25,10 @@ class RuleError(Exception):
 
     @property
     def message(self) -> str:
-        """The message with each ``{@key}`` worded as a Discord mention (the front doors' common form)."""
-        return word(self.template, self.people)
+        """The message as the front doors show it (kernel.present words each ``{@key}``)."""
+        from kernel.present import mention
+
+        return word(self.template, self.people, mention)
 
     def words(self, person) -> str:
         return word(self.template, self.people, person)
@@ -52,11 +54,7 @@ class Action:
 PERSON = re.compile(r"\{@(\w+)\}")
 
 
-def mention(user_id: str) -> str:
-    return f"<@{user_id}>"
-
-
-def word(template: str, data: dict[str, Any], person=mention) -> str:
+def word(template: str, data: dict[str, Any], person) -> str:
     """Turn a rule text into words: each ``{@key}`` names the player whose id is ``data[key]``.
 
     Rules never write mention syntax or Markdown; each presenter decides how a
@@ -81,7 +79,10 @@ class Event:
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "text": self.text, "data": self.data}
 
-    def words(self, person=mention) -> str:
+    def words(self, person=None) -> str:
+        """The line in words; ``person`` words a player id (default: as the front doors show people)."""
+        if person is None:
+            from kernel.present import mention as person
         return word(self.text, self.data, person)
 
     @classmethod

@@ -57,4 +57,6 @@ async def reminder_text(store: Store, reminder: Reminder) -> str | None:
     state = game.load(stored.state)
     if game.whose_move(state) != (reminder.user_id, reminder.turn_key):
         return None
-    return f"<@{reminder.user_id}>, it's your move in **{state.name}**."
+    from kernel.present import reminder_line
+
+    return reminder_line(reminder.user_id, state.name)

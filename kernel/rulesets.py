@@ -53,12 +53,29 @@ class Ruleset:
     # States saved before campaigns recorded their ruleset were all of one game: that ruleset reads them.
     reads_unlabelled: bool = False
     description: str = ""
+    # The ruleset's presenter for the shared commands (see RulesetPresenter); set by its present package.
+    present: Any = None
 
     def execute(self, state: Any, action: Action, dice: Dice, now: float | None = None) -> Applied:
         return self.actions.execute(state, action, dice, now)
 
     def whose_move(self, state: Any) -> tuple[str, str] | None:
         return self.actions.whose_move(state)
+
+
+class RulesetPresenter(Protocol):
+    """What the shared campaign commands ask of a ruleset's presenter (every method optional).
+
+    - ``packs() -> list[str]`` installed content packs of this ruleset; ``default_pack: str``
+    - ``pack_version(pack_id) -> str`` the pack's content hash, recorded in ``campaign.new``
+    - ``new_campaign_next() -> str`` what to do after ``/campaign new`` (a line of help)
+    - ``async status(inv, state) -> Reply`` the ``/campaign status`` post
+    - ``leave_note(state, who) -> str`` what leaving costs (for the confirmation)
+    - ``async after(inv, outcome) -> Reply | None`` the post after an undo (e.g. the battle map again)
+    - ``async autocomplete(inv, source, current) -> list[(name, value)]``
+    - ``help_lines() -> str`` this ruleset's part of ``/help``
+    - ``settings_lines(state) -> list[(name, text)]`` its own settings for ``/campaign settings``
+    """
 
 
 REGISTRY: dict[str, Ruleset] = {}

@@ -1,16 +1,13 @@
 """Every command, implemented once for both front doors."""
 from __future__ import annotations
 
-import random
 import re
-from datetime import datetime, timezone
 
 from kernel.components import confirm_buttons, make_id, on_click
 from kernel.commands import Invocation, Opt, command
 from rulesets.tes.present.presenter import adventurer_embed, events_text, mat_view, status_embed
-from kernel.reply import COLOR_OK, Button, Embed, Picture, Reply, clip
-from kernel.core import RuleError, word
-from rulesets.tes.state import DIFFICULTIES
+from kernel.reply import Button, Embed, Picture, Reply
+from kernel.core import RuleError
 
 PLAYER = Opt("player", str, "Act for this player's adventurer (party leader only)", user=True)
 
@@ -26,140 +23,6 @@ async def _state(inv: Invocation):
     if state is None:
         raise RuleError("This channel has no campaign yet. Start one with `/campaign new`.")
     return state
-
-
-# ---------------------------------------------------------------- campaign --
-@command(
-    "campaign new", "Open a campaign in this channel; you become the party leader.",
-    Opt("name", str, "The campaign's name", required=True),
-    Opt("difficulty", str, "Apprentice, Adept or Expert (default Adept)", choices=DIFFICULTIES),
-    Opt("pack", str, "Content pack (default: the starter pack)", autocomplete="packs"),
-)
-async def campaign_new(inv: Invocation, name, difficulty=None, pack=None) -> Reply:
-    seed = random.SystemRandom().randrange(1, 2**53)
-    if pack and not inv.local:
-        from rulesets.tes.content import list_packs
-
-        if pack not in list_packs():
-            raise RuleError(f"There is no content pack called `{pack}` on this bot. Packs: {', '.join(list_packs())}. "
-                            "The bot's host adds a pack by putting its folder in `content/`.")
-    out = await inv.do("campaign.new", {
-        "name": name, "difficulty": difficulty or "adept", "pack": pack or "starter",
-        "channel_id": inv.channel_id, "guild_id": inv.guild_id, "seed": seed,
-    })
-    e = Embed(title=f"Campaign opened: {out.state.name}", color=COLOR_OK, description=events_text(out.events))
-    e.add("Next", "Players join with `/campaign join` and create adventurers with `/adventurer create`.\n"
-                  "See the party any time with `/campaign status`.")
-    return Reply(embeds=[e])
-
-
-@command("campaign join", "Join the party in this channel.")
-async def campaign_join(inv: Invocation) -> Reply:
-    out = await inv.do("campaign.join")
-    return Reply(content=events_text(out.events) + " Create your adventurer with `/adventurer create`.")
-
-
-@command("campaign leave", "Leave the party (your adventurer retires).", PLAYER,
-         Opt("confirm", bool, "yes to leave without the button (scripts)", local_only=True))
-async def campaign_leave(inv: Invocation, player=None, confirm=None) -> Reply:
-    who = str(player) if player else inv.user_id
-    if not confirm:
-        # Retiring an adventurer, or removing someone else, can't be taken back: confirm first,
-        # and only offer the button when the leave would be allowed.
-        from rulesets.tes import rules
-
-        state = await _state(inv)
-        adv = state.adventurers.get(who)
-        if who != inv.user_id or adv is not None:
-            rules.execute(state, inv.action("campaign.leave", player=player), rules.dice_for(state))
-            what = ("Leave the party" if who == inv.user_id else f"Remove <@{who}> from the party") + (
-                f"? **{adv.name}** retires for good." if adv else "?")
-            return Reply(content=what, ephemeral=True,
-                         buttons=confirm_buttons("leave", inv.channel_id, who,
-                                                 "Leave the party" if who == inv.user_id else "Remove them"))
-    out = await inv.do("campaign.leave", player=player)
-    return Reply(content=events_text(out.events))
-
-
-@command("campaign status", "Show the party, dials, session and whose move it is.")
-async def campaign_status(inv: Invocation) -> Reply:
-    state = await _state(inv)
-    pack = _pack(state)
-    buttons = [Button(make_id("mat", inv.channel_id, owner), f"Mat: {adv.name}"[:80])
-               for owner, adv in list(state.adventurers.items())[:4]]
-    return Reply(embeds=[status_embed(state, pack)], buttons=buttons)
-
-
-@command("campaign end", "End this campaign (party leader; asks for confirmation).",
-         Opt("confirm", bool, "yes to end without the button (scripts)", local_only=True))
-async def campaign_end(inv: Invocation, confirm=None) -> Reply:
-    state = await _state(inv)
-    if inv.user_id != state.leader:
-        raise RuleError(f"Only the party leader (<@{state.leader}>) can end the campaign.")
-    if not confirm:
-        return Reply(
-            content=f"End **{state.name}** for good? The log is kept, but nobody can play it any more.",
-            buttons=confirm_buttons("end", inv.channel_id, "", "End the campaign"), ephemeral=True)
-    out = await inv.do("campaign.end", {"confirm": True})
-    return Reply(content=events_text(out.events))
-
-
-@command("campaign log", "Show the campaign's latest actions.",
-         Opt("page", int, "1 = the newest actions, 2 = the ones before, ...", min=1, max=10000))
-async def campaign_log(inv: Invocation, page=None) -> Reply:
-    page = page or 1
-    per_page = 10
-    stored_id = await inv.service.campaign_id(inv.channel_id)
-    if stored_id is None:
-        raise RuleError("This channel has no campaign yet. Start one with `/campaign new`.")
-    total = await inv.service.store.log_count(stored_id)
-    pages = max(1, -(-total // per_page))
-    if page > pages:
-        raise RuleError(f"The log has {pages} page(s) ({total} actions); choose a page from 1 to {pages}.")
-    before = total - (page - 1) * per_page + 1
-    entries = await inv.service.store.log(stored_id, limit=per_page, before_seq=before)
-    lines = []
-    for e in entries:
-        when = datetime.fromtimestamp(e.at, timezone.utc).strftime("%Y-%m-%d %H:%M")
-        who = f"<@{e.actor}>" + (f" for <@{e.on_behalf}>" if e.on_behalf else "")
-        first = word(e.events[0]["text"], e.events[0].get("data") or {}) if e.events else ""
-        undone = " ~~undone~~" if e.undone_by else ""
-        dice = f" · dice {e.dice}" if e.dice else ""
-        lines.append(f"`#{e.seq}` {when} {who} `{e.type}`{undone}{dice}\n  {clip(first, 180)}")
-    emb = Embed(title=f"Campaign log — page {page} of {pages}", description=clip("\n".join(lines), 4000))
-    buttons = []
-    if page < pages:
-        buttons.append(Button(make_id("log", inv.channel_id, str(page + 1)), "Older"))
-    if page > 1:
-        buttons.append(Button(make_id("log", inv.channel_id, str(page - 1)), "Newer"))
-    return Reply(embeds=[emb], buttons=buttons, ephemeral=True)
-
-
-@command("campaign settings", "Change campaign settings (party leader).",
-         Opt("reminder_hours", int, "Remind the player whose move it is after this many hours (0 = off)",
-             min=0, max=24 * 14),
-         Opt("prevent_timeout_minutes", int, "Minutes to answer a prevention question before the automatic "
-             "choice applies (0 = wait)", min=0, max=7 * 24 * 60))
-async def campaign_settings(inv: Invocation, reminder_hours=None, prevent_timeout_minutes=None) -> Reply:
-    args = {k: v for k, v in {"reminder_hours": reminder_hours,
-                              "prevent_timeout_minutes": prevent_timeout_minutes}.items() if v is not None}
-    if not args:
-        from rulesets.tes.rules.battle_prompts import prevent_timeout_minutes as timeout_of
-
-        state = await _state(inv)
-        e = Embed(title="Settings")
-        e.add("reminder_hours", f"{state.settings.get('reminder_hours', 24)} (0 = no reminders)")
-        e.add("prevent_timeout_minutes", f"{timeout_of(state)} (0 = wait for the answer without a time-out)")
-        return Reply(embeds=[e], ephemeral=True)
-    out = await inv.do("campaign.settings", args)
-    return Reply(content=events_text(out.events))
-
-
-@command("campaign leader", "Hand the party lead to another member (party leader).",
-         Opt("player", str, "The new leader", required=True, user=True))
-async def campaign_leader(inv: Invocation, player) -> Reply:
-    out = await inv.do("campaign.leader", {"player": str(player)})
-    return Reply(content=events_text(out.events))
 
 
 # -------------------------------------------------------------- adventurer --
@@ -275,71 +138,6 @@ async def _any_pack(inv: Invocation):
     return load_pack(state.pack if state else DEFAULT_PACK)
 
 
-# -------------------------------------------------------------------- misc --
-@command("roll", "Roll dice for table talk: 3d6+2, 2d12, 4d6kh3, d6 ...",
-         Opt("dice", str, "Dice notation, e.g. 3d6+2 or 4d6kh3", required=True))
-async def roll(inv: Invocation, dice) -> Reply:
-    from kernel.notation import roll_notation
-
-    result = roll_notation(dice)
-    return Reply(content=f"<@{inv.user_id}> rolls `{result.notation}`: {result.breakdown} = **{result.total}**")
-
-
-@command("undo", "Take back the last action if it rolled no dice (party leader; asks for confirmation).",
-         Opt("confirm", bool, "yes to undo without the button (scripts)", local_only=True))
-async def undo(inv: Invocation, confirm=None, expected: str | None = None) -> Reply:
-    state = await _state(inv)
-    if inv.user_id != state.leader:
-        raise RuleError(f"Only the party leader (<@{state.leader}>) can undo.")
-    stored_id = await inv.service.campaign_id(inv.channel_id)
-    last = await inv.service.store.last_entry(stored_id)
-    if expected and last and str(last.seq) != expected:
-        raise RuleError("This undo prompt is out of date: more has happened since. Run `/undo` again.")
-    if not confirm:
-        if last is None or last.undone_by or last.type == "undo":
-            raise RuleError("There is nothing to undo.")
-        if not last.undoable:
-            why = "it rolled dice" if last.dice else "it can't be taken back"
-            raise RuleError(f"The last action (#{last.seq}, `{last.type}`) can't be undone: {why}.")
-        first = word(last.events[0]["text"], last.events[0].get("data") or {}) if last.events else last.type
-        return Reply(content=f"Undo action #{last.seq}: {clip(first, 300)}", ephemeral=True,
-                     buttons=confirm_buttons("undo", inv.channel_id, str(last.seq), "Undo it"))
-    out = await inv.do("undo", {"confirm": True})
-    if out.state.battle:  # in battle the party sees the map as it is again, and whose move it is
-        from rulesets.tes.present.battle import battle_reply
-
-        return await battle_reply(inv, out)
-    return Reply(content=events_text(out.events))
-
-
-@command("help", "What this bot does and how to start.")
-async def help_(inv: Invocation) -> Reply:
-    e = Embed(title="Hexpost — play-by-post board game campaigns", color=COLOR_OK)
-    e.description = (
-        "Run a campaign of *The Elder Scrolls: Betrayal of the Second Era* in this channel, a few moves a day. "
-        "The bot keeps the rules, rolls the dice and draws the mats and the map.\n\n"
-        "**Start**: `/campaign new` (you lead) → friends `/campaign join` → everyone `/adventurer create` "
-        "(or `/adventurer guide` for menus) → `/adventurer show` to see your mat.\n"
-        "**Battle**: the leader `/battle start encounter:jailbreak`; on your turn `/move`, `/engage`, "
-        "`/resolve` (or the buttons), `/ability`, `/endturn`. `/battle map` any time.\n"
-        "**Anytime**: `/campaign status`, `/campaign log`, `/roll 2d6`, `/content races`.\n"
-        "**Leader**: `/campaign settings`, `/undo`, `/campaign end`, `/campaign export`; "
-        "add `player:` to act for an absent player."
-    )
-    return Reply(embeds=[e], ephemeral=True)
-
-
-@command("force", "Force the next die results (local table; party leader).",
-         Opt("values", str, "Results in order, e.g. 3 5 1", required=True), local_only=True)
-async def force(inv: Invocation, values) -> Reply:
-    try:
-        numbers = [int(v) for v in re.split(r"[\s,]+", values.strip()) if v]
-    except ValueError:
-        raise RuleError("Force whole numbers, e.g. `/force 3 5 1`.") from None
-    out = await inv.do("dice.force", {"values": numbers})
-    return Reply(content=events_text(out.events))
-
-
 # ------------------------------------------------------------ autocomplete --
 async def autocomplete(inv: Invocation, source: str, current: str) -> list[tuple[str, str]]:
     from rulesets.tes.content import list_packs
@@ -370,33 +168,9 @@ def _form_names() -> dict[str, str]:
 
 
 # ---------------------------------------------------------------- buttons --
-@on_click("end")
-async def _end(inv, arg, values) -> Reply:
-    state = await inv.service.campaign(inv.channel_id)
-    if state is None:
-        return Reply.fail("This prompt is out of date: the campaign has already ended.")
-    reply = await campaign_end(inv, confirm=True)
-    reply.update = not reply.error
-    return reply
-
-
-@on_click("undo")
-async def _undo(inv, arg, values) -> Reply:
-    reply = await undo(inv, confirm=True, expected=arg)
-    reply.update = not reply.error and not reply.pictures  # in battle: a new post with the map for the party
-    return reply
-
-
 @on_click("retire")
 async def _retire(inv, arg, values) -> Reply:
     reply = await adventurer_retire(inv, player=arg or None, confirm=True)
-    reply.update = not reply.error
-    return reply
-
-
-@on_click("leave")
-async def _leave(inv, arg, values) -> Reply:
-    reply = await campaign_leave(inv, player=arg or None, confirm=True)
     reply.update = not reply.error
     return reply
 
@@ -406,6 +180,67 @@ async def _mat(inv, arg, values) -> Reply:
     return await adventurer_show(inv, player=arg or None)
 
 
-@on_click("log")
-async def _log(inv, arg, values) -> Reply:
-    return await campaign_log(inv, page=int(arg) if arg.isdigit() else 1)
+# ------------------------------------------------------ the shared commands --
+class TesPresenter:
+    """What the shared campaign commands (commands/campaign.py) ask of this game."""
+
+    @property
+    def default_pack(self) -> str:
+        from rulesets.tes.content import DEFAULT_PACK
+
+        return DEFAULT_PACK
+
+    def packs(self) -> list[str]:
+        from rulesets.tes.content import list_packs
+
+        return list_packs()
+
+    def pack_version(self, pack_id: str) -> str:
+        from rulesets.tes.rules.campaign import pack_version
+
+        return pack_version(pack_id)
+
+    def new_campaign_next(self) -> str:
+        return "Players join with `/campaign join` and create adventurers with `/adventurer create`."
+
+    def join_next(self) -> str:
+        return "Create your adventurer with `/adventurer create`."
+
+    async def status(self, inv: Invocation, state) -> Reply:
+        pack = _pack(state)
+        buttons = [Button(make_id("mat", inv.channel_id, owner), f"Mat: {adv.name}"[:80])
+                   for owner, adv in list(state.adventurers.items())[:4]]
+        return Reply(embeds=[status_embed(state, pack)], buttons=buttons)
+
+    def leave_note(self, state, who: str) -> str:
+        adv = state.adventurers.get(who)
+        return f"**{adv.name}** retires for good." if adv else ""
+
+    async def after(self, inv: Invocation, out) -> Reply | None:
+        if out.state.battle:  # in battle the party sees the map as it is again, and whose move it is
+            from rulesets.tes.present.battle import battle_reply
+
+            return await battle_reply(inv, out)
+        return None
+
+    async def autocomplete(self, inv: Invocation, source: str, current: str) -> list[tuple[str, str]]:
+        return await autocomplete(inv, source, current)
+
+    def help_lines(self) -> str:
+        return ("**Adventurers**: `/adventurer create` (or `/adventurer guide` for menus) → `/adventurer show`.\n"
+                "**Battle**: the leader `/battle start encounter:jailbreak`; on your turn `/move`, `/engage`, "
+                "`/resolve` (or the buttons), `/ability`, `/endturn`. `/battle map` any time; `/content races`.")
+
+    def settings_lines(self, state) -> list[tuple[str, str]]:
+        from rulesets.tes.rules.battle_prompts import prevent_timeout_minutes as timeout_of
+
+        return [("prevent_timeout_minutes", f"{timeout_of(state)} (0 = wait for the answer without a time-out)")]
+
+
+def _install() -> None:
+    from rulesets.tes import RULESET
+
+    RULESET.present = TesPresenter()
+
+
+_install()

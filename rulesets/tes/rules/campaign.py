@@ -1,18 +1,17 @@
-"""Campaign-level actions: open, join, leave, settings, leadership, end, forced dice."""
+"""Campaign-level actions: open a campaign of this game; the shared party actions with this game's hooks."""
 from __future__ import annotations
 
+from kernel import party
 from kernel.core import Event, RuleError
-from rulesets.tes.rules import Handler, action
+from rulesets.tes.rules import TABLE, Handler, action
 from rulesets.tes.state import DIFFICULTIES, Campaign
 from kernel.text import clean_name, slug
 
-MAX_PARTY = 4
-DEFAULT_SETTINGS = {
-    "reminder_hours": 24,  # remind the player whose move it is after this long; 0 turns reminders off
-}
-SETTING_LIMITS = {"reminder_hours": (0, 24 * 14),
-                  # minutes a player in prevention ask mode has to answer (0 = no time-out); default 60
-                  "prevent_timeout_minutes": (0, 7 * 24 * 60)}
+MAX_PARTY = party.MAX_PARTY
+DEFAULT_SETTINGS = party.default_settings()
+# minutes a player in prevention ask mode has to answer (0 = no time-out); default 60
+OWN_SETTINGS = {"prevent_timeout_minutes": (0, 7 * 24 * 60, 60)}
+SETTING_LIMITS = {k: v[:2] for k, v in (party.BASE_SETTINGS | OWN_SETTINGS).items()}
 
 
 def _difficulty(value) -> str:
@@ -32,8 +31,8 @@ class NewCampaign(Handler):
     def check(self, state, action, ctx):
         if state is not None and not state.ended:
             raise RuleError(
-                f"This channel already has a campaign, **{state.name}**. "
-                "Use `/campaign status` to see it, or ask its leader to `/campaign end` it first."
+                f"This channel already has a campaign, {state.name}. "
+                "Use /campaign status to see it, or ask its leader to /campaign end it first."
             )
         clean_name(action.args.get("name") or "", "campaign", max_len=60)
         _difficulty(action.args.get("difficulty"))
@@ -62,143 +61,39 @@ class NewCampaign(Handler):
             members=[action.actor],
             seed=int(a.get("seed", 0)),
             settings=dict(DEFAULT_SETTINGS),
+            # the pack's content hash as the command layer read it when the campaign began (kept in the log)
+            pack_version=str(a.get("pack_version") or ""),
         )
         return camp, [
             Event(
                 "campaign-opened",
-                f"Campaign **{camp.name}** opened on {camp.difficulty.title()} with the `{camp.pack}` pack. "
-                f"<@{camp.leader}> leads the party.",
-                {"leader": camp.leader},
+                f"Campaign {camp.name} opened on {camp.difficulty.title()} with the {camp.pack} pack. "
+                "{@leader} leads the party.",
+                {"leader": camp.leader, "name": camp.name, "pack": camp.pack},
             )
         ]
 
 
-@action
-class Join(Handler):
-    type = "campaign.join"
-    summary = "Join the party."
+def pack_version(pack_id: str) -> str:
+    """The content hash of an installed pack (the command layer records it in campaign.new)."""
+    from kernel.packs import content_hash
+    from rulesets.tes.content import resolve_pack_path
 
-    def check(self, state, action, ctx):
-        if action.actor in state.members:
-            raise RuleError("You are already in this party. Create your adventurer with `/adventurer create`.")
-        if len(state.members) >= MAX_PARTY:
-            raise RuleError(f"The party is full ({MAX_PARTY} players).")
-        if state.battle:
-            raise RuleError("The party is in a battle; join once it is over.")
-
-    def apply(self, state, action, ctx):
-        state.members.append(action.actor)
-        return state, [Event("joined", f"<@{action.actor}> joins the party.", {"player": action.actor})]
+    return content_hash(resolve_pack_path(pack_id))
 
 
-@action
-class Leave(Handler):
-    type = "campaign.leave"
-    summary = "Leave the party (your adventurer retires)."
-
-    def check(self, state, action, ctx):
-        who = action.on_behalf or action.actor
-        if who not in state.members:
-            raise RuleError("You are not in this party.")
-        if who == state.leader:
-            raise RuleError(
-                "The party leader can't leave. Hand the lead to someone with `/campaign leader`, "
-                "or end the campaign with `/campaign end`."
-            )
-        if state.battle:
-            raise RuleError("You can't leave in the middle of a battle.")
-
-    def apply(self, state, action, ctx):
-        who = action.on_behalf or action.actor
-        state.members.remove(who)
-        events = [Event("left", f"<@{who}> leaves the party.", {"player": who})]
-        adv = state.adventurers.pop(who, None)
-        if adv:
-            events.append(Event("retired", f"{adv.name} retires from the party.", {"player": who}))
-        return state, events
+def _busy(state) -> str | None:
+    return "The party is in a battle" if state.battle else None
 
 
-@action
-class Leader(Handler):
-    type = "campaign.leader"
-    leader_only = True
-    summary = "Hand the party lead to another member."
-
-    def check(self, state, action, ctx):
-        new = str(action.args.get("player") or "")
-        if new not in state.members:
-            raise RuleError("The new leader must be a member of the party (they can `/campaign join` first).")
-        if new == state.leader:
-            raise RuleError("They already lead the party.")
-
-    def apply(self, state, action, ctx):
-        new = str(action.args["player"])
-        state.leader = new
-        return state, [Event("leader", f"<@{new}> now leads the party.", {"leader": new})]
+def _on_leave(state, who: str) -> list[Event]:
+    adv = state.adventurers.pop(who, None)
+    return [Event("retired", f"{adv.name} retires from the party.", {"player": who})] if adv else []
 
 
-@action
-class Settings(Handler):
-    type = "campaign.settings"
-    leader_only = True
-    summary = "Change the campaign's settings."
-
-    def check(self, state, action, ctx):
-        if not action.args:
-            raise RuleError("Name a setting to change, e.g. `reminder_hours:12`.")
-        for key, value in action.args.items():
-            if key not in SETTING_LIMITS:
-                raise RuleError(f"`{key}` is not a setting. Settings: {', '.join(SETTING_LIMITS)}.")
-            lo, hi = SETTING_LIMITS[key]
-            try:
-                number = int(value)
-            except (TypeError, ValueError):
-                raise RuleError(f"`{key}` must be a whole number from {lo} to {hi}.") from None
-            if not lo <= number <= hi:
-                raise RuleError(f"`{key}` must be from {lo} to {hi} (you gave {number}).")
-
-    def apply(self, state, action, ctx):
-        parts = []
-        for key, value in action.args.items():
-            state.settings[key] = int(value)
-            parts.append(f"{key} = {int(value)}")
-        return state, [Event("settings", "Settings changed: " + ", ".join(parts) + ".", dict(action.args))]
+def _on_end(state) -> None:
+    state.battle = None
 
 
-@action
-class End(Handler):
-    type = "campaign.end"
-    leader_only = True
-    undoable = False
-    summary = "End the campaign (leader, with confirmation)."
-
-    def check(self, state, action, ctx):
-        if not action.args.get("confirm"):
-            raise RuleError("Ending the campaign can't be taken back. Confirm with the button (or `confirm:yes`).")
-
-    def apply(self, state, action, ctx):
-        state.ended = True
-        state.battle = None
-        return state, [Event("campaign-ended", f"Campaign **{state.name}** has ended. Thanks for playing!", {})]
-
-
-@action
-class Force(Handler):
-    """Queue the next die results (local table and tests; the leader only)."""
-
-    type = "dice.force"
-    leader_only = True
-    undoable = False
-    summary = "Force the next die results (replays and tests)."
-
-    def check(self, state, action, ctx):
-        values = action.args.get("values")
-        if not isinstance(values, list) or not values:
-            raise RuleError("Give the results to force, e.g. `/force 3 5 1`.")
-        for v in values:
-            if not isinstance(v, int) or not 1 <= v <= 100:
-                raise RuleError("Forced results are whole numbers from 1 to 100.")
-
-    def apply(self, state, action, ctx):
-        ctx.dice.forced.extend(int(v) for v in action.args["values"])
-        return state, [Event("forced", f"The next {len(action.args['values'])} die results are set.", {})]
+party.install_party_actions(TABLE, party.PartyRules(
+    max_party=MAX_PARTY, busy=_busy, on_leave=_on_leave, on_end=_on_end, settings=OWN_SETTINGS))

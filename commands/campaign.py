@@ -1,0 +1,314 @@
+"""The commands every campaign has, whatever its ruleset: open, join, leave, status, log, settings, lead,
+end, undo, roll, help, force.
+
+What differs by game is asked of the campaign's ruleset presenter (``kernel.rulesets.RulesetPresenter``):
+its packs, its status post, what leaving costs, the post after an undo, its part of /help.
+"""
+from __future__ import annotations
+
+import random
+import re
+from datetime import datetime, timezone
+from typing import Any
+
+from kernel import rulesets
+from kernel.commands import Invocation, Opt, command
+from kernel.components import confirm_buttons, make_id, on_click
+from kernel.core import RuleError, word
+from kernel.present import mention
+from kernel.reply import COLOR_OK, Button, Embed, Reply, clip
+
+PLAYER = Opt("player", str, "Act for this player (party leader only)", user=True)
+NO_CAMPAIGN = "This channel has no campaign yet. Start one with `/campaign new`."
+
+
+def events_text(events, limit: int = 1900) -> str:
+    return clip("\n".join(e.words() for e in events), limit)
+
+
+def _present(ruleset) -> Any:
+    return ruleset.present if ruleset is not None and ruleset.present is not None else object()
+
+
+def _ruleset_of(state) -> rulesets.Ruleset:
+    return rulesets.named(getattr(state, "ruleset", None))
+
+
+async def _state(inv: Invocation):
+    state = await inv.service.campaign(inv.channel_id)
+    if state is None:
+        raise RuleError(NO_CAMPAIGN)
+    return state
+
+
+def _ruleset_choices() -> tuple[str, ...]:
+    rulesets_loaded = tuple(sorted(rulesets.REGISTRY))
+    return rulesets_loaded or ("tes",)
+
+
+# ---------------------------------------------------------------- campaign --
+@command(
+    "campaign new", "Open a campaign in this channel; you become the party leader.",
+    Opt("name", str, "The campaign's name", required=True),
+    Opt("ruleset", str, "Which game: tes (The Elder Scrolls, the default) or another installed ruleset",
+        autocomplete="rulesets"),
+    Opt("difficulty", str, "Apprentice, Adept or Expert (default Adept; The Elder Scrolls)",
+        choices=("apprentice", "adept", "expert")),
+    Opt("pack", str, "Content pack (default: the ruleset's starter pack)", autocomplete="packs"),
+)
+async def campaign_new(inv: Invocation, name, ruleset=None, difficulty=None, pack=None) -> Reply:
+    chosen = rulesets.named(None) if not ruleset else None
+    if ruleset:
+        key = str(ruleset).strip().lower()
+        chosen = rulesets.REGISTRY.get(key) or next(
+            (r for r in rulesets.REGISTRY.values() if r.title.lower() == key), None)
+        if chosen is None:
+            raise RuleError(f"There is no ruleset `{clip(str(ruleset), 40)}` on this bot. "
+                            f"Rulesets: {', '.join(sorted(rulesets.REGISTRY))}.")
+    present = _present(chosen)
+    packs = present.packs() if hasattr(present, "packs") else []
+    pack_id = pack or getattr(present, "default_pack", None) or "starter"
+    if pack and not inv.local and pack not in packs:
+        raise RuleError(f"There is no content pack called `{clip(str(pack), 40)}` on this bot. "
+                        f"Packs: {', '.join(packs) or 'none'}. The bot's host adds a pack by putting its folder "
+                        f"in `content/` ({chosen.title} packs).")
+    version = ""
+    if hasattr(present, "pack_version"):
+        try:
+            version = present.pack_version(pack_id)
+        except Exception:  # noqa: BLE001 - the rules refuse a missing or broken pack with a clear message
+            version = ""
+    seed = random.SystemRandom().randrange(1, 2**53)
+    out = await inv.do("campaign.new", {
+        "name": name, "ruleset": chosen.name, "difficulty": difficulty or "adept", "pack": pack_id,
+        "pack_version": version, "channel_id": inv.channel_id, "guild_id": inv.guild_id, "seed": seed,
+    })
+    e = Embed(title=f"Campaign opened: {out.state.name}", color=COLOR_OK, description=events_text(out.events))
+    nxt = present.new_campaign_next() if hasattr(present, "new_campaign_next") else "Players join with `/campaign join`."
+    e.add("Next", nxt + "\nSee the party any time with `/campaign status`.")
+    return Reply(embeds=[e])
+
+
+@command("campaign join", "Join the party in this channel.")
+async def campaign_join(inv: Invocation) -> Reply:
+    out = await inv.do("campaign.join")
+    present = _present(_ruleset_of(out.state))
+    after = present.join_next() if hasattr(present, "join_next") else ""
+    return Reply(content=events_text(out.events) + (" " + after if after else ""))
+
+
+@command("campaign leave", "Leave the party (your adventurer retires).", PLAYER,
+         Opt("confirm", bool, "yes to leave without the button (scripts)", local_only=True))
+async def campaign_leave(inv: Invocation, player=None, confirm=None) -> Reply:
+    who = str(player) if player else inv.user_id
+    if not confirm:
+        # Leaving can cost something (an adventurer retires), and removing someone else can't be taken back:
+        # confirm first, and only offer the button when the leave would be allowed.
+        state = await _state(inv)
+        game = _ruleset_of(state)
+        note = _present(game).leave_note(state, who) if hasattr(_present(game), "leave_note") else ""
+        if who != inv.user_id or note:
+            from kernel.actions import dice_for
+
+            game.execute(state, inv.action("campaign.leave", player=player), dice_for(state))
+            what = ("Leave the party" if who == inv.user_id else f"Remove <@{who}> from the party") + (
+                f"? {note}" if note else "?")
+            return Reply(content=what, ephemeral=True,
+                         buttons=confirm_buttons("leave", inv.channel_id, who,
+                                                 "Leave the party" if who == inv.user_id else "Remove them"))
+    out = await inv.do("campaign.leave", player=player)
+    return Reply(content=events_text(out.events))
+
+
+@command("campaign status", "Show the party, dials, session and whose move it is.")
+async def campaign_status(inv: Invocation) -> Reply:
+    state = await _state(inv)
+    present = _present(_ruleset_of(state))
+    if hasattr(present, "status"):
+        return await present.status(inv, state)
+    members = ", ".join(f"<@{m}>" for m in state.members)
+    return Reply(embeds=[Embed(title=state.name, description=f"Party: {members}")])
+
+
+@command("campaign end", "End this campaign (party leader; asks for confirmation).",
+         Opt("confirm", bool, "yes to end without the button (scripts)", local_only=True))
+async def campaign_end(inv: Invocation, confirm=None) -> Reply:
+    state = await _state(inv)
+    if inv.user_id != state.leader:
+        raise RuleError("Only the party leader ({@leader}) can end the campaign.", leader=state.leader)
+    if not confirm:
+        return Reply(
+            content=f"End **{state.name}** for good? The log is kept, but nobody can play it any more.",
+            buttons=confirm_buttons("end", inv.channel_id, "", "End the campaign"), ephemeral=True)
+    out = await inv.do("campaign.end", {"confirm": True})
+    return Reply(content=events_text(out.events))
+
+
+@command("campaign log", "Show the campaign's latest actions.",
+         Opt("page", int, "1 = the newest actions, 2 = the ones before, ...", min=1, max=10000))
+async def campaign_log(inv: Invocation, page=None) -> Reply:
+    page = page or 1
+    per_page = 10
+    stored_id = await inv.service.campaign_id(inv.channel_id)
+    if stored_id is None:
+        raise RuleError(NO_CAMPAIGN)
+    total = await inv.service.store.log_count(stored_id)
+    pages = max(1, -(-total // per_page))
+    if page > pages:
+        raise RuleError(f"The log has {pages} page(s) ({total} actions); choose a page from 1 to {pages}.")
+    before = total - (page - 1) * per_page + 1
+    entries = await inv.service.store.log(stored_id, limit=per_page, before_seq=before)
+    lines = []
+    for e in entries:
+        when = datetime.fromtimestamp(e.at, timezone.utc).strftime("%Y-%m-%d %H:%M")
+        who = f"<@{e.actor}>" + (f" for <@{e.on_behalf}>" if e.on_behalf else "")
+        first = word(e.events[0]["text"], e.events[0].get("data") or {}, mention) if e.events else ""
+        undone = " ~~undone~~" if e.undone_by else ""
+        dice = f" · dice {e.dice}" if e.dice else ""
+        lines.append(f"`#{e.seq}` {when} {who} `{e.type}`{undone}{dice}\n  {clip(first, 180)}")
+    emb = Embed(title=f"Campaign log — page {page} of {pages}", description=clip("\n".join(lines), 4000))
+    buttons = []
+    if page < pages:
+        buttons.append(Button(make_id("log", inv.channel_id, str(page + 1)), "Older"))
+    if page > 1:
+        buttons.append(Button(make_id("log", inv.channel_id, str(page - 1)), "Newer"))
+    return Reply(embeds=[emb], buttons=buttons, ephemeral=True)
+
+
+@command("campaign settings", "Change campaign settings (party leader).",
+         Opt("reminder_hours", int, "Remind the player whose move it is after this many hours (0 = off)",
+             min=0, max=24 * 14),
+         Opt("prevent_timeout_minutes", int, "Minutes to answer a prevention question before the automatic "
+             "choice applies (0 = wait; The Elder Scrolls)", min=0, max=7 * 24 * 60))
+async def campaign_settings(inv: Invocation, reminder_hours=None, prevent_timeout_minutes=None) -> Reply:
+    args = {k: v for k, v in {"reminder_hours": reminder_hours,
+                              "prevent_timeout_minutes": prevent_timeout_minutes}.items() if v is not None}
+    if not args:
+        state = await _state(inv)
+        present = _present(_ruleset_of(state))
+        e = Embed(title="Settings")
+        e.add("reminder_hours", f"{state.settings.get('reminder_hours', 24)} (0 = no reminders)")
+        for name, text in (present.settings_lines(state) if hasattr(present, "settings_lines") else []):
+            e.add(name, text)
+        return Reply(embeds=[e], ephemeral=True)
+    out = await inv.do("campaign.settings", args)
+    return Reply(content=events_text(out.events))
+
+
+@command("campaign leader", "Hand the party lead to another member (party leader).",
+         Opt("player", str, "The new leader", required=True, user=True))
+async def campaign_leader(inv: Invocation, player) -> Reply:
+    out = await inv.do("campaign.leader", {"player": str(player)})
+    return Reply(content=events_text(out.events))
+
+
+# -------------------------------------------------------------------- misc --
+@command("roll", "Roll dice for table talk: 3d6+2, 2d12, 4d6kh3, d6 ...",
+         Opt("dice", str, "Dice notation, e.g. 3d6+2 or 4d6kh3", required=True))
+async def roll(inv: Invocation, dice) -> Reply:
+    from kernel.notation import roll_notation
+
+    result = roll_notation(dice)
+    return Reply(content=f"<@{inv.user_id}> rolls `{result.notation}`: {result.breakdown} = **{result.total}**")
+
+
+@command("undo", "Take back the last action if it rolled no dice (party leader; asks for confirmation).",
+         Opt("confirm", bool, "yes to undo without the button (scripts)", local_only=True))
+async def undo(inv: Invocation, confirm=None, expected: str | None = None) -> Reply:
+    state = await _state(inv)
+    if inv.user_id != state.leader:
+        raise RuleError("Only the party leader ({@leader}) can undo.", leader=state.leader)
+    stored_id = await inv.service.campaign_id(inv.channel_id)
+    last = await inv.service.store.last_entry(stored_id)
+    if expected and last and str(last.seq) != expected:
+        raise RuleError("This undo prompt is out of date: more has happened since. Run `/undo` again.")
+    if not confirm:
+        if last is None or last.undone_by or last.type == "undo":
+            raise RuleError("There is nothing to undo.")
+        if not last.undoable:
+            why = "it rolled dice" if last.dice else "it can't be taken back"
+            raise RuleError(f"The last action (#{last.seq}, `{last.type}`) can't be undone: {why}.")
+        first = word(last.events[0]["text"], last.events[0].get("data") or {}, mention) if last.events else last.type
+        return Reply(content=f"Undo action #{last.seq}: {clip(first, 300)}", ephemeral=True,
+                     buttons=confirm_buttons("undo", inv.channel_id, str(last.seq), "Undo it"))
+    out = await inv.do("undo", {"confirm": True})
+    present = _present(_ruleset_of(out.state))
+    if hasattr(present, "after"):
+        reply = await present.after(inv, out)
+        if reply is not None:
+            return reply
+    return Reply(content=events_text(out.events))
+
+
+@command("help", "What this bot does and how to start.")
+async def help_(inv: Invocation) -> Reply:
+    e = Embed(title="Hexpost — play-by-post board game campaigns", color=COLOR_OK)
+    parts = ["Run a campaign in this channel, a few moves a day. The bot keeps the rules, rolls the dice and "
+             "draws the pictures.\n\n**Start**: `/campaign new` (you lead; `ruleset:` picks the game) → friends "
+             "`/campaign join`."]
+    for r in sorted(rulesets.REGISTRY.values(), key=lambda r: (not r.reads_unlabelled, r.name)):
+        present = _present(r)
+        if hasattr(present, "help_lines"):
+            parts.append(f"__{r.title}__ (`ruleset:{r.name}`)\n{present.help_lines()}")
+    parts.append("**Anytime**: `/campaign status`, `/campaign log`, `/roll 2d6`.\n"
+                 "**Leader**: `/campaign settings`, `/undo`, `/campaign end`, `/campaign export`; "
+                 "add `player:` to act for an absent player.")
+    e.description = clip("\n\n".join(parts), 4000)
+    return Reply(embeds=[e], ephemeral=True)
+
+
+@command("force", "Force the next die results (local table; party leader).",
+         Opt("values", str, "Results in order, e.g. 3 5 1", required=True), local_only=True)
+async def force(inv: Invocation, values) -> Reply:
+    try:
+        numbers = [int(v) for v in re.split(r"[\s,]+", values.strip()) if v]
+    except ValueError:
+        raise RuleError("Force whole numbers, e.g. `/force 3 5 1`.") from None
+    out = await inv.do("dice.force", {"values": numbers})
+    return Reply(content=events_text(out.events))
+
+
+# ------------------------------------------------------------ autocomplete --
+async def autocomplete(inv: Invocation, source: str, current: str) -> list[tuple[str, str]]:
+    cur = (current or "").lower()
+    if source == "rulesets":
+        return [(f"{r.title} ({r.name})"[:100], r.name) for r in rulesets.REGISTRY.values()
+                if cur in (r.name + r.title).lower()]
+    state = await inv.service.campaign(inv.channel_id)
+    game = _ruleset_of(state) if state is not None else rulesets.named(None)
+    present = _present(game)
+    if source == "packs":
+        return [(p, p) for p in (present.packs() if hasattr(present, "packs") else []) if cur in p.lower()]
+    if hasattr(present, "autocomplete"):
+        return await present.autocomplete(inv, source, current)
+    return []
+
+
+# ----------------------------------------------------------------- buttons --
+@on_click("end")
+async def _end(inv, arg, values) -> Reply:
+    state = await inv.service.campaign(inv.channel_id)
+    if state is None:
+        return Reply.fail("This prompt is out of date: the campaign has already ended.")
+    reply = await campaign_end(inv, confirm=True)
+    reply.update = not reply.error
+    return reply
+
+
+@on_click("undo")
+async def _undo(inv, arg, values) -> Reply:
+    reply = await undo(inv, confirm=True, expected=arg)
+    reply.update = not reply.error and not reply.pictures  # in battle: a new post with the map for the party
+    return reply
+
+
+@on_click("leave")
+async def _leave(inv, arg, values) -> Reply:
+    reply = await campaign_leave(inv, player=arg or None, confirm=True)
+    reply.update = not reply.error
+    return reply
+
+
+@on_click("log")
+async def _log(inv, arg, values) -> Reply:
+    return await campaign_log(inv, page=int(arg) if arg.isdigit() else 1)

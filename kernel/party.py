@@ -1,0 +1,176 @@
+"""The party actions every ruleset shares: join, leave, lead, settings, end, forced dice.
+
+A ruleset installs them on its ``ActionTable`` with ``install_party_actions``
+and passes hooks for what is its own (why joining or leaving must wait, what
+leaving takes with it, what ending clears, its extra settings).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from kernel.actions import ActionTable, Handler
+from kernel.core import Event, RuleError
+
+MAX_PARTY = 4
+
+#: Settings every campaign has: name -> (lowest, highest, default).
+BASE_SETTINGS: dict[str, tuple[int, int, int]] = {
+    # remind the player whose move it is after this many hours; 0 turns reminders off
+    "reminder_hours": (0, 24 * 14, 24),
+}
+
+
+@dataclass
+class PartyRules:
+    """A ruleset's hooks into the shared party actions."""
+
+    max_party: int = MAX_PARTY
+    # why the party cannot change right now (e.g. "The party is in a battle"), or None
+    busy: Callable[[Any], str | None] = lambda state: None
+    # what leaving takes with it (e.g. the player's adventurer retires); returns events
+    on_leave: Callable[[Any, str], list[Event]] = lambda state, who: []
+    # what ending the campaign clears (e.g. a running battle)
+    on_end: Callable[[Any], None] = lambda state: None
+    # the ruleset's own settings, added to BASE_SETTINGS: name -> (lowest, highest, default)
+    settings: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+
+    def all_settings(self) -> dict[str, tuple[int, int, int]]:
+        return BASE_SETTINGS | self.settings
+
+
+def default_settings() -> dict[str, int]:
+    """The settings a new campaign starts with (a ruleset's own settings use their defaults until changed)."""
+    return {k: v[2] for k, v in BASE_SETTINGS.items()}
+
+
+def install_party_actions(table: ActionTable, party: PartyRules) -> None:
+    """Register campaign.join / leave / leader / settings / end and dice.force on ``table``."""
+
+    @table.action
+    class Join(Handler):
+        type = "campaign.join"
+        summary = "Join the party."
+
+        def check(self, state, action, ctx):
+            if action.actor in state.members:
+                raise RuleError("You are already in this party.")
+            if len(state.members) >= party.max_party:
+                raise RuleError(f"The party is full ({party.max_party} players).")
+            why = party.busy(state)
+            if why:
+                raise RuleError(f"{why}; join once it is over.")
+
+        def apply(self, state, action, ctx):
+            state.members.append(action.actor)
+            return state, [Event("joined", "{@player} joins the party.", {"player": action.actor})]
+
+    @table.action
+    class Leave(Handler):
+        type = "campaign.leave"
+        summary = "Leave the party."
+
+        def check(self, state, action, ctx):
+            who = action.on_behalf or action.actor
+            if who not in state.members:
+                raise RuleError("You are not in this party.")
+            if who == state.leader:
+                raise RuleError(
+                    "The party leader can't leave. Hand the lead to someone with /campaign leader, "
+                    "or end the campaign with /campaign end."
+                )
+            why = party.busy(state)
+            if why:
+                raise RuleError(f"{why}: you can't leave in the middle of it.")
+
+        def apply(self, state, action, ctx):
+            who = action.on_behalf or action.actor
+            state.members.remove(who)
+            events = [Event("left", "{@player} leaves the party.", {"player": who})]
+            events += party.on_leave(state, who)
+            return state, events
+
+    @table.action
+    class Leader(Handler):
+        type = "campaign.leader"
+        leader_only = True
+        summary = "Hand the party lead to another member."
+
+        def check(self, state, action, ctx):
+            new = str(action.args.get("player") or "")
+            if new not in state.members:
+                raise RuleError("The new leader must be a member of the party (they can /campaign join first).")
+            if new == state.leader:
+                raise RuleError("They already lead the party.")
+
+        def apply(self, state, action, ctx):
+            new = str(action.args["player"])
+            state.leader = new
+            return state, [Event("leader", "{@leader} now leads the party.", {"leader": new})]
+
+    @table.action
+    class Settings(Handler):
+        type = "campaign.settings"
+        leader_only = True
+        summary = "Change the campaign's settings."
+
+        def check(self, state, action, ctx):
+            limits = party.all_settings()
+            if not action.args:
+                raise RuleError("Name a setting to change, e.g. reminder_hours:12.")
+            for key, value in action.args.items():
+                if key not in limits:
+                    raise RuleError(f"{key} is not a setting of this campaign. Settings: {', '.join(limits)}.")
+                lo, hi, _ = limits[key]
+                try:
+                    number = int(value)
+                except (TypeError, ValueError):
+                    raise RuleError(f"{key} must be a whole number from {lo} to {hi}.") from None
+                if not lo <= number <= hi:
+                    raise RuleError(f"{key} must be from {lo} to {hi} (you gave {number}).")
+
+        def apply(self, state, action, ctx):
+            parts = []
+            for key, value in action.args.items():
+                state.settings[key] = int(value)
+                parts.append(f"{key} = {int(value)}")
+            return state, [Event("settings", "Settings changed: " + ", ".join(parts) + ".", dict(action.args))]
+
+    @table.action
+    class End(Handler):
+        type = "campaign.end"
+        leader_only = True
+        undoable = False
+        summary = "End the campaign (leader, with confirmation)."
+
+        def check(self, state, action, ctx):
+            if not action.args.get("confirm"):
+                raise RuleError("Ending the campaign can't be taken back. Confirm with the button (or confirm:yes).")
+
+        def apply(self, state, action, ctx):
+            state.ended = True
+            party.on_end(state)
+            return state, [Event("campaign-ended", f"Campaign {state.name} has ended. Thanks for playing!",
+                                 {"name": state.name})]
+
+    @table.action
+    class Force(Handler):
+        """Queue the next die results (local table and tests; the leader only)."""
+
+        type = "dice.force"
+        leader_only = True
+        undoable = False
+        summary = "Force the next die results (replays and tests)."
+
+        def check(self, state, action, ctx):
+            values = action.args.get("values")
+            if not isinstance(values, list) or not values:
+                raise RuleError("Give the results to force, e.g. /force 3 5 1.")
+            for v in values:
+                if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 100:
+                    raise RuleError("Forced results are whole numbers from 1 to 100.")
+
+        def apply(self, state, action, ctx):
+            ctx.dice.forced.extend(int(v) for v in action.args["values"])
+            return state, [Event("forced", f"The next {len(action.args['values'])} die results are set.",
+                                 {"count": len(action.args["values"])})]
