@@ -17,10 +17,12 @@ class SkirmishCog(commands.GroupCog, group_name="skirmish", group_description="W
     def __init__(self, bot: commands.Bot):
         self.bot = bot
 
-    @app_commands.command(name="new", description="Open a skirmish campaign in this channel; you lead it.")
-    @app_commands.describe(name="The skirmish's name", pack="Skirmish content pack (default: the standard one)")
-    async def new(self, interaction: discord.Interaction, name: str, pack: str | None = None):
-        await respond(interaction, "skirmish new", name=name, pack=pack)
+    @app_commands.command(name="settings", description="The skirmish's points limit and number of battle rounds (leader).")
+    @app_commands.describe(points="Points each warband may spend",
+                           rounds="Battle rounds before the points on the field decide")
+    async def settings(self, interaction: discord.Interaction, points: app_commands.Range[int, 100, 3000] | None = None,
+                       rounds: app_commands.Range[int, 1, 12] | None = None):
+        await respond(interaction, "skirmish settings", points=points, rounds=rounds)
 
     @app_commands.command(name="fighters", description="List the warbands, fighter types and abilities of this skirmish's pack.")
     async def fighters(self, interaction: discord.Interaction):

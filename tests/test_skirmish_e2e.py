@@ -76,8 +76,14 @@ async def test_the_example_skirmish_over_discord(world: World) -> None:
 
 async def test_against_the_bot_and_every_skirmish_command(world: World) -> None:
     w = world
-    res = await w.slash(w.leader, "skirmish new", {"name": "Bog Raid"})
-    assert res.embeds and "Bog Raid" in res.embeds[0]["title"]
+    res = await w.slash(w.leader, "campaign new", {"name": "Bog Raid", "ruleset": "skirmish"})
+    assert res.embeds and "Bog Raid" in res.embeds[0]["title"] and "/skirmish warband" in str(res.embeds)
+    res = await w.slash(w.bob, "skirmish settings", {"points": 500})
+    assert_refused(res, "Only the party leader")
+    res = await w.slash(w.leader, "skirmish settings", {"points": 400, "rounds": 3})
+    assert not answer(res)[1] and "rounds = 3" in answer(res)[0]
+    res = await w.slash(w.leader, "battle start", {"encounter": "jailbreak"})
+    assert_refused(res, "belongs to")
     res = await w.slash(w.bob, "skirmish fighters")
     assert res.ephemeral and "Thornspeaker" in str(res.embeds)
     res = await w.slash(w.leader, "skirmish warband", {"faction": "wardens"})
@@ -128,3 +134,7 @@ async def test_against_the_bot_and_every_skirmish_command(world: World) -> None:
     assert not answer(res)[1]
     res = await w.slash(w.cara, "skirmish status")
     assert png_files(res) and "Bog Raid" in str(res.embeds)
+    res = await w.slash(w.cara, "campaign status")
+    assert png_files(res) and "Bog Raid" in str(res.embeds)
+    res = await w.slash(w.leader, "skirmish settings", {"points": 600})
+    assert_refused(res, "can't change after")

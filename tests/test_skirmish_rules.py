@@ -393,8 +393,7 @@ def test_the_last_warband_standing_wins():
 
 def test_after_the_last_round_the_most_points_on_the_field_win():
     g = setup(lena=("thornspeaker",), bob=("ember-runner",))
-    assert "only change before the battle" in g.refused(L, "campaign.settings", rounds=1)
-    g.state.settings["rounds"] = 1  # as if set before the battle
+    g.do(L, "campaign.settings", rounds=1)  # the last round is this one
     g.do(L, "skirmish.activate", fighter="a1")
     g.do(L, "skirmish.end")
     g.do(B, "skirmish.activate", fighter="b1")

@@ -21,3 +21,6 @@ RULESET = register(Ruleset(
 ))
 
 from rulesets.skirmish.present import commands as _commands  # noqa: E402,F401
+from rulesets.skirmish.present.presenter import SkirmishPresenter  # noqa: E402
+
+RULESET.present = SkirmishPresenter()

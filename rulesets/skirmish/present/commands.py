@@ -7,15 +7,13 @@ names whoever must activate next, pinging them.
 """
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from kernel.commands import Invocation, Opt, command
 from kernel.core import RuleError
-from kernel.text import echo
 from kernel.reply import COLOR_BATTLE, COLOR_INFO, COLOR_OK, Embed, Picture, Reply, clip
 from rulesets.skirmish.board import ZONE_NAMES
-from rulesets.skirmish.content import list_packs, load_pack
+from rulesets.skirmish.content import load_pack
 from rulesets.skirmish.present.view import initiative_view, map_view, player_name
 from rulesets.skirmish.state import BOT, NAME
 
@@ -25,7 +23,7 @@ PLAYER = Opt("player", str, "Act for this player (party leader only)", user=True
 async def _state(inv: Invocation):
     state = await inv.service.campaign(inv.channel_id)
     if state is None:
-        raise RuleError("This channel has no campaign yet. Start a skirmish with /skirmish new.")
+        raise RuleError("This channel has no campaign yet. Start a skirmish with /campaign new ruleset:skirmish.")
     if getattr(state, "ruleset", None) != NAME:
         raise RuleError("This channel's campaign is not a skirmish. See /help for its commands.")
     return state
@@ -78,23 +76,19 @@ def plain_reply(out) -> Reply:
 
 
 # ---------------------------------------------------------------- campaign --
-@command("skirmish new", "Open a skirmish campaign in this channel; you lead it.",
-         Opt("name", str, "The skirmish's name", required=True),
-         Opt("pack", str, "Skirmish content pack (default: the standard one)"),
-         ruleset=NAME)
-async def skirmish_new(inv: Invocation, name, pack=None) -> Reply:
-    if pack and not inv.local and pack not in list_packs():
-        raise RuleError(f"There is no skirmish content pack called {echo(pack)!r} on this bot. Choose one of: "
-                        f"{', '.join(list_packs())}.")
-    seed = random.SystemRandom().randrange(1, 2**53)
-    out = await inv.do("campaign.new", {"name": name, "ruleset": NAME, "pack": pack or "skirmish",
-                                        "channel_id": inv.channel_id, "guild_id": inv.guild_id, "seed": seed})
-    e = Embed(title=f"Skirmish opened: {out.state.name}", color=COLOR_OK,
-              description="\n".join(ev.words() for ev in out.events))
-    e.add("Next", "Each player picks a warband with /skirmish warband, recruits with /skirmish recruit and "
-                  "deploys with /skirmish deploy. Play against the bot with /skirmish bot. "
-                  "The leader then begins with /skirmish start.")
-    return Reply(embeds=[e])
+@command("skirmish settings", "The skirmish's points limit and number of battle rounds (leader).",
+         Opt("points", int, "Points each warband may spend", min=100, max=3000),
+         Opt("rounds", int, "Battle rounds before the points on the field decide", min=1, max=12), ruleset=NAME)
+async def skirmish_settings(inv: Invocation, points=None, rounds=None) -> Reply:
+    state = await _state(inv)
+    args = {k: v for k, v in {"points": points, "rounds": rounds}.items() if v is not None}
+    if not args:
+        return Reply(content=f"{state.name}: {state.settings.get('points')} points a warband, "
+                             f"{state.settings.get('rounds')} battle rounds. Change them with points: or rounds:.",
+                     ephemeral=True)
+    if "points" in args and state.phase != "muster":
+        raise RuleError("The points limit only matters while warbands muster: it can't change after /skirmish start.")
+    return plain_reply(await inv.do("campaign.settings", args))
 
 
 @command("skirmish fighters", "List the warbands, fighter types and abilities of this skirmish's pack.",
@@ -238,7 +232,10 @@ async def skirmish_map(inv: Invocation) -> Reply:
 @command("skirmish status", "Warbands, fighters, wounds, ability dice and whose turn it is.", ruleset=NAME,
          renders=True)
 async def skirmish_status(inv: Invocation) -> Reply:
-    state = await _state(inv)
+    return status_reply(inv, await _state(inv))
+
+
+def status_reply(inv: Invocation, state) -> Reply:
     pack = load_pack(state.pack)
     phase = {"muster": "mustering warbands", "battle": f"battle round {state.fight.round if state.fight else 1}",
              "over": "over"}[state.phase]
