@@ -109,21 +109,25 @@ def render_map(view: dict) -> bytes:
     ox = M + HEX * SQ3 / 2
     oy = TITLE_H + HEX
     # the hexes, deployment zones tinted with their warband's colour
-    fcoord = font(12)
+    fcoord = font(14)
     for h in view.get("hexes") or []:
         q, r = int(h["q"]), int(h["r"])
         cx, cy = _centre(q, r, ox, oy)
         zone = h.get("zone")
         fill = mix(palette[zone % len(palette)], PANEL, 0.8) if zone is not None else PANEL
         d.polygon(_corners(cx, cy, HEX - 1), fill=fill, outline=(175, 165, 150))
-        d.text((cx, cy + HEX * 0.62), f"{q},{r}", font=fcoord, fill=(130, 120, 108), anchor="mm")
-    # moves and retreats under the fighters
+        d.text((cx, cy + HEX * 0.62), f"{q},{r}", font=fcoord, fill=(105, 96, 86), anchor="mm")
+    # moves, retreats, attacks and bolts under the fighters
     for t in view.get("trail") or []:
         if t.get("kind") in ("move", "retreat") and t.get("path"):
             pts = [_centre(int(p[0]), int(p[1]), ox, oy) for p in t["path"]]
             _arrow(d, pts, TRAIL[t["kind"]], dashed=t["kind"] == "retreat")
+        elif t.get("kind") in ("attack", "bolt") and t.get("from") and t.get("to"):
+            a = _centre(int(t["from"][0]), int(t["from"][1]), ox, oy)
+            b = _centre(int(t["to"][0]), int(t["to"][1]), ox, oy)
+            _arrow(d, [a, b], TRAIL[t["kind"]], dashed=t["kind"] == "bolt")
     # fighters
-    fl = font(17, True)
+    fl = font(21, True)
     for f in view.get("fighters") or []:
         if f.get("out") or f.get("q") is None:
             continue
@@ -131,7 +135,7 @@ def render_map(view: dict) -> bytes:
         colour = palette[int(f.get("side") or 0) % len(palette)]
         if f.get("activated"):
             colour = mix(colour, (200, 200, 200), 0.55)
-        rad = HEX * 0.72
+        rad = HEX * 0.8
         if f.get("active"):
             d.ellipse([cx - rad - 6, cy - rad - 6, cx + rad + 6, cy + rad + 6], fill=ACTIVE)
         d.ellipse([cx - rad, cy - rad, cx + rad, cy + rad], fill=colour, outline=INK, width=2)
@@ -139,8 +143,8 @@ def render_map(view: dict) -> bytes:
         wounds, dmg = int(f.get("wounds") or 1), int(f.get("damage") or 0)
         bw = rad * 1.7
         bx, by = cx - bw / 2, cy + rad * 0.45
-        d.rectangle([bx, by, bx + bw, by + 6], fill=(60, 60, 60))
-        d.rectangle([bx, by, bx + bw * max(0, wounds - dmg) / wounds, by + 6], fill=(60, 190, 80))
+        d.rectangle([bx, by, bx + bw, by + 7], fill=(60, 60, 60))
+        d.rectangle([bx, by, bx + bw * max(0, wounds - dmg) / wounds, by + 7], fill=(60, 190, 80))
         if f.get("wizard"):
             s = 7
             d.polygon([(cx + rad - 2, cy - rad - s), (cx + rad + s - 2, cy - rad), (cx + rad - 2, cy - rad + s),
@@ -148,20 +152,20 @@ def render_map(view: dict) -> bytes:
         if f.get("waiting"):
             d.ellipse([cx - rad - 2, cy - rad - 12, cx - rad + 20, cy - rad + 10], fill=WAIT, outline=INK)
             d.text((cx - rad + 9, cy - rad - 1), "W", font=font(14, True), fill=INK, anchor="mm")
-    # attacks, bolts and fighters taken out of action over them
+    # who was attacked (a ring in the attack's colour) and fighters taken out of action, over them
     for t in view.get("trail") or []:
         kind = t.get("kind")
-        if kind in ("attack", "bolt") and t.get("from") and t.get("to"):
-            a = _centre(int(t["from"][0]), int(t["from"][1]), ox, oy)
-            b = _centre(int(t["to"][0]), int(t["to"][1]), ox, oy)
-            _arrow(d, [a, b], TRAIL[kind], dashed=kind == "bolt")
+        if kind in ("attack", "bolt") and t.get("to"):
+            cx, cy = _centre(int(t["to"][0]), int(t["to"][1]), ox, oy)
+            rr = HEX * 0.8 + 5
+            d.ellipse([cx - rr, cy - rr, cx + rr, cy + rr], outline=TRAIL[kind], width=5)
         elif kind == "down" and t.get("at"):
             cx, cy = _centre(int(t["at"][0]), int(t["at"][1]), ox, oy)
             s = HEX * 0.5
             d.line([(cx - s, cy - s), (cx + s, cy + s)], fill=(160, 20, 20), width=6)
             d.line([(cx - s, cy + s), (cx + s, cy - s)], fill=(160, 20, 20), width=6)
-    d.text((M, TITLE_H + field_h + 14), "W waiting - gold ring activating - faded: activated - purple: Wizard, "
-           "channelled die - dashed: retreat", font=font(13), fill=INK_SOFT, anchor="lm")
+    d.text((M, TITLE_H + field_h + 14), "W waiting, gold ring activating, faded: activated, purple: Wizard or channelled, "
+           "dashed: retreat", font=font(15), fill=INK_SOFT, anchor="lm")
     # the warbands: names, fighters' wounds, ability dice
     y = TITLE_H + field_h + 32
     for b in bands:
