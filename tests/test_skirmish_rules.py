@@ -423,17 +423,59 @@ def test_points_limit_and_muster_refusals():
 
 # ---------------------------------------------------------------- the bot --
 def test_the_bot_moves_toward_the_nearest_enemy_and_attacks_in_range():
+    from kernel.hexes import Hex, distance
+
     g = setup(lena=("bramble-guard",), bot=True, initiative=[1, 2, 3, 4, 5, 5, 1, 1, 2, 2, 3, 6])
-    bot_band = g.state.fighters_of(BOT)
-    assert [f.name for f in bot_band] == ["Ashcaller", "Slag Brute", "Ember Runner"]
-    assert all(f.hex for f in bot_band)
-    g.put("a1", 8, 4)
+    assert [f.name for f in g.state.fighters_of(BOT)] == ["Ashcaller", "Slag Brute", "Ember Runner"]
+    assert all(f.hex for f in g.state.fighters_of(BOT)) and TABLE.whose_move(g.state)[0] == L
+    g.put("a1", 5, 4)
+    g.put("b1", 9, 4)  # the Ashcaller: 4 hexes away, within its range of 5
+    brute_before = distance(Hex(5, 4), Hex(*g.f("b2").hex))
     g.do(L, "skirmish.activate", fighter="a1")
-    g.do(L, "skirmish.end", forced=[1, 1, 1, 1, 1, 1])
-    # the bot's first fighter, the Ashcaller, closes in and attacks (range 5) with its two actions
-    assert "Ashcaller attacks Bramble Guard" in g.text() or "Ashcaller moves" in g.text()
-    assert g.state.fight.turn == L or g.state.fight.round == 2
+    g.do(L, "skirmish.end", forced=[1, 1, 1, 1])  # the Ashcaller's two attacks miss
+    text = g.text()
+    first = text.split("Round 2")[0]
+    assert first.count("Ashcaller attacks Bramble Guard") == 2 and "Ashcaller moves" not in first
+    # Lena has nobody left to activate: the bot activates the rest of its warband, then round 2 begins
+    brute = g.f("b2")
+    assert "Slag Brute moves" in first and distance(Hex(5, 4), Hex(*brute.hex)) < brute_before
+    assert "Ember Runner moves" in first and "Ember Runner attacks Bramble Guard" in first
+    assert g.state.fight.round == 2 and "Round 2" in text
     assert TABLE.whose_move(g.state) is None or TABLE.whose_move(g.state)[0] == L
+
+
+def test_leaving_takes_the_warband_and_nobody_joins_or_leaves_in_battle():
+    g = Game()
+    g.do(L, "campaign.new", name="Test", ruleset="skirmish", channel_id="c1", seed=1)
+    g.do(B, "skirmish.warband", faction="reavers")
+    g.do(B, "skirmish.recruit", fighter="ember-runner")
+    g.do(B, "campaign.leave")
+    assert B not in g.state.members and B not in g.state.warbands and g.state.fighters == {}
+    g2 = setup()
+    assert "battle has begun" in g2.refused("cara", "campaign.join")
+    assert "can't leave" in g2.refused(B, "campaign.leave")
+
+
+def test_a_waiting_wizard_channels_in_its_second_activation_and_spends_the_die_before_its_action():
+    g = setup()
+    g.put("a1", 4, 5)
+    g.put("b1", 8, 5)
+    g.do(L, "skirmish.activate", fighter="a1")
+    g.do(L, "skirmish.wait")  # first action: waiting
+    g.do(B, "skirmish.activate", fighter="b2")
+    g.do(B, "skirmish.end")
+    g.do(L, "skirmish.activate", fighter="a2")
+    g.do(L, "skirmish.end")
+    g.do(B, "skirmish.activate", fighter="b1")
+    g.do(B, "skirmish.end")
+    g.do(L, "skirmish.activate", fighter="a1")  # its second activation: an ability before its one action
+    g.do(L, "skirmish.ability", name="spark", die=1, target="b1")
+    assert g.f("b1").damage == 5 and g.state.fight.active.actions_left == 1
+    g.do(L, "skirmish.channel", mode="new", forced=[6])  # its action: a channelled double of 3 ...
+    # ... this activation is its current one: the die fades when it ends, though no ability may follow now
+    text = g.text()
+    assert "unused channelled dice fade: double of 3" in text
+    assert text.index("fade") < text.index("battle round 1 ends")  # gone before the round ended
 
 
 # ---------------------------------------------------------------- state --
