@@ -58,6 +58,11 @@ class AdventurerCog(commands.GroupCog, group_name="adventurer", group_descriptio
     async def retire(self, interaction: discord.Interaction, player: discord.Member | None = None):
         await respond(interaction, "adventurer retire", player=player)
 
+    @app_commands.command(name="rest", description="Leader: the Adventurers Rest between battles — heal and clear "
+                                                   "cooldown dice by difficulty.")
+    async def rest(self, interaction: discord.Interaction):
+        await respond(interaction, "adventurer rest")
+
 
 class ContentCog(commands.GroupCog, group_name="content", group_description="Browse the campaign's content pack"):
     def __init__(self, bot: commands.Bot):

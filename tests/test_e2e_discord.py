@@ -420,6 +420,12 @@ async def test_log_pages_leader_leave_and_retire(world: World) -> None:
     res = await w.slash(w.bob, "campaign log", {"page": 9})
     assert_refused(res, "choose a page from 1 to 2")
 
+    # /adventurer rest: only the leader; it heals the party between battles
+    res = await w.slash(w.bob, "adventurer rest")
+    assert_refused(res, "party leader")
+    res = await w.slash(w.leader, "adventurer rest")
+    assert not res.ephemeral and "Adventurers Rest" in res.content
+
     # /adventurer retire: an ephemeral confirm; Cancel changes nothing, the button retires
     res = await w.slash(w.bob, "adventurer retire")
     assert res.ephemeral and "Retire **Ryan**" in res.content

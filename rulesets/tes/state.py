@@ -7,6 +7,7 @@ bot keeps working after an update.
 from __future__ import annotations
 
 import copy
+import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -236,7 +237,9 @@ class Campaign:
         )
 
     def clone(self) -> "Campaign":
-        return Campaign.from_dict(self.to_dict())
+        """A copy exactly as the store would give it back: through JSON, so no two parts share an object
+        (a shared list would make a replay differ from the saved state)."""
+        return Campaign.from_dict(json.loads(json.dumps(self.to_dict())))
 
     def adventurer_named(self, text: str) -> Adventurer | None:
         t = text.strip().lower()

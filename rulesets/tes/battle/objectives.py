@@ -59,7 +59,8 @@ def class_rewards(c: Ctx, outcome: str, dice: Dice) -> dict[str, list[str]]:
     for owner in c.b["order"]:
         got: list[str] = []
         if outcome != "defeat":
-            for ach, who in c.b.get("achievements", {}).items():
+            # achievements in a fixed order (by id), never the mapping's: a replay must give the same rewards
+            for ach, who in sorted(c.b.get("achievements", {}).items()):
                 if who != owner:
                     continue
                 for r in enc.class_rewards.get(ach, ()):

@@ -99,6 +99,13 @@ async def adventurer_retire(inv: Invocation, player=None, confirm=None) -> Reply
     return Reply(content=events_text(out.events))
 
 
+@command("adventurer rest", "Leader: the Adventurers Rest between battles — heal and clear cooldown dice by difficulty.",
+         ruleset="tes")
+async def adventurer_rest(inv: Invocation) -> Reply:
+    out = await inv.do("party.rest")
+    return Reply(content=events_text(out.events))
+
+
 # ----------------------------------------------------------------- content --
 @command("content races", "List the races of this campaign's content pack.")
 async def content_races(inv: Invocation) -> Reply:

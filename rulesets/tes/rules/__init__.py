@@ -46,3 +46,4 @@ from rulesets.tes.rules import guide as _guide  # noqa: E402,F401
 from rulesets.tes.rules import lockpick as _lockpick  # noqa: E402,F401
 from rulesets.tes.rules import battle_prompts as _battle_prompts  # noqa: E402,F401
 from rulesets.tes.rules import adjust as _adjust  # noqa: E402,F401
+from rulesets.tes.rules import rest as _rest  # noqa: E402,F401

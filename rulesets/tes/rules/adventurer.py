@@ -123,13 +123,13 @@ class Create(Handler):
             raise RuleError("Adventurers are created between battles. Wait until this battle ends.")
         if owner in state.adventurers:
             raise RuleError(
-                f"You already have an adventurer, **{state.adventurers[owner].name}**. "
+                f"You already have an adventurer, {state.adventurers[owner].name}. "
                 "See it with `/adventurer show`, or `/adventurer retire` it first to make a new one."
             )
         if owner not in state.members:
             if len(state.members) >= MAX_PARTY:
                 raise RuleError(f"The party is full ({MAX_PARTY} players), so you can't create an adventurer here.")
-            events.append(Event("joined", f"<@{owner}> joins the party.", {"player": owner}))
+            events.append(Event("joined", "{@player} joins the party.", {"player": owner}))
         if len(state.adventurers) >= MAX_PARTY:
             raise RuleError(f"The party already has {MAX_PARTY} adventurers, the most it can have.")
 
@@ -137,7 +137,7 @@ class Create(Handler):
         if state.adventurer_named(name):
             raise RuleError(f"The party already has an adventurer called {name}. Pick another name.")
 
-        race_id = lookup(pack.races, a.get("race"), "race", " Try `/adventurer races`.")
+        race_id = lookup(pack.races, a.get("race"), "race", " Try `/content races`.")
         race = pack.races[race_id]
         same_race = sum(1 for x in state.adventurers.values() if x.race == race_id)
         if same_race >= RACE_SHEETS:
@@ -145,7 +145,7 @@ class Create(Handler):
 
         line_id = lookup(
             {k: v for k, v in pack.lines.items() if k != "combat"}, a.get("line"), "skill line",
-            " Try `/adventurer lines`.",
+            " Try `/content lines`.",
         )
         line = pack.lines[line_id]
         tokens_used = sum(1 for x in state.adventurers.values() if line_id in x.lines())
@@ -246,7 +246,7 @@ class Create(Handler):
         cls_text = pack.classes[class_id].name if class_id else "chosen after the Jailbreak Introduction (or `/adventurer class`)"
         events.append(Event(
             "adventurer-created",
-            f"**{name}** the {race.name} joins the party: {race.health} Health, {race.stamina} Stamina, "
+            f"{name} the {race.name} joins the party: {race.health} Health, {race.stamina} Stamina, "
             f"{race.magicka} Magicka, {race.combat} Combat, Cooldown {race.cooldown}; starts with {line.name} "
             f"(2 {first_die.name}), {form} battle form; class: {cls_text}.",
             {"player": owner, "name": name, "race": race_id, "line": line_id, "class": class_id},
@@ -255,7 +255,7 @@ class Create(Handler):
 
     @staticmethod
     def check_class(state: Campaign, pack, text: Any, owner: str) -> str:
-        class_id = lookup(pack.classes, text, "class", " Try `/adventurer classes`.")
+        class_id = lookup(pack.classes, text, "class", " Try `/content classes`.")
         klass = pack.classes[class_id]
         if getattr(klass, "expansion_only", False):
             raise RuleError(f"{klass.name} needs an expansion this pack does not include; choose another class.")

@@ -68,7 +68,8 @@ class Start(Handler):
         for o in order:
             adv = state.adventurers[o]
             if adv.hp <= 0:
-                raise RuleError(f"{adv.name} has no HP left and cannot fight; heal first.")
+                raise RuleError(f"{adv.name} has no HP left and cannot fight. The party leader rests the party "
+                                "with /adventurer rest (heals by difficulty), then starts the battle.")
         c = _ctx(state, ctx)
         flow.setup(c, str(a.get("encounter") or ""), order, a.get("hexes"), a.get("ep"), a.get("session"))
         flow.proceed(c)

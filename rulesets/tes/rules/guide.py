@@ -208,10 +208,10 @@ class Draft(Handler):
             return self._pick(state, action, ctx, owner, draft)
         if op == "restart":
             state.drafts[owner] = new_draft(draft["id"], name) | {"rev": draft["rev"] + 1}
-            return [Event("draft", f"The draft for **{name}** starts over.", {"player": owner, "draft": draft["id"]})]
+            return [Event("draft", f"The draft for {name} starts over.", {"player": owner, "draft": draft["id"]})]
         if op == "cancel":
             del state.drafts[owner]
-            return [Event("draft", f"The draft for **{name}** is thrown away.",
+            return [Event("draft", f"The draft for {name} is thrown away.",
                           {"player": owner, "draft": draft["id"]})]
         if op == "create":
             step = current_step(draft)
@@ -235,7 +235,7 @@ class Draft(Handler):
             raise RuleError("Adventurers are created between battles. Wait until this battle ends.")
         if owner in state.adventurers:
             raise RuleError(
-                f"You already have an adventurer, **{state.adventurers[owner].name}**. "
+                f"You already have an adventurer, {state.adventurers[owner].name}. "
                 "See it with `/adventurer show`, or `/adventurer retire` it first to make a new one."
             )
         if owner not in state.members and len(state.members) >= MAX_PARTY:
@@ -251,7 +251,7 @@ class Draft(Handler):
                             "or use `/adventurer create`.")
         old = state.drafts.get(owner)
         state.drafts[owner] = new_draft(draft_id, name) | {"rev": (old["rev"] + 1) if old else 0}
-        text = f"<@{owner}> starts a guided draft for **{name}**."
+        text = f"{{@player}} starts a guided draft for {name}."
         if old:
             text += f" (It replaces the unfinished draft for {old['name']}.)"
         return [Event("draft", text, {"player": owner, "draft": draft_id})]
@@ -292,13 +292,13 @@ class Draft(Handler):
                 shown = pack.classes[new["klass"]].name
             new["class_done"] = True
         else:
-            raise RuleError("Every choice is made: press **Create** (or **Start over**).")
+            raise RuleError("Every choice is made: press Create (or Start over).")
         if step in ("form", "layout", "class") or (step == "line" and new["form"]):
             # everything chosen so far, checked by the creation rules themselves (on a throw-away build)
             _create_handler()._build(state, _create_action(action, new), ctx)
         new["rev"] = draft["rev"] + 1
         state.drafts[owner] = new
-        return [Event("draft", f"Draft **{draft['name']}**: {STEP_NAMES[step]} — {shown}.",
+        return [Event("draft", f"Draft {draft['name']}: {STEP_NAMES[step]} — {shown}.",
                       {"player": owner, "draft": draft["id"], "step": step})]
 
     # ---- helpers -------------------------------------------------------------
@@ -307,13 +307,13 @@ class Draft(Handler):
         draft = state.drafts.get(owner)
         if draft is None:
             if owner in state.adventurers:
-                why = f"**{state.adventurers[owner].name}** has been created already."
+                why = f"{state.adventurers[owner].name} has been created already."
             else:
                 why = "that draft was finished, thrown away or undone."
             raise RuleError(f"{OUT_OF_DATE}{why} Start a new one with `/adventurer guide`.")
         if str(action.args.get("draft") or "") != draft["id"]:
             raise RuleError(f"{OUT_OF_DATE}a newer `/adventurer guide` replaced this draft "
-                            f"(now **{draft['name']}**). Use the newest prompt.")
+                            f"(now {draft['name']}). Use the newest prompt.")
         rev = action.args.get("rev")
         if rev is not None and str(rev) != str(draft["rev"]):
             raise RuleError(f"{OUT_OF_DATE}the draft has moved on since. Use the newest prompt, "
