@@ -7,7 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import respond
+from cogs.common import completer, respond
 
 PLAYER = "Act for this player (party leader only)"
 FIGHTER = "The fighter: its id (a1), name or hex"
@@ -29,6 +29,7 @@ class SkirmishCog(commands.GroupCog, group_name="skirmish", group_description="W
         await respond(interaction, "skirmish fighters")
 
     @app_commands.command(name="warband", description="Pick your warband (and name it).")
+    @app_commands.autocomplete(faction=completer("skirmish warband", "faction"))
     @app_commands.describe(faction="The warband, e.g. wardens or reavers (see /skirmish fighters)",
                            name="Your warband's name", player=PLAYER)
     async def warband(self, interaction: discord.Interaction, faction: str, name: str | None = None,
@@ -36,6 +37,7 @@ class SkirmishCog(commands.GroupCog, group_name="skirmish", group_description="W
         await respond(interaction, "skirmish warband", faction=faction, name=name, player=player)
 
     @app_commands.command(name="recruit", description="Add a fighter to your warband (within the points limit).")
+    @app_commands.autocomplete(fighter=completer("skirmish recruit", "fighter"))
     @app_commands.describe(fighter="The fighter type, e.g. mossling (see /skirmish fighters)",
                            name="The fighter's own name", player=PLAYER)
     async def recruit(self, interaction: discord.Interaction, fighter: str, name: str | None = None,
@@ -48,6 +50,7 @@ class SkirmishCog(commands.GroupCog, group_name="skirmish", group_description="W
         await respond(interaction, "skirmish dismiss", fighter=fighter, player=player)
 
     @app_commands.command(name="bot", description="Field the bot's warband against the players (leader).")
+    @app_commands.autocomplete(faction=completer("skirmish bot", "faction"))
     @app_commands.describe(faction="The bot's warband, e.g. reavers")
     async def field_bot(self, interaction: discord.Interaction, faction: str):
         await respond(interaction, "skirmish bot", faction=faction)
@@ -64,6 +67,7 @@ class SkirmishCog(commands.GroupCog, group_name="skirmish", group_description="W
         await respond(interaction, "skirmish start")
 
     @app_commands.command(name="activate", description="Activate one of your fighters (two actions, one ability).")
+    @app_commands.autocomplete(fighter=completer("skirmish activate", "fighter"))
     @app_commands.describe(fighter=FIGHTER, player=PLAYER)
     async def activate(self, interaction: discord.Interaction, fighter: str, player: discord.Member | None = None):
         await respond(interaction, "skirmish activate", fighter=fighter, player=player)
@@ -74,6 +78,7 @@ class SkirmishCog(commands.GroupCog, group_name="skirmish", group_description="W
         await respond(interaction, "skirmish move", to=to, player=player)
 
     @app_commands.command(name="attack", description="Attack an enemy within range.")
+    @app_commands.autocomplete(target=completer("skirmish attack", "target"))
     @app_commands.describe(target="The enemy: its id (b1), name or hex", player=PLAYER)
     async def attack(self, interaction: discord.Interaction, target: str, player: discord.Member | None = None):
         await respond(interaction, "skirmish attack", target=target, player=player)
@@ -96,6 +101,7 @@ class SkirmishCog(commands.GroupCog, group_name="skirmish", group_description="W
         await respond(interaction, "skirmish channel", mode=mode, die=die, player=player)
 
     @app_commands.command(name="ability", description="Use an ability, paid with one of your ability dice (one per activation).")
+    @app_commands.autocomplete(name=completer("skirmish ability", "name"), target=completer("skirmish ability", "target"))
     @app_commands.describe(name="The ability, e.g. surge (see /skirmish fighters)",
                            die="The ability die's number (as on the map)",
                            target="For a bolt: the enemy (id, name or hex)", to="For a dash: the hex to move to, q,r",

@@ -86,8 +86,12 @@ async def test_against_the_bot_and_every_skirmish_command(world: World) -> None:
     assert_refused(res, "belongs to")
     res = await w.slash(w.bob, "skirmish fighters")
     assert res.ephemeral and "Thornspeaker" in str(res.embeds)
+    found = await w.fake.autocomplete(w.leader, w.chan, "skirmish warband", focused="faction", value="ward")
+    assert [c["value"] for c in found] == ["wardens"]
     res = await w.slash(w.leader, "skirmish warband", {"faction": "wardens"})
     assert not answer(res)[1]
+    found = await w.fake.autocomplete(w.leader, w.chan, "skirmish recruit", focused="fighter", value="")
+    assert {c["value"] for c in found} == {"thornspeaker", "bramble-guard", "fenhunter", "mossling"}
     for t in ("fenhunter", "fenhunter", "mossling"):
         res = await w.slash(w.leader, "skirmish recruit", {"fighter": t})
         assert not answer(res)[1], answer(res)
@@ -110,7 +114,13 @@ async def test_against_the_bot_and_every_skirmish_command(world: World) -> None:
     res = await w.slash(w.leader, "skirmish start")
     text, ephemeral = answer(res)
     assert not ephemeral and f"<@{w.leader.id}>" in text
+    found = await w.fake.autocomplete(w.leader, w.chan, "skirmish activate", focused="fighter", value="")
+    assert [c["value"] for c in found] == ["a1", "a2"]
     res = await w.slash(w.leader, "skirmish activate", {"fighter": "a1"})
+    found = await w.fake.autocomplete(w.leader, w.chan, "skirmish attack", focused="target", value="ash")
+    assert [c["value"] for c in found] == ["b1"]
+    found = await w.fake.autocomplete(w.leader, w.chan, "skirmish ability", {"die": 1}, focused="name", value="")
+    assert "surge" in [c["value"] for c in found] and "spark" not in [c["value"] for c in found]
     res = await w.slash(w.leader, "skirmish channel", {"mode": "new"})
     assert_refused(res, "not a Wizard")
     res = await w.slash(w.leader, "skirmish retreat", {"to": "1,4"})

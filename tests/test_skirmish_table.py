@@ -68,8 +68,10 @@ async def test_undo_takes_back_a_move_but_not_a_roll(tmp_path):
         service = local.table.service
         state = await service.campaign("local")
         assert state.fighters["a2"].hex == (3, 4)
-        out = await service.execute("local", Action("undo", "lena", {"confirm": True}))
-        assert out.state.fighters["a2"].hex == (-1, 4) and out.state.fight.active.actions_left == 2
+        reply = await local.run_line("/undo confirm:yes")  # the shared command: the map is posted again
+        assert not reply.error and reply.pictures and reply.pictures[0].kind == "skirmish", reply.content
+        out_state = await service.campaign("local")
+        assert out_state.fighters["a2"].hex == (-1, 4) and out_state.fight.active.actions_left == 2
         # an attack rolled dice: it can't be taken back
         await local.run_script(["/skirmish move to:3,4", "/skirmish wait", "@bob /skirmish activate fighter:b2",
                                 "@bob /skirmish move to:4,4", "/force 1 1 1 1", "@bob /skirmish attack target:a2"])

@@ -114,7 +114,8 @@ async def skirmish_fighters(inv: Invocation) -> Reply:
 
 # ---------------------------------------------------------------- muster --
 @command("skirmish warband", "Pick your warband (and name it).",
-         Opt("faction", str, "The warband, e.g. wardens or reavers (see /skirmish fighters)", required=True),
+         Opt("faction", str, "The warband, e.g. wardens or reavers (see /skirmish fighters)", required=True,
+             autocomplete="skirmish-factions"),
          Opt("name", str, "Your warband's name"), PLAYER, ruleset=NAME)
 async def skirmish_warband(inv: Invocation, faction, name=None, player=None) -> Reply:
     await _state(inv)
@@ -122,7 +123,8 @@ async def skirmish_warband(inv: Invocation, faction, name=None, player=None) -> 
 
 
 @command("skirmish recruit", "Add a fighter to your warband (within the points limit).",
-         Opt("fighter", str, "The fighter type, e.g. mossling (see /skirmish fighters)", required=True),
+         Opt("fighter", str, "The fighter type, e.g. mossling (see /skirmish fighters)", required=True,
+             autocomplete="skirmish-types"),
          Opt("name", str, "The fighter's own name"), PLAYER, ruleset=NAME)
 async def skirmish_recruit(inv: Invocation, fighter, name=None, player=None) -> Reply:
     await _state(inv)
@@ -137,7 +139,7 @@ async def skirmish_dismiss(inv: Invocation, fighter, player=None) -> Reply:
 
 
 @command("skirmish bot", "Field the bot's warband against the players (leader).",
-         Opt("faction", str, "The bot's warband, e.g. reavers", required=True), ruleset=NAME)
+         Opt("faction", str, "The bot's warband, e.g. reavers", required=True, autocomplete="skirmish-factions"), ruleset=NAME)
 async def skirmish_bot(inv: Invocation, faction) -> Reply:
     state = await _state(inv)
     out = await inv.do("skirmish.bot", {"faction": faction})
@@ -168,8 +170,8 @@ async def _battle(inv: Invocation, type_: str, args: dict[str, Any], player) -> 
 
 
 @command("skirmish activate", "Activate one of your fighters (two actions, one ability).",
-         Opt("fighter", str, "The fighter: its id (a1), name or hex", required=True), PLAYER,
-         ruleset=NAME, renders=True)
+         Opt("fighter", str, "The fighter: its id (a1), name or hex", required=True, autocomplete="skirmish-mine"),
+         PLAYER, ruleset=NAME, renders=True)
 async def skirmish_activate(inv: Invocation, fighter, player=None) -> Reply:
     return await _battle(inv, "skirmish.activate", {"fighter": fighter}, player)
 
@@ -181,7 +183,8 @@ async def skirmish_move(inv: Invocation, to, player=None) -> Reply:
 
 
 @command("skirmish attack", "Attack an enemy within range.",
-         Opt("target", str, "The enemy: its id (b1), name or hex", required=True), PLAYER,
+         Opt("target", str, "The enemy: its id (b1), name or hex", required=True, autocomplete="skirmish-enemies"),
+         PLAYER,
          ruleset=NAME, renders=True)
 async def skirmish_attack(inv: Invocation, target, player=None) -> Reply:
     return await _battle(inv, "skirmish.attack", {"target": target}, player)
@@ -209,9 +212,10 @@ async def skirmish_channel(inv: Invocation, mode=None, die=None, player=None) ->
 
 
 @command("skirmish ability", "Use an ability, paid with one of your ability dice (one per activation).",
-         Opt("name", str, "The ability, e.g. surge (see /skirmish fighters)", required=True),
+         Opt("name", str, "The ability, e.g. surge (see /skirmish fighters)", required=True,
+             autocomplete="skirmish-abilities"),
          Opt("die", int, "The ability die's number (as on the map)", required=True, min=1, max=12),
-         Opt("target", str, "For a bolt: the enemy (id, name or hex)"),
+         Opt("target", str, "For a bolt: the enemy (id, name or hex)", autocomplete="skirmish-enemies"),
          Opt("to", str, "For a dash: the hex to move to, q,r"), PLAYER, ruleset=NAME, renders=True)
 async def skirmish_ability(inv: Invocation, name, die, target=None, to=None, player=None) -> Reply:
     return await _battle(inv, "skirmish.ability", {"name": name, "die": die, "target": target, "to": to}, player)
@@ -262,3 +266,33 @@ def status_reply(inv: Invocation, state) -> Reply:
     elif state.phase == "muster":
         e.description = "Pick a warband with /skirmish warband, recruit, deploy; the leader begins with /skirmish start."
     return Reply(embeds=[e], pictures=pictures(state, inv))
+
+
+# ------------------------------------------------------------ autocomplete --
+def choices(inv: Invocation, state, source: str, current: str) -> list[tuple[str, str]]:
+    """Autocomplete: factions, fighter types of your warband, your fighters, enemies, abilities."""
+    pack = load_pack(state.pack if state is not None else None)
+    cur = (current or "").lower()
+    out: list[tuple[str, str]] = []
+    if source == "skirmish-factions":
+        out = [(f"{f.name} ({f.id})", f.id) for f in pack.factions.values()]
+    elif state is None:
+        return []
+    elif source == "skirmish-types":
+        wb = state.warbands.get(inv.user_id)
+        out = [(f"{t.name}{' (Wizard)' if t.wizard else ''}, {t.points} pts", t.id) for t in pack.fighters.values()
+               if wb is None or t.faction == wb.faction]
+    elif source in ("skirmish-mine", "skirmish-enemies"):
+        mine = source == "skirmish-mine"
+        for f in state.fighters.values():
+            if f.out or (f.owner == inv.user_id) != mine:
+                continue
+            where = f" on {f.hex[0]},{f.hex[1]}" if f.hex else ""
+            flag = " (waiting)" if f.waiting else " (activated)" if f.activated else ""
+            out.append((f"{f.id} {f.name}{where}{flag}", f.id))
+    elif source == "skirmish-abilities":
+        act = state.fight.active if state.fight else None
+        ftype = pack.fighter(state.fighters[act.fighter].type) if act else None
+        out = [(f"{a.name} [{a.cost}]: {a.text}", a.id) for a in pack.abilities.values()
+               if ftype is None or a.allowed(ftype)]
+    return [(clip(label, 100), value) for label, value in out if cur in label.lower()][:25]

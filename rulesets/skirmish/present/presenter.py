@@ -38,7 +38,12 @@ class SkirmishPresenter:
         return battle_reply(inv, outcome) if outcome.state.fight is not None else None
 
     async def autocomplete(self, inv, source: str, current: str) -> list[tuple[str, str]]:
-        return []
+        from rulesets.skirmish.present.commands import choices
+
+        state = await inv.service.campaign(inv.channel_id)
+        if state is not None and getattr(state, "ruleset", None) != "skirmish":
+            return []
+        return choices(inv, state, source, current)
 
     def help_lines(self) -> str:
         return ("/campaign new ruleset:skirmish, then /skirmish warband, /skirmish recruit, /skirmish deploy "
