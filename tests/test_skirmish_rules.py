@@ -485,3 +485,27 @@ def test_state_round_trips_and_loads_tolerantly():
     assert Skirmish.from_dict(d).to_dict() == d
     old = Skirmish.from_dict({"channel_id": "1", "leader": "x"})
     assert old.phase == "muster" and old.ruleset == "skirmish" and old.fight is None
+
+
+def test_three_warbands_take_turns_in_initiative_order():
+    g = Game()
+    g.do(L, "campaign.new", name="Three", ruleset="skirmish", channel_id="c1", seed=3)
+    for who, faction, types in ((L, "wardens", ("mossling",)), (B, "reavers", ("ember-runner", "ember-runner")),
+                                ("cara", "wardens", ("fenhunter",))):
+        g.do(who, "skirmish.warband", faction=faction)
+        for t in types:
+            g.do(who, "skirmish.recruit", fighter=t)
+        g.do(who, "skirmish.deploy")
+    assert [g.state.warbands[o].side for o in (L, B, "cara")] == [0, 1, 2]
+    # Cara 6 singles, Bob 4, Lena 2: Cara, Bob, Lena
+    g.do(L, "skirmish.start", forced=[1, 1, 2, 2, 3, 4, 1, 2, 3, 4, 5, 5, 1, 2, 3, 4, 5, 6])
+    assert g.state.fight.order == ["cara", B, L]
+    seen = []
+    for _ in range(4):
+        who = g.state.fight.turn
+        fid = next(f.id for f in g.state.fighters_of(who) if f.ready)
+        seen.append(who)
+        g.do(who, "skirmish.activate", fighter=fid)
+        g.do(who, "skirmish.end", forced=[1, 2, 3, 4, 5, 6] * 3)
+    # Bob's second runner activates after the others are done
+    assert seen == ["cara", B, L, B] and g.state.fight.round == 2

@@ -113,3 +113,18 @@ def test_the_skirmish_package_imports_nothing_of_the_other_game():
             for name in names:
                 assert not name.startswith("rulesets.tes"), (path, name)
                 assert not name.startswith(("discord", "PIL", "commands", "cogs", "render")), (path, name)
+
+
+async def test_the_reminder_follows_whoever_must_activate(tmp_path):
+    lines = EXAMPLE.splitlines()
+    upto = lines.index("/skirmish start") + 1
+    store, local, errors, text = await play(tmp_path, lines[:upto])
+    try:
+        cid = await local.table.service.campaign_id("local")
+        assert [r.user_id for r in await store.pending_reminders(cid)] == ["lena"]
+        await local.run_script(["/skirmish activate fighter:a2", "/skirmish move to:3,4"])
+        assert [r.user_id for r in await store.pending_reminders(cid)] == ["lena"]
+        await local.run_script(["/skirmish wait"])
+        assert [r.user_id for r in await store.pending_reminders(cid)] == ["bob"]
+    finally:
+        await store.close()
