@@ -202,7 +202,8 @@ def render_initiative(view: dict) -> bytes:
     for row in rows:
         colour = rgb(row.get("colour"))
         d.rectangle([M, y + 6, M + 18, y + 24], fill=colour)
-        head = f"{row.get('player', '')}: {row.get('singles', 0)} singles"
+        n = int(row.get("singles") or 0)
+        head = f"{row.get('player', '')}: {n} single{'' if n == 1 else 's'}"
         d.text((M + 26, y + 15), ellipsize(head, font(22, True), width - 2 * M - 30), font=font(22, True),
                fill=INK, anchor="lm")
         roll = [int(v) for v in row.get("roll") or []]
@@ -212,8 +213,9 @@ def render_initiative(view: dict) -> bytes:
             fill = group_colours[matched.index(v) % 4] if v in matched else WHITE
             _die(d, x, y + 36, size, v, fill)
             x += size + gap
-        text = ", ".join(f"{a['kind']} of {a['value']}" for a in row.get("dice") or []) or "no ability dice"
-        d.text((M, y + 36 + size + 22), ellipsize("Ability dice: " + text, font(18), width - 2 * M), font=font(18),
+        text = ", ".join(f"{a['kind']} of {a['value']}" for a in row.get("dice") or [])
+        text = f"Ability dice: {text}" if text else "No ability dice"
+        d.text((M, y + 36 + size + 22), ellipsize(text, font(18), width - 2 * M), font=font(18),
                fill=INK_SOFT, anchor="lm")
         y += row_h
     first = str(view.get("first") or "")

@@ -37,7 +37,7 @@ def turn_line(state, inv: Invocation) -> tuple[str, str | None]:
         res = state.result or {}
         win = res.get("winner")
         who = "nobody (a draw)" if not win else (state.warbands[win].name + (
-            "" if win == BOT else f" of <@{win}>"))
+            ", the bot's warband" if win == BOT else f" of <@{win}>"))
         return f"The skirmish is over: the winner is {who}.", None
     fight = state.fight
     act = fight.active

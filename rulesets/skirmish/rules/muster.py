@@ -220,7 +220,7 @@ class BotWarband(Handler):
         pack = ctx.pack_for(state)
         faction = pack.factions[find_faction(pack, action.args.get("faction"))]
         side = free_side(state)
-        state.warbands[BOT] = Warband(owner=BOT, faction=faction.id, name=f"{faction.name} (bot)", side=side,
+        state.warbands[BOT] = Warband(owner=BOT, faction=faction.id, name=faction.name, side=side,
                                       letter=LETTERS[side])
         for t in faction.bot_roster:
             add_fighter(state, pack, BOT, t)
