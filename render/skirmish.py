@@ -11,7 +11,18 @@ import math
 
 from PIL import Image, ImageDraw
 
-from render.common import BG, INK, INK_SOFT, PANEL, WHITE, ellipsize, encode_png, fit_font, font, mix
+from render.common import (
+    BG,
+    INK,
+    INK_SOFT,
+    PANEL,
+    WHITE,
+    ellipsize,
+    encode_png,
+    fit_font,
+    font,
+    mix,
+)
 
 HEX = 30  # hex size (centre to corner) in pixels
 M = 18
@@ -232,4 +243,4 @@ def render_skirmish(view: dict) -> bytes:
     return render_map(view)
 
 
-__all__ = ["render_skirmish", "fit_font"]
+__all__ = ["fit_font", "render_skirmish"]

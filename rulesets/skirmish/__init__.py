@@ -20,7 +20,7 @@ RULESET = register(Ruleset(
                 "Channel Magic, Retreat and Wait.",
 ))
 
-from rulesets.skirmish.present import commands as _commands  # noqa: E402,F401
-from rulesets.skirmish.present.presenter import SkirmishPresenter  # noqa: E402
+from rulesets.skirmish.present import commands as _commands  # noqa: F401
+from rulesets.skirmish.present.presenter import SkirmishPresenter
 
 RULESET.present = SkirmishPresenter()

@@ -30,12 +30,6 @@ def zone(side: int, width: int, height: int) -> frozenset[Hex]:
     out = set()
     for h in field_hexes(width, height):
         c = column(h)
-        if side == 0 and c < ZONE_DEPTH:
-            out.add(h)
-        elif side == 1 and c >= width - ZONE_DEPTH:
-            out.add(h)
-        elif side == 2 and h.r < ZONE_DEPTH and ZONE_DEPTH + 1 <= c < width - ZONE_DEPTH - 1:
-            out.add(h)
-        elif side == 3 and h.r >= height - ZONE_DEPTH and ZONE_DEPTH + 1 <= c < width - ZONE_DEPTH - 1:
+        if side == 0 and c < ZONE_DEPTH or side == 1 and c >= width - ZONE_DEPTH or side == 2 and h.r < ZONE_DEPTH and ZONE_DEPTH + 1 <= c < width - ZONE_DEPTH - 1 or side == 3 and h.r >= height - ZONE_DEPTH and ZONE_DEPTH + 1 <= c < width - ZONE_DEPTH - 1:
             out.add(h)
     return frozenset(out)

@@ -37,7 +37,7 @@ class Fighter:
                 "activated": self.activated, "waiting": self.waiting}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Fighter":
+    def from_dict(cls, d: dict[str, Any]) -> Fighter:
         h = d.get("hex")
         return cls(id=str(d["id"]), owner=str(d["owner"]), type=str(d["type"]), name=str(d.get("name") or d["id"]),
                    hex=(int(h[0]), int(h[1])) if h else None, damage=int(d.get("damage", 0)),
@@ -63,7 +63,7 @@ class Warband:
                 "letter": self.letter, "fighters": list(self.fighters)}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Warband":
+    def from_dict(cls, d: dict[str, Any]) -> Warband:
         return cls(owner=str(d["owner"]), faction=str(d["faction"]), name=str(d.get("name") or d["faction"]),
                    side=int(d.get("side", 0)), letter=str(d.get("letter") or "a"),
                    fighters=[str(x) for x in d.get("fighters", [])])
@@ -86,7 +86,7 @@ class AbilityDie:
         return {"kind": self.kind, "value": self.value, "channelled": self.channelled, "wizard": self.wizard}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "AbilityDie":
+    def from_dict(cls, d: dict[str, Any]) -> AbilityDie:
         return cls(kind=str(d["kind"]), value=int(d["value"]), channelled=bool(d.get("channelled")),
                    wizard=d.get("wizard"))
 
@@ -105,7 +105,7 @@ class Activation:
                 "ability_used": self.ability_used, "second": self.second, "actions_done": self.actions_done}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any] | None) -> "Activation | None":
+    def from_dict(cls, d: dict[str, Any] | None) -> Activation | None:
         if not d:
             return None
         return cls(fighter=str(d["fighter"]), player=str(d["player"]), actions_left=int(d.get("actions_left", 2)),
@@ -134,7 +134,7 @@ class Fight:
                 "trail": copy.deepcopy(self.trail), "activations": self.activations}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any] | None) -> "Fight | None":
+    def from_dict(cls, d: dict[str, Any] | None) -> Fight | None:
         if not d:
             return None
         return cls(round=int(d.get("round", 1)), order=[str(x) for x in d.get("order", [])],
@@ -181,7 +181,7 @@ class Skirmish:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Skirmish":
+    def from_dict(cls, d: dict[str, Any]) -> Skirmish:
         phase = d.get("phase") if d.get("phase") in PHASES else "muster"
         return cls(
             channel_id=str(d["channel_id"]), guild_id=str(d["guild_id"]) if d.get("guild_id") else None,
@@ -195,7 +195,7 @@ class Skirmish:
             fight=Fight.from_dict(d.get("fight")), result=dict(d.get("result") or {}),
         )
 
-    def clone(self) -> "Skirmish":
+    def clone(self) -> Skirmish:
         return Skirmish.from_dict(copy.deepcopy(self.to_dict()))
 
     # ------------------------------------------------------------ helpers --

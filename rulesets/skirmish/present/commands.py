@@ -11,7 +11,7 @@ from typing import Any
 
 from kernel.commands import Invocation, Opt, command
 from kernel.core import RuleError
-from kernel.reply import COLOR_BATTLE, COLOR_INFO, COLOR_OK, Embed, Picture, Reply, clip
+from kernel.reply import COLOR_BATTLE, COLOR_INFO, Embed, Picture, Reply, clip
 from rulesets.skirmish.board import ZONE_NAMES
 from rulesets.skirmish.content import load_pack
 from rulesets.skirmish.present.view import initiative_view, map_view, player_name

@@ -1,7 +1,8 @@
 """View models of the skirmish pictures (plain dicts the renderer draws; ``render/skirmish.py``)."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from kernel.hexes import Hex
 from rulesets.skirmish.board import field_hexes, zone

@@ -30,8 +30,8 @@ class Ctx(BaseCtx):
 TABLE = ActionTable(Ctx)
 action = TABLE.action
 
-from rulesets.skirmish.rules import party as _party  # noqa: E402,F401
-from rulesets.skirmish.rules import muster as _muster  # noqa: E402,F401
-from rulesets.skirmish.rules import battle as _battle  # noqa: E402,F401
+from rulesets.skirmish.rules import battle as _battle
+from rulesets.skirmish.rules import muster as _muster  # noqa: F401
+from rulesets.skirmish.rules import party as _party  # noqa: F401
 
 TABLE.turn_hooks.append(_battle.whose_move)

@@ -9,12 +9,18 @@ come up (``bot_turns``).
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 from kernel.core import Dice, Event, RuleError
 from kernel.hexes import Hex, distance, reachable, shortest_path, toward
 from rulesets.skirmish.board import field_hexes
-from rulesets.skirmish.state import BOT, AbilityDie, Activation, Fighter, Fight, Skirmish
+from rulesets.skirmish.state import (
+    BOT,
+    AbilityDie,
+    Activation,
+    Fighter,
+    Skirmish,
+)
 
 KINDS = ("double", "triple", "quad")
 INITIATIVE_DICE = 6
@@ -321,12 +327,7 @@ def bot_turns(state: Skirmish, pack, dice: Dice, events: list[Event]) -> None:
         if state.phase == "battle" and state.fight.active is not None:
             if act.actions_left > 0 and not f.out:
                 events.append(Event("hold", f"{f.name} holds its ground.", {"fighter": f.id}))
-            end_activation_quiet(state, pack, dice, events)
-
-
-def end_activation_quiet(state, pack, dice, events) -> None:
-    """The bot's activation ends (its actions are done; it never waits as a first action)."""
-    end_activation(state, pack, dice, events)
+            end_activation(state, pack, dice, events)  # the bot never waits as a first action
 
 
 def start_activation(state: Skirmish, f: Fighter, events: list[Event]) -> None:

@@ -1,10 +1,10 @@
 """Campaign-level actions of a skirmish: open one; the shared party actions with this game's hooks."""
 from __future__ import annotations
 
+from kernel import party
 from kernel.core import Event, RuleError
 from kernel.text import clean_name, echo
 from rulesets.skirmish.board import MAX_WARBANDS
-from kernel import party
 from rulesets.skirmish.rules import TABLE, Handler, action
 from rulesets.skirmish.state import Skirmish
 
