@@ -455,7 +455,7 @@ def rss_mib() -> float:
 
 
 def report(cfg: Config, res: Results, db: Path, rss_before: float, trace_peak: int | None,
-           cache: dict) -> str:
+           cache: dict, growth: dict | None = None) -> str:
     t = res.turns
     out = io.StringIO()
     w = lambda s="": out.write(s + "\n")  # noqa: E731
@@ -505,6 +505,11 @@ def report(cfg: Config, res: Results, db: Path, rss_before: float, trace_peak: i
     size = sum(p.stat().st_size for p in db.parent.glob(db.name + "*") if p.exists())
     w(f"database: {size / 2**20:.2f} MiB (with WAL); map static-layer cache: {cache['hits']} hits, "
       f"{cache['misses']} misses")
+    g = growth
+    if g and g["entries"]:
+        w(f"database growth per action: {size / g['entries'] / 1024:.2f} KiB of file "
+          f"({g['entries']} log entries); log rows {g['log_bytes'] / g['entries']:.0f} B an action, of which "
+          f"undo data {g['undo_bytes'] / g['entries']:.0f} B ({g['undo_rows']} rows hold undo data now)")
     w()
     whole = sorted(r.total * 1000 for r in t)
     p99 = pct(whole, 99)
@@ -534,6 +539,22 @@ def parse_args(argv: list[str] | None) -> Config:
     if a.channels < 1 or a.turns < 1 or a.concurrency < 1:
         ap.error("--channels, --turns and --concurrency must be at least 1")
     return Config(a.channels, a.turns, a.concurrency, a.seed, a.think_ms, a.all_pictures, a.tracemalloc, a.profile)
+
+
+def db_growth(db: Path) -> dict:
+    """What the action log holds: entries, bytes of its rows, and bytes of undo data among them."""
+    import sqlite3
+
+    con = sqlite3.connect(db)
+    try:
+        cols = {r[1] for r in con.execute("PRAGMA table_info(action_log)")}
+        undo = " + ".join(f"COALESCE(LENGTH({c}), 0)" for c in ("state_before", "undo_patch") if c in cols)
+        entries, log_bytes, undo_bytes, undo_rows = con.execute(
+            "SELECT COUNT(*), COALESCE(SUM(LENGTH(action) + LENGTH(dice) + LENGTH(events) + " + undo + "), 0),"
+            " COALESCE(SUM(" + undo + "), 0), COALESCE(SUM((" + undo + ") > 0), 0) FROM action_log").fetchone()
+    finally:
+        con.close()
+    return {"entries": entries, "log_bytes": log_bytes, "undo_bytes": undo_bytes, "undo_rows": undo_rows}
 
 
 def warm_up() -> None:
@@ -574,7 +595,8 @@ async def run_bench(cfg: Config) -> str:
                 if cfg.tracemalloc:
                     trace_peak = tracemalloc.get_traced_memory()[1]
                     tracemalloc.stop()
-            text = report(cfg, res, db, rss_before, trace_peak, battlemap.cache_info())
+            growth = db_growth(db)
+            text = report(cfg, res, db, rss_before, trace_peak, battlemap.cache_info(), growth)
         finally:
             rules.execute = _real_execute
             _handlers.random = saved_random

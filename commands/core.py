@@ -60,10 +60,15 @@ class Table:
                 await self._check_ruleset(inv, cmd)
             return await cmd.handler(inv, **kwargs)
         except RuleError as exc:
+            if inv.saved:  # refused after an action of this command was saved: say so
+                done = ", ".join(f"#{seq} `{kind}`" for seq, kind in inv.saved)
+                return Reply.fail(f"{exc.message}\n(Saved before that: log entry {done}.)")
             return Reply.fail(exc.message)
         except Exception:  # noqa: BLE001 - the player gets a polite answer, the host gets the trace
             log.error("command /%s failed for %s in %s with %r\n%s", name, inv.user_id, inv.channel_id, options,
                       traceback.format_exc())
+            if inv.saved:
+                return Reply.fail(saved_but_failed(inv))
             return Reply.fail("Something went wrong on our side and nothing was changed. "
                               "The bot's host can find the details in its log.")
 
@@ -101,4 +106,14 @@ class Table:
             return Reply.fail(exc.message)
         except Exception:  # noqa: BLE001
             log.error("click %s by %s failed\n%s", custom_id, inv.user_id, traceback.format_exc())
+            if inv.saved:
+                return Reply.fail(saved_but_failed(inv))
             return Reply.fail("Something went wrong on our side and nothing was changed.")
+
+
+def saved_but_failed(inv) -> str:
+    """The answer when showing a result failed after its action was saved: say what was saved."""
+    done = ", ".join(f"#{seq} `{kind}`" for seq, kind in inv.saved)
+    return (f"Your action was saved (log entry {done}), but showing its result failed on our side. "
+            "Do not repeat it: see `/campaign status` or `/campaign log`. The bot's host can find the details "
+            "in its log.")

@@ -75,6 +75,7 @@ class Invocation:
     user_name: str = ""
     names: dict[str, str] = field(default_factory=dict)  # user id -> display name, when the front door knows it
     local: bool = False  # typed at the offline local table (trusted: may name a pack folder by path)
+    saved: list = field(default_factory=list)  # (log seq, action type) of each action this command committed
 
     @property
     def service(self):
@@ -85,7 +86,9 @@ class Invocation:
         return Action(type=type_, actor=self.user_id, args=args or {}, on_behalf=on_behalf)
 
     async def do(self, type_: str, args: dict[str, Any] | None = None, *, player: str | None = None):
-        return await self.service.execute(self.channel_id, self.action(type_, args, player=player))
+        out = await self.service.execute(self.channel_id, self.action(type_, args, player=player))
+        self.saved.append((out.seq, type_))  # committed: whatever fails later, this action stands
+        return out
 
     def name_of(self, user_id: str) -> str:
         return self.names.get(str(user_id)) or self.table.names.get(str(user_id)) or f"player {user_id}"

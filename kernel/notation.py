@@ -55,11 +55,19 @@ def roll_notation(text: str, rng: random.Random | None = None) -> NotationResult
         )
     try:
         result = d20.Roller(context=d20.RollContext(max_rolls=MAX_DICE)).roll(notation)
+        # d20 works some values out only when they are read (a division by zero shows up here)
+        breakdown = str(result).rsplit(" = ", 1)[0]
+        total = result.total
+        values = _values(result.expr)
     except d20.TooManyRolls:
         raise RuleError(f"That is too many dice; roll at most {MAX_DICE} at once.") from None
-    except (d20.RollError, ZeroDivisionError, RecursionError, ValueError):
+    except (d20.RollValueError, ZeroDivisionError, OverflowError):
+        raise RuleError(
+            f"`{notation}` can't be worked out (a division by zero or a number too large). "
+            "Try `3d6+2`, `2d12`, `4d6kh3` or `d6`."
+        ) from None
+    except (d20.RollError, RecursionError, ValueError):
         raise RuleError(
             f"`{notation}` is not dice notation I can read. Try `3d6+2`, `2d12`, `4d6kh3` or `d6`."
         ) from None
-    breakdown = str(result).rsplit(" = ", 1)[0]
-    return NotationResult(notation, breakdown, result.total, _values(result.expr))
+    return NotationResult(notation, breakdown, total, values)

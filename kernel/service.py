@@ -9,15 +9,16 @@ refused and the player is asked to try again.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from kernel import rulesets
 from kernel.actions import dice_for
 from kernel.core import Action, Event, RuleError
-from kernel.store import ChannelTaken, LogEntry, StaleWrite, Store
+from kernel.store import BIG_JSON, ChannelTaken, LogEntry, StaleWrite, Store
 
 
 @dataclass
@@ -47,7 +48,11 @@ class CampaignService:
     async def campaign(self, channel_id: str) -> Any:
         """The channel's active campaign as its ruleset's typed state, or None."""
         stored = await self.store.load_active(str(channel_id))
-        return rulesets.load(stored.state) if stored else None
+        if stored is None:
+            return None
+        if stored.size > BIG_JSON:  # copying a big state into its typed form is kept off the event loop
+            return await asyncio.to_thread(rulesets.load, stored.state)
+        return rulesets.load(stored.state)
 
     async def campaign_id(self, channel_id: str) -> int | None:
         stored = await self.store.load_active(str(channel_id))
@@ -57,24 +62,26 @@ class CampaignService:
         channel_id = str(channel_id)
         async with self.lock(channel_id):
             stored = await self.store.load_active(channel_id)
-            game = rulesets.for_action(stored.state if stored else None, action)
-            state = game.load(stored.state) if stored else None
             if action.type == "undo":
+                game = rulesets.for_action(stored.state if stored else None, action)
+                state = await asyncio.to_thread(game.load, stored.state) if stored else None
                 return await self._undo(channel_id, stored, state, action)
-            dice = dice_for(state)
-            applied = game.execute(state, action, dice, self.clock())
-            new_state = applied.state
+            # The rules, the state copies and the JSON run in a worker thread: a big state must not
+            # hold up every other channel on the event loop.
+            work = await asyncio.to_thread(_apply, stored, action, self.clock())
+            applied = work.applied
             seq = await self.store.next_seq(stored.id) if stored else 1
             entry = LogEntry(
-                seq=seq, at=self.clock(), actor=action.actor, on_behalf=action.on_behalf, type=action.type,
+                seq=seq, at=work.at, actor=action.actor, on_behalf=action.on_behalf, type=action.type,
                 action=action.to_dict(), dice=applied.dice, events=[e.to_dict() for e in applied.events],
-                undoable=applied.undoable, state_before=stored.state if (stored and applied.undoable) else None,
+                undoable=applied.undoable, undo_patch=work.undo,
             )
-            campaign_id = await self._commit(channel_id, stored, state, new_state, entry)
-            return Outcome(new_state, applied.events, seq, action, applied.dice, campaign_id)
+            campaign_id = await self._commit(channel_id, stored, work.old, applied.state, entry,
+                                             state_json=work.state_json)
+            return Outcome(applied.state, applied.events, seq, action, applied.dice, campaign_id)
 
     async def _commit(self, channel_id: str, stored, old: Any, new: Any, entry: LogEntry,
-                      undo_of: int | None = None) -> int:
+                      undo_of: int | None = None, state_json: str | None = None) -> int:
         reminder: Any = False
         game = rulesets.named(getattr(new, "ruleset", None))
         before = game.whose_move(old) if old is not None else None
@@ -89,7 +96,8 @@ class CampaignService:
                 channel_id=channel_id,
                 guild_id=new.guild_id,
                 expected_version=stored.version if stored else None,
-                state=new.to_dict(),
+                state=new.to_dict() if state_json is None else None,
+                state_json=state_json,
                 active=not new.ended,
                 entry=entry,
                 undo_of=undo_of,
@@ -114,10 +122,15 @@ class CampaignService:
         last = await self.store.last_entry(stored.id, with_state=True)
         if last is None or last.type == "undo" or last.undone_by is not None:
             raise RuleError("There is nothing to undo: the last action was already taken back.")
-        if not last.undoable or last.state_before is None:
+        if not last.undoable or (last.state_before is None and last.undo_patch is None):
             why = "it rolled dice" if last.dice else "it can't be taken back"
             raise RuleError(f"The last action (#{last.seq}, `{last.type}`) can't be undone: {why}.")
-        restored = rulesets.load(last.state_before)
+
+        def rebuild() -> Any:
+            before = last.state_before if last.undo_patch is None else apply_undo(stored.state, last.undo_patch)
+            return rulesets.load(before)
+
+        restored = await asyncio.to_thread(rebuild)
         seq = last.seq + 1
         events = [Event("undo", f"Undid action #{last.seq} ({last.type}). It stays in the log.",
                         {"seq": last.seq, "type": last.type})]
@@ -138,29 +151,92 @@ class ReplayMismatch(Exception):
     """The log does not rebuild the stored campaign (a bug, or a tampered file)."""
 
 
-def replay(entries: list[LogEntry | dict[str, Any]]) -> Any:
+@dataclass
+class _Work:
+    old: Any
+    applied: Any
+    at: float
+    state_json: str
+    undo: dict[str, Any] | None
+
+
+def _apply(stored, action: Action, now: float) -> _Work:
+    """One action on the stored campaign (runs in a worker thread): new state, its JSON, its undo data."""
+    game = rulesets.for_action(stored.state if stored else None, action)
+    old = game.load(stored.state) if stored else None
+    applied = game.execute(old, action, dice_for(old), now)
+    state_json = json.dumps(applied.state.to_dict(), separators=(",", ":"), sort_keys=True)
+    undo = None
+    if stored is not None and applied.undoable:
+        undo = undo_patch(stored.state, json.loads(state_json))
+    return _Work(old, applied, now, state_json, undo)
+
+
+# ---------------------------------------------------------------- undo data --
+# An undoable action stores how to turn the state it made back into the state before it: only the
+# parts that changed (an undo only ever takes back the last action, so only the newest entry keeps
+# this; the store drops it from the entry before).  A patch of a mapping is
+#   {"d": {key: patch of that value}, "x": [keys the action added]}
+# a list the action only appended to is {"n": its old length}; anything else is {"v": old value}.
+
+def undo_patch(old: Any, new: Any) -> dict[str, Any]:
+    """How to get ``old`` back from ``new`` (both plain JSON data)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        changed = {k: undo_patch(v, new[k]) if k in new else {"v": v}
+                   for k, v in old.items() if k not in new or new[k] != v}
+        added = [k for k in new if k not in old]
+        out: dict[str, Any] = {"d": changed}
+        if added:
+            out["x"] = added
+        return out
+    if isinstance(old, list) and isinstance(new, list) and len(new) >= len(old) and new[:len(old)] == old:
+        return {"n": len(old)}
+    return {"v": old}
+
+
+def apply_undo(new: Any, patch: dict[str, Any]) -> Any:
+    """The value ``undo_patch(old, new)`` was made from."""
+    if "v" in patch:
+        return patch["v"]
+    if "n" in patch:
+        return list(new[: patch["n"]])
+    out = {k: v for k, v in new.items() if k not in set(patch.get("x") or ())}
+    for k, sub in patch["d"].items():
+        out[k] = apply_undo(new.get(k), sub)
+    return out
+
+
+# ------------------------------------------------------------------ replay --
+def replay(entries: Iterable[LogEntry | dict[str, Any]], *, check: Callable[[Any, Any], None] | None = None) -> Any:
     """Rebuild a campaign from its log alone.
 
     The state carries its dice seed, stream position and forced queue, so
     re-running each action from the rebuilt state reproduces its dice exactly;
     each action's recorded dice are checked against the re-run.  The crash and
     import tests compare the result with the stored state.
+
+    Only two states are held at a time: the current one and the one before the
+    last entry (all an undo can return to: it only ever takes back the entry
+    just before it).  ``check(state, entry)``, if given, sees every state as it
+    is built and may raise to stop (an import's bounds).
     """
-    after: list[Any] = []  # state after each entry, in order
     state: Any = None
+    before_last: Any = None
     for raw in entries:
         e = raw if isinstance(raw, LogEntry) else LogEntry(**{k: raw[k] for k in (
             "seq", "at", "actor", "on_behalf", "type", "action", "dice", "events")})
         action = Action.from_dict(e.action)
         if e.type == "undo":
             target = int(action.args["seq"])
-            idx = target - 2  # the state after the entry before the undone one
-            state = after[idx].clone() if idx >= 0 and after[idx] is not None else None
+            if target != e.seq - 1 or before_last is None:
+                raise ReplayMismatch(f"undo #{e.seq} takes back #{target}, which is not the entry before it")
+            state, before_last = before_last, None
         else:
-            game = rulesets.for_action(state.to_dict() if state is not None else None, action)
+            game = rulesets.for_action({"ruleset": state.ruleset} if state is not None else None, action)
             applied = game.execute(state, action, dice_for(state), e.at)
             if applied.dice != list(e.dice):
                 raise ReplayMismatch(f"action #{e.seq} rolled {applied.dice} on replay, the log says {e.dice}")
-            state = applied.state
-        after.append(state)
+            before_last, state = state, applied.state
+        if check is not None:
+            check(state, e)
     return state

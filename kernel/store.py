@@ -19,6 +19,7 @@ import aiosqlite
 import asyncio
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+BIG_JSON = 64 * 1024  # JSON text longer than this is parsed in a worker thread, off the event loop
 
 
 class StaleWrite(Exception):
@@ -36,6 +37,7 @@ class StoredCampaign:
     version: int
     state: dict[str, Any]
     active: bool
+    size: int = 0  # characters of the state's JSON as stored
 
 
 @dataclass
@@ -50,7 +52,8 @@ class LogEntry:
     events: list[dict[str, Any]]
     undoable: bool = False
     undone_by: int | None = None
-    state_before: dict[str, Any] | None = None
+    state_before: dict[str, Any] | None = None  # a whole state (entries written before undo patches)
+    undo_patch: dict[str, Any] | None = None  # how to undo it (kernel.service.undo_patch); newest entry only
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -157,7 +160,9 @@ class Store:
         row = await cur.fetchone()
         if row is None:
             return None
-        return StoredCampaign(row["id"], row["channel_id"], row["version"], json.loads(row["state"]), bool(row["active"]))
+        text = row["state"]
+        state = json.loads(text) if len(text) < BIG_JSON else await asyncio.to_thread(json.loads, text)
+        return StoredCampaign(row["id"], row["channel_id"], row["version"], state, bool(row["active"]), len(text))
 
     async def active_campaigns(self) -> list[tuple[int, str]]:
         cur = await self._db.execute("SELECT id, channel_id FROM campaigns WHERE active = 1 ORDER BY id")
@@ -170,9 +175,10 @@ class Store:
         channel_id: str,
         guild_id: str | None,
         expected_version: int | None,
-        state: dict[str, Any],
+        state: dict[str, Any] | None,
         active: bool,
         entry: LogEntry,
+        state_json: str | None = None,
         undo_of: int | None = None,
         reminder: tuple[str, str, float] | None | bool = False,
     ) -> tuple[int, int]:
@@ -185,7 +191,8 @@ class Store:
         Returns (campaign_id, new_version).
         """
         now = time.time()
-        state_json = json.dumps(state, separators=(",", ":"), sort_keys=True)
+        # the JSON of a big state or log entry is built in a worker thread, never on the event loop
+        state_json, row = await asyncio.to_thread(_encode, state, state_json, entry)
         async with self._write:
             await self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -209,26 +216,21 @@ class Store:
                     if cur.rowcount != 1:
                         raise StaleWrite(str(channel_id))
                     version = int(expected_version or 0) + 1
+                # An undo only ever takes back the newest entry: undo data of older entries is never used again.
+                await self._db.execute(
+                    "UPDATE action_log SET state_before = NULL, undo_patch = NULL WHERE campaign_id = ? AND seq < ?"
+                    " AND (state_before IS NOT NULL OR undo_patch IS NOT NULL)",
+                    (campaign_id, entry.seq),
+                )
                 await self._db.execute(
                     "INSERT INTO action_log (campaign_id, seq, at, actor, on_behalf, type, action, dice, events,"
-                    " state_before, undoable) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        campaign_id,
-                        entry.seq,
-                        entry.at,
-                        entry.actor,
-                        entry.on_behalf,
-                        entry.type,
-                        json.dumps(entry.action, separators=(",", ":")),
-                        json.dumps(entry.dice),
-                        json.dumps(entry.events, separators=(",", ":")),
-                        json.dumps(entry.state_before, separators=(",", ":")) if entry.state_before is not None else None,
-                        int(entry.undoable),
-                    ),
+                    " state_before, undo_patch, undoable) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (campaign_id, *row),
                 )
                 if undo_of is not None:
                     await self._db.execute(
-                        "UPDATE action_log SET undone_by = ?, state_before = NULL WHERE campaign_id = ? AND seq = ?",
+                        "UPDATE action_log SET undone_by = ?, state_before = NULL, undo_patch = NULL"
+                        " WHERE campaign_id = ? AND seq = ?",
                         (entry.seq, campaign_id, undo_of),
                     )
                 if reminder is not False:
@@ -257,7 +259,7 @@ class Store:
                   with_state: bool = False) -> list[LogEntry]:
         """Log entries, newest last.  ``limit`` keeps the newest ``limit`` of them."""
         sql = ("SELECT seq, at, actor, on_behalf, type, action, dice, events, undoable, undone_by"
-               + (", state_before" if with_state else "")
+               + (", state_before, undo_patch" if with_state else "")
                + " FROM action_log WHERE campaign_id = ?")
         params: list[Any] = [campaign_id]
         if before_seq is not None:
@@ -268,18 +270,10 @@ class Store:
             sql += " LIMIT ?"
             params.append(limit)
         cur = await self._db.execute(sql, params)
-        rows = await cur.fetchall()
-        out = [
-            LogEntry(
-                seq=r["seq"], at=r["at"], actor=r["actor"], on_behalf=r["on_behalf"], type=r["type"],
-                action=json.loads(r["action"]), dice=json.loads(r["dice"]), events=json.loads(r["events"]),
-                undoable=bool(r["undoable"]), undone_by=r["undone_by"],
-                state_before=(json.loads(r["state_before"]) if with_state and r["state_before"] else None),
-            )
-            for r in rows
-        ]
-        out.reverse()
-        return out
+        rows = [tuple(r) for r in await cur.fetchall()]
+        if len(rows) > 64 or sum(len(r[5]) for r in rows) > BIG_JSON:  # a long log is parsed off the event loop
+            return await asyncio.to_thread(_entries, rows, with_state)
+        return _entries(rows, with_state)
 
     async def last_entry(self, campaign_id: int, *, with_state: bool = False) -> LogEntry | None:
         entries = await self.log(campaign_id, limit=1, with_state=with_state)
@@ -374,6 +368,57 @@ class Deadline:
     channel_id: str
     user_id: str | None
     due_at: float
+
+
+def _entries(rows: list[tuple], with_state: bool) -> list[LogEntry]:
+    """Log rows (newest first, columns as ``Store.log`` selects them) as entries, oldest first."""
+    out = [
+        LogEntry(
+            seq=r[0], at=r[1], actor=r[2], on_behalf=r[3], type=r[4],
+            action=json.loads(r[5]), dice=json.loads(r[6]), events=json.loads(r[7]),
+            undoable=bool(r[8]), undone_by=r[9],
+            state_before=(json.loads(r[10]) if with_state and r[10] else None),
+            undo_patch=(json.loads(r[11]) if with_state and r[11] else None),
+        )
+        for r in rows
+    ]
+    out.reverse()
+    return out
+
+
+def dumps(value: Any, *, sort_keys: bool = False, _depth: int = 0) -> str:
+    """Compact JSON, as ``json.dumps`` writes it, built in pieces.
+
+    One ``json.dumps`` call on a big log holds the interpreter lock until it is done, so the event loop
+    stalls even when the call runs in a worker thread; pieces let the loop run in between.
+    """
+    if _depth < 4 and isinstance(value, (list, tuple)) and len(value) > 16:
+        return "[" + ",".join(dumps(v, sort_keys=sort_keys, _depth=_depth + 1) for v in value) + "]"
+    if _depth < 4 and isinstance(value, dict) and all(isinstance(k, str) for k in value):
+        keys = sorted(value) if sort_keys else list(value)
+        return "{" + ",".join(json.dumps(k) + ":" + dumps(value[k], sort_keys=sort_keys, _depth=_depth + 1)
+                              for k in keys) + "}"
+    return json.dumps(value, separators=(",", ":"), sort_keys=sort_keys)
+
+
+def _encode(state: dict[str, Any] | None, state_json: str | None, entry: LogEntry) -> tuple[str, tuple]:
+    """The JSON text of a commit: the state (unless given) and the log row's values."""
+    if state_json is None:
+        state_json = json.dumps(state, separators=(",", ":"), sort_keys=True)
+    row = (
+        entry.seq,
+        entry.at,
+        entry.actor,
+        entry.on_behalf,
+        entry.type,
+        dumps(entry.action),
+        json.dumps(entry.dice),
+        dumps(entry.events),
+        json.dumps(entry.state_before, separators=(",", ":")) if entry.state_before is not None else None,
+        json.dumps(entry.undo_patch, separators=(",", ":")) if entry.undo_patch is not None else None,
+        int(entry.undoable),
+    )
+    return state_json, row
 
 
 def _split_sql(text: str) -> list[str]:

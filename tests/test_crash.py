@@ -19,7 +19,7 @@ import threading
 import time
 from pathlib import Path
 
-from kernel.service import replay
+from kernel.service import apply_undo, replay
 from rulesets.tes.state import Campaign
 from kernel.store import Store
 
@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 WORKER = ROOT / "tests" / "helpers" / "worker.py"
 KILLS = 30
 TIME_BUDGET = 50.0  # seconds for the whole test; stop killing early on a slow machine
+CHECKED = {"checkpoints": 0, "states": 0, "battles": 0}
 
 
 def run_and_kill(db: Path, seed: int, delay: float) -> tuple[dict[int, int], int]:
@@ -75,7 +76,18 @@ async def check_database(db: Path, acked: dict[int, int]) -> tuple[int, int]:
             assert [e.seq for e in entries] == list(range(1, len(entries) + 1)), f"campaign {cid} log has gaps"
             assert len(entries) == version, f"campaign {cid}: version {version} but {len(entries)} log entries"
             stored = Campaign.from_dict(json.loads(state_json)).to_dict()
-            assert replay(entries).to_dict() == stored, f"campaign {cid}: state differs from the replay of its log"
+            rebuilt = replay(entries).to_dict()
+            # by value: the same data whatever order its mappings were written in
+            assert rebuilt == stored, f"campaign {cid}: state differs from the replay of its log"
+            assert json.dumps(rebuilt, sort_keys=True) == json.dumps(stored, sort_keys=True), cid
+            CHECKED["states"] += 1
+            CHECKED["battles"] += bool(stored.get("battle")) or bool(stored["settings"].get("last_battle"))
+            # undo data: the newest entry alone keeps it, and it gives back a state that loads
+            with_undo = [e for e in await store.log(cid, with_state=True) if e.undo_patch or e.state_before]
+            assert all(e.seq == len(entries) for e in with_undo), f"campaign {cid}: stale undo data kept"
+            for e in with_undo:
+                if e.undo_patch is not None:
+                    Campaign.from_dict(apply_undo(json.loads(state_json), e.undo_patch))
             assert acked.get(cid, 0) <= len(entries), (
                 f"campaign {cid}: seq {acked[cid]} was acknowledged but the log ends at {len(entries)}")
         for cid in acked:
@@ -101,6 +113,9 @@ async def test_killed_process_loses_no_acknowledged_action(tmp_path):
         for cid, seq in acked.items():
             acked_all[cid] = max(acked_all.get(cid, 0), seq)
         campaigns, entries = await check_database(db, acked_all)
+        CHECKED["checkpoints"] += 1
     print(f"crash: {kills} kills, {acks} acknowledged actions, {entries} log entries in {campaigns} campaigns, "
-          f"all consistent ({time.monotonic() - started:.1f} s)")
+          f"all consistent ({time.monotonic() - started:.1f} s); {CHECKED['checkpoints']} checkpoints, "
+          f"{CHECKED['states']} stored states equal to their log's replay by value "
+          f"({CHECKED['battles']} of them in or after a battle)")
     assert kills >= 10 and acks > 0

@@ -34,8 +34,9 @@ async def export_bytes(ryan) -> bytes:
     return reply.files[0].data
 
 
-async def import_reply(table, user, channel, data: bytes, filename="campaign-outer-watch.json"):
+async def import_reply(table, user, channel, data: bytes, filename="campaign-outer-watch.json", local=False):
     inv = table.invocation(user, channel, "2", user)
+    inv.local = local  # the host at the local table (trusted) or a member in Discord
     attach(inv, data)  # what the Discord cog does with the attachment's bytes
     return await table.run(inv, "campaign import", {"file": filename})
 
@@ -110,7 +111,12 @@ async def test_dice_continue_the_same_stream_after_import(player, table, service
     ryan, _ = await campaign_with_history(player)
     await ryan("force", values="4 2")
     before = await service.campaign("100")
-    assert not (await import_reply(table, RYAN, "200", await export_bytes(ryan))).error
+    # forced dice are the host's tool: a file from Discord that carries them is refused ...
+    refused = await import_reply(table, RYAN, "200", await export_bytes(ryan))
+    assert refused.error and "only the bot's host" in refused.content
+    assert await service.campaign("200") is None
+    # ... and the host imports it at the local table
+    assert not (await import_reply(table, RYAN, "200", await export_bytes(ryan), local=True)).error
     after = await service.campaign("200")
     assert (after.seed, after.dice_counter, after.forced) == (before.seed, before.dice_counter, [4, 2])
 

@@ -6,9 +6,7 @@ bot keeps working after an update.
 """
 from __future__ import annotations
 
-import copy
-import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 SCHEMA = 2  # 1: before rulesets (no ruleset/pack_version); 2: records its ruleset and pack version
@@ -27,7 +25,7 @@ class Slot:
     value: int = 0  # base value printed on the token (only Health has one)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {"kind": self.kind, "id": self.id, "value": self.value}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any] | None) -> "Slot | None":
@@ -97,10 +95,11 @@ class Adventurer:
     race_ability_used: bool = False
     next_die: int = 1  # counter for new die ids
 
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
+    def to_dict(self, *, copy: bool = True) -> dict[str, Any]:
+        c = _plain if copy else _same
+        d = {name: c(getattr(self, name)) for name in self.__dataclass_fields__ if name != "rows"}
         d["rows"] = [r.to_dict() for r in self.rows]
-        return d
+        return {name: d[name] for name in self.__dataclass_fields__}  # field order, as asdict gave it
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Adventurer":
@@ -186,7 +185,8 @@ class Campaign:
     schema: int = SCHEMA
     ruleset: str = "tes"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, copy: bool = True) -> dict[str, Any]:
+        c = _plain if copy else _same
         return {
             "schema": SCHEMA,
             "ruleset": "tes",
@@ -197,23 +197,23 @@ class Campaign:
             "difficulty": self.difficulty,
             "leader": self.leader,
             "members": list(self.members),
-            "adventurers": {k: a.to_dict() for k, a in self.adventurers.items()},
+            "adventurers": {k: a.to_dict(copy=copy) for k, a in self.adventurers.items()},
             "xp_dial": self.xp_dial,
             "day_dial": self.day_dial,
             "session": self.session,
             "seed": self.seed,
             "dice_counter": self.dice_counter,
             "forced": list(self.forced),
-            "settings": copy.deepcopy(self.settings),
-            "battle": copy.deepcopy(self.battle),
-            "drafts": copy.deepcopy(self.drafts),
+            "settings": c(self.settings),
+            "battle": c(self.battle),
+            "drafts": c(self.drafts),
             "ended": self.ended,
             "pack_version": self.pack_version,
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Campaign":
-        d = _upgrade(copy.deepcopy(d))
+    def from_dict(cls, d: dict[str, Any], *, copy: bool = True) -> "Campaign":
+        d = _upgrade(_plain(d) if copy else d)
         return cls(
             channel_id=str(d["channel_id"]),
             guild_id=d.get("guild_id"),
@@ -237,9 +237,13 @@ class Campaign:
         )
 
     def clone(self) -> "Campaign":
-        """A copy exactly as the store would give it back: through JSON, so no two parts share an object
-        (a shared list would make a replay differ from the saved state)."""
-        return Campaign.from_dict(json.loads(json.dumps(self.to_dict())))
+        """A copy exactly as the state comes back from the store: plain JSON data, keys sorted, nothing shared.
+
+        The live bot loads every action's state from its saved JSON; a replay of the log clones the
+        state it just built.  Both must see the same mappings in the same order and no two places
+        holding the same list, or the replay could differ from the store.
+        """
+        return Campaign.from_dict(_as_saved(self.to_dict(copy=False)), copy=False)  # _as_saved made it fresh
 
     def adventurer_named(self, text: str) -> Adventurer | None:
         t = text.strip().lower()
@@ -263,3 +267,25 @@ def _upgrade(d: dict[str, Any]) -> dict[str, Any]:
         version = 2
     d["schema"] = SCHEMA
     return d
+
+
+def _as_saved(value: Any) -> Any:
+    """``value`` as JSON with sorted keys would give it back (a fresh copy; tuples become lists)."""
+    if isinstance(value, dict):
+        return {str(k): _as_saved(value[k]) for k in sorted(value, key=str)}
+    if isinstance(value, (list, tuple)):
+        return [_as_saved(v) for v in value]
+    return value
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _plain(value: Any) -> Any:
+    """A fresh copy of JSON-like data (mappings keep their order; tuples become lists)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value

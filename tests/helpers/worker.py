@@ -22,6 +22,7 @@ import rulesets  # noqa: E402
 
 rulesets.load_all()
 from kernel.service import CampaignService  # noqa: E402
+from rulesets.tes.rules import whose_move  # noqa: E402
 from kernel.store import Store  # noqa: E402
 
 LEAD = "1000"
@@ -41,6 +42,17 @@ def random_action(rng: random.Random, channel: str, state) -> Action:
         return Action("campaign.new", LEAD, {"name": f"Crash {channel}", "channel_id": channel,
                                              "guild_id": "1", "seed": rng.randrange(1, 10**9)})
     others = [m for m in state.members if m != state.leader]
+    # battles too: their turns roll dice and their victories hand out class rewards
+    rewards = {o: ids for o, ids in (state.settings.get("class_rewards") or {}).items() if ids}
+    if rewards and rng.random() < 0.5:
+        owner = rng.choice(sorted(rewards))
+        return Action("battle.class", owner, {"klass": rng.choice(rewards[owner])})
+    if state.battle and rng.random() < 0.7:
+        turn = whose_move(state)
+        if turn:
+            return Action("battle.endturn", turn[0])
+    if not state.battle and state.adventurers and rng.random() < 0.08:
+        return Action("battle.start", state.leader, {"encounter": "jailbreak"})
     roll = rng.random()
     if roll < 0.25:
         return Action("campaign.settings", state.leader, {"reminder_hours": rng.randrange(0, 300)})

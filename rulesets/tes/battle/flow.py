@@ -328,7 +328,8 @@ def finish(c: Ctx, outcome: str) -> None:
     if enc.class_rewards:
         rewards = objectives.class_rewards(c, outcome, c.dice)
         c.state.settings["class_rewards"] = rewards
-        summary["class_rewards"] = {k: list(v) for k, v in rewards.items()}  # a copy: never an alias of the settings
+        # a copy: the choices are taken from the settings' list, the summary keeps what was offered
+        summary["class_rewards"] = {owner: list(ids) for owner, ids in rewards.items()}
         lines = []
         for owner, ids in rewards.items():
             names = ", ".join(c.pack.classes[k].name for k in ids)

@@ -127,6 +127,10 @@ class Create(Handler):
                 "See it with `/adventurer show`, or `/adventurer retire` it first to make a new one."
             )
         if owner not in state.members:
+            if owner != action.actor:
+                # the leader acts for members only: nobody is put into a party they never joined
+                raise RuleError("{@player} is not in this party. They join with `/campaign join` (or create "
+                                "their own adventurer) first.", player=owner)
             if len(state.members) >= MAX_PARTY:
                 raise RuleError(f"The party is full ({MAX_PARTY} players), so you can't create an adventurer here.")
             events.append(Event("joined", "{@player} joins the party.", {"player": owner}))
