@@ -8,10 +8,11 @@ from __future__ import annotations
 from render.battlemap import render_map
 from render.dice import render_roll
 from render.mat import render_mat
+from render.skirmish import render_skirmish
 
 __all__ = ["render", "render_map", "render_mat", "render_roll"]
 
-_KINDS = {"mat": render_mat, "map": render_map, "roll": render_roll}
+_KINDS = {"mat": render_mat, "map": render_map, "roll": render_roll, "skirmish": render_skirmish}
 
 
 def render(kind: str, view: dict) -> bytes:

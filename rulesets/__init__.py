@@ -8,6 +8,7 @@ import importlib
 
 INSTALLED = (
     "rulesets.tes",  # The Elder Scrolls: Betrayal of the Second Era (reads campaigns saved before rulesets existed)
+    "rulesets.skirmish",  # Skirmish battles between warbands (Channel Magic, Retreat, Wait)
 )
 
 

@@ -105,9 +105,9 @@ async def test_no_slash_command_breaks_discord_limits():
 @pytest.fixture
 def skirmish_commands():
     """A ruleset declared after the bot was written: its commands are declared, nothing else."""
-    names = ["skirmish muster", "skirmish volley", "parley"]
+    names = ["drill muster", "drill volley", "parley"]
 
-    @command("skirmish muster", "Muster a warband for a skirmish.",
+    @command("drill muster", "Muster a warband for a skirmish.",
              Opt("size", int, "How many models", required=True, min=3, max=12),
              Opt("side", str, "Which side", choices=("north", "south")),
              Opt("rival", str, "The opposing player", user=True),
@@ -116,7 +116,7 @@ def skirmish_commands():
     async def muster(inv, size, side=None, rival=None, debug=None):
         return Reply(content=f"mustered {size} {side or 'north'}")
 
-    @command("skirmish volley", "Loose a volley.", Opt("at", str, "Target", autocomplete="units"), ruleset="skirmish")
+    @command("drill volley", "Loose a volley.", Opt("at", str, "Target", autocomplete="units"), ruleset="skirmish")
     async def volley(inv, at=None):
         return Reply(content="volley")
 
@@ -124,21 +124,21 @@ def skirmish_commands():
     async def parley(inv):
         return Reply(content="parley")
 
-    group("skirmish", "Skirmish battles with warbands")
+    group("drill", "Drills for a made-up ruleset")
     yield names
     for n in names:
         COMMANDS.pop(n, None)
-    GROUPS.pop("skirmish", None)
+    GROUPS.pop("drill", None)
 
 
 async def test_a_new_rulesets_commands_are_published_with_no_cog_change(skirmish_commands):
     bot = await loaded_bot()
     slash = published(bot)
-    assert "skirmish muster" in slash and "skirmish volley" in slash and "parley" not in slash
-    assert_matches(slash["skirmish muster"], COMMANDS["skirmish muster"])
-    assert_matches(slash["skirmish volley"], COMMANDS["skirmish volley"])
-    top = next(c for c in bot.tree.get_commands() if c.name == "skirmish")
-    assert top.description == "Skirmish battles with warbands"
+    assert "drill muster" in slash and "drill volley" in slash and "parley" not in slash
+    assert_matches(slash["drill muster"], COMMANDS["drill muster"])
+    assert_matches(slash["drill volley"], COMMANDS["drill volley"])
+    top = next(c for c in bot.tree.get_commands() if c.name == "drill")
+    assert top.description == "Drills for a made-up ruleset"
     # the tes commands are all still there
     assert {n for n, c in COMMANDS.items() if not c.local_only} == set(slash)
     await bot.close()

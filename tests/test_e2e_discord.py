@@ -887,27 +887,27 @@ async def test_a_command_declared_by_another_ruleset_is_published_and_answered(w
 
     w, fake = world, world.fake
 
-    @command("skirmish muster", "Muster a warband for a skirmish.",
+    @command("drill muster", "Muster a warband for a skirmish.",
              Opt("size", int, "How many models", required=True, min=3, max=12),
              Opt("rival", str, "The opposing player", user=True), ruleset="skirmish")
     async def muster(inv, size, rival=None):
         return Reply(content=f"A warband of {size} musters.")
 
-    group("skirmish", "Skirmish battles with warbands")
+    group("drill", "Drills for a made-up ruleset")
     try:
         await w.restart()
-        cmd = fake.find_command("skirmish muster")
+        cmd = fake.find_command("drill muster")
         assert cmd is not None and [o["name"] for o in cmd["options"]] == ["size", "rival"]
         assert cmd["options"][0]["min_value"] == 3 and cmd["options"][1]["type"] == 6
-        res = await w.slash(w.bob, "skirmish muster", {"size": 5}, channel=w.lobby)
+        res = await w.slash(w.bob, "drill muster", {"size": 5}, channel=w.lobby)
         text, ephemeral = answer(res)
         assert text == "A warband of 5 musters." and not ephemeral
         await party(w, adventurers=False)  # a channel playing another game refuses it, naming why
-        res = await w.slash(w.bob, "skirmish muster", {"size": 5})
+        res = await w.slash(w.bob, "drill muster", {"size": 5})
         assert_refused(res, "belongs to")
     finally:
-        COMMANDS.pop("skirmish muster", None)
-        GROUPS.pop("skirmish", None)
+        COMMANDS.pop("drill muster", None)
+        GROUPS.pop("drill", None)
 
 
 async def test_a_malformed_deploy_names_the_fix(world: World) -> None:
@@ -958,7 +958,7 @@ def test_zz_latency_summary() -> None:
     print(f"\n[e2e] {len(LATENCIES)} interactions, max first-response latency {worst * 1000:.0f} ms "
           f"(deadline {DEADLINE:.0f} s)")
     assert worst <= DEADLINE
-    missing = PUBLISHED - INVOKED
+    missing = {c for c in PUBLISHED - INVOKED if not c.startswith("skirmish ")}  # see test_skirmish_e2e.py
     print(f"[e2e] {len(INVOKED & PUBLISHED)}/{len(PUBLISHED)} published slash commands run over the wire")
     if len(LATENCIES) > 100:  # the whole module ran: every published command was exercised
         assert not missing, sorted(missing)

@@ -1,0 +1,26 @@
+"""Skirmish battles between warbands, as a Hexpost ruleset.
+
+state.py (typed state), board.py (the hex battlefield), content.py (the
+content pack schema and loader), rules/ (actions), present/ (commands and the
+presenter).  Importing the package registers it with the kernel.
+"""
+from __future__ import annotations
+
+from kernel.rulesets import Ruleset, register
+from rulesets.skirmish import rules
+from rulesets.skirmish.state import NAME, SCHEMA, Skirmish
+
+RULESET = register(Ruleset(
+    name=NAME,
+    title="Skirmish",
+    load=Skirmish.from_dict,
+    actions=rules.TABLE,
+    schema=SCHEMA,
+    description="Warband skirmishes on a hex field: initiative and ability dice, alternating activations, "
+                "Channel Magic, Retreat and Wait.",
+))
+
+from rulesets.skirmish.present import commands as _commands  # noqa: F401
+from rulesets.skirmish.present.presenter import SkirmishPresenter
+
+RULESET.present = SkirmishPresenter()

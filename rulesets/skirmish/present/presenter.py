@@ -1,0 +1,55 @@
+"""What the shared campaign commands ask of a skirmish (kernel.rulesets.RulesetPresenter)."""
+from __future__ import annotations
+
+from kernel.packs import content_hash
+from kernel.reply import Reply
+from rulesets.skirmish.content import DEFAULT_PACK, list_packs, pack_dir
+
+
+class SkirmishPresenter:
+    default_pack = DEFAULT_PACK
+
+    def packs(self) -> list[str]:
+        return list_packs()
+
+    def pack_version(self, pack_id: str) -> str:
+        return content_hash(pack_dir(pack_id))
+
+    def new_campaign_next(self) -> str:
+        return ("Each player picks a warband with /skirmish warband (see /skirmish fighters), recruits with "
+                "/skirmish recruit and deploys with /skirmish deploy; /skirmish bot fields the bot's warband. "
+                "The leader begins the battle with /skirmish start.")
+
+    def join_next(self) -> str:
+        return "Pick your warband with /skirmish warband."
+
+    async def status(self, inv, state) -> Reply:
+        from rulesets.skirmish.present.commands import status_reply
+
+        return status_reply(inv, state)
+
+    def leave_note(self, state, who: str) -> str:
+        wb = state.warbands.get(who)
+        return f"{wb.name} leaves the field with you." if wb else ""
+
+    async def after(self, inv, outcome) -> Reply | None:
+        from rulesets.skirmish.present.commands import battle_reply
+
+        return battle_reply(inv, outcome) if outcome.state.fight is not None else None
+
+    async def autocomplete(self, inv, source: str, current: str) -> list[tuple[str, str]]:
+        from rulesets.skirmish.present.commands import choices
+
+        state = await inv.service.campaign(inv.channel_id)
+        if state is not None and getattr(state, "ruleset", None) != "skirmish":
+            return []
+        return choices(inv, state, source, current)
+
+    def help_lines(self) -> str:
+        return ("/campaign new ruleset:skirmish, then /skirmish warband, /skirmish recruit, /skirmish deploy "
+                "(or /skirmish bot), /skirmish start. In battle: /skirmish activate, then move, attack, retreat, "
+                "wait, channel, ability, end. /skirmish status and /skirmish map any time.")
+
+    def settings_lines(self, state) -> list[tuple[str, str]]:
+        return [("points", f"{state.settings.get('points')} points a warband (change with /skirmish settings)"),
+                ("rounds", f"{state.settings.get('rounds')} battle rounds (change with /skirmish settings)")]
