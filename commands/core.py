@@ -61,9 +61,9 @@ class Table:
         try:
             kwargs = {o.key: coerce(o, options.get(o.name)) for o in cmd.options}
             state = await self._know_names(inv)
+            self._check_members(state, cmd, kwargs)
             if cmd.ruleset:
                 self._check_ruleset(state, cmd)
-            self._check_members(state, cmd, kwargs)
             reply = await cmd.handler(inv, **kwargs)
         except RuleError as exc:
             if inv.done:  # refused after an earlier step of this command was saved: say so

@@ -44,13 +44,29 @@ from pathlib import Path
 from typing import Any
 
 from commands.core import Invocation, Opt, clip_echo, command
-from rulesets.tes.present.presenter import events_text
+from commands.campaign import events_text
 from kernel.commands import MAX_OPTION_TEXT
 from kernel.reply import COLOR_OK, Embed, FileOut, Reply
 from kernel.core import RuleError
 from kernel.store import dumps
-from rulesets.tes.state import SCHEMA
-from rulesets.tes.rules.transfer import PACK_ID, PLAYER_ID, check_state
+from kernel import rulesets
+from kernel.transfer import PACK_ID, PLAYER_ID
+
+
+def _ruleset_of(state: Any) -> rulesets.Ruleset:
+    """The ruleset a file's state plays (a state saved before rulesets were recorded plays the oldest game)."""
+    name = state.get("ruleset") if isinstance(state, dict) else None
+    if name is not None and not isinstance(name, str):
+        raise RuleError("The file's campaign state names its game in a broken way; export it again.")
+    return rulesets.named(name)
+
+
+def check_state(state: Any) -> Any:
+    """The file's state as its ruleset reads it (a first look; the log is replayed and compared later)."""
+    game = _ruleset_of(state)
+    if game.check_state is None:
+        raise RuleError(f"Campaigns of {game.title} can't be imported on this bot yet.")
+    return game.check_state(state)
 
 FORMAT = "hexpost-campaign"
 FORMAT_VERSION = 1
@@ -115,7 +131,8 @@ def build_export(stored, entries, exported_by: str, now: float | None = None) ->
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
-        "schema": SCHEMA,
+        "schema": state.get("schema"),
+        "ruleset": state.get("ruleset"),
         "exported_at": datetime.fromtimestamp(time.time() if now is None else now, timezone.utc)
         .strftime("%Y-%m-%dT%H:%M:%SZ"),
         "exported_by": exported_by,
@@ -379,8 +396,6 @@ def parse_export(data: bytes, *, local: bool = False) -> tuple[dict[str, Any], l
     Every check here is cheap next to the replay, and runs first.  ``local``: the
     offline local table, whose host may force dice and name a pack folder by path.
     """
-    from rulesets.tes.content import list_packs
-
     if len(data) > MAX_IMPORT_BYTES:
         raise RuleError(f"That file is {len(data) // 1024} KB; a campaign export is at most "
                         f"{MAX_IMPORT_BYTES // (1024 * 1024)} MB. Is it the right file?")
@@ -416,15 +431,14 @@ def parse_export(data: bytes, *, local: bool = False) -> tuple[dict[str, Any], l
                         "from Discord can't carry them. The host can import it at the local table.")
     entries = _check_log(doc.get("log"), local=local)
     if not local:
-        known = set(list_packs())
+        present = _ruleset_of(state).present
+        known = set(present.packs() if hasattr(present, "packs") else [])
         missing = sorted(str(p) for p in _packs_named(entries) | {camp.pack} if p not in known)
         if missing:
             raise RuleError(f"This bot has no content pack `{clip_echo(missing[0])}`, which the campaign uses. "
                             f"Packs here: {', '.join(sorted(known)) or 'none'}. The bot's host adds a pack by "
                             "putting its folder in `content/`.")
-    from rulesets.tes.rules.transfer import check_pack
-
-    check_pack(camp.pack)
+    _ruleset_of(state).check_pack(camp.pack)
     return state, entries, doc
 
 

@@ -55,6 +55,9 @@ class Ruleset:
     description: str = ""
     # The ruleset's presenter for the shared commands (see RulesetPresenter); set by its present package.
     present: Any = None
+    # Import: a first look at a file's claimed state (the typed state, or RuleError), and whether its pack is here.
+    check_state: Callable[[Any], Any] | None = None
+    check_pack: Callable[[str], None] = lambda pack_id: None
 
     def execute(self, state: Any, action: Action, dice: Dice, now: float | None = None) -> Applied:
         return self.actions.execute(state, action, dice, now)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from kernel.rulesets import Ruleset, register
 from rulesets.skirmish import rules
+from rulesets.skirmish.rules.party import check_pack, check_state
 from rulesets.skirmish.state import NAME, SCHEMA, Skirmish
 
 RULESET = register(Ruleset(
@@ -16,6 +17,8 @@ RULESET = register(Ruleset(
     load=Skirmish.from_dict,
     actions=rules.TABLE,
     schema=SCHEMA,
+    check_state=check_state,
+    check_pack=check_pack,
     description="Warband skirmishes on a hex field: initiative and ability dice, alternating activations, "
                 "Channel Magic, Retreat and Wait.",
 ))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from kernel.rulesets import Ruleset, register
 from rulesets.tes import rules
+from rulesets.tes.rules.transfer import check_pack, check_state
 from rulesets.tes.state import SCHEMA, Campaign
 
 NAME = "tes"
@@ -19,6 +20,8 @@ RULESET = register(Ruleset(
     actions=rules.TABLE,
     schema=SCHEMA,
     reads_unlabelled=True,
+    check_state=check_state,
+    check_pack=check_pack,
     description="Co-op adventurers on a hex map: creation, mats, clash battles with enemy AI, lockpicking.",
 ))
 

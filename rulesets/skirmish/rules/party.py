@@ -69,3 +69,28 @@ def _on_leave(state, who: str) -> list[Event]:
 # points matter while warbands muster, rounds until the last round ends
 party.install_party_actions(TABLE, party.PartyRules(
     max_party=MAX_WARBANDS, busy=_busy, on_leave=_on_leave, settings=OWN_SETTINGS))
+
+
+def check_state(data):
+    """A first look at a skirmish state in an export file (the log is then replayed and compared)."""
+    from kernel.transfer import check_party, load_claimed
+    from rulesets.skirmish.state import SCHEMA, Skirmish
+
+    return check_party(load_claimed(data, Skirmish.from_dict, SCHEMA))
+
+
+def check_pack(pack_id: str) -> None:
+    from kernel.core import RuleError
+    from rulesets.skirmish.content import ContentError, load_pack
+
+    try:
+        load_pack(pack_id)
+    except ContentError as exc:
+        raise RuleError(f"The campaign's skirmish pack `{pack_id}` has problems on this bot.") from exc
+    except (FileNotFoundError, NotADirectoryError, OSError, ValueError):
+        raise RuleError(f"This bot has no skirmish pack `{pack_id}`, which the campaign uses.") from None
+
+
+from kernel.transfer import install_import_action  # noqa: E402
+
+install_import_action(TABLE, check_state)

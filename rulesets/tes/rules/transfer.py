@@ -19,14 +19,14 @@ it asks for this action.
 """
 from __future__ import annotations
 
-import json
-import math
-import re
 from typing import Any
 
-from kernel.core import Event, RuleError
+from kernel.core import RuleError
 from kernel.text import clean_name
-from rulesets.tes.rules import Handler, action
+from kernel.transfer import (  # noqa: F401 - re-exported for the command layer and tests
+    MAX_STATE_JSON, PACK_ID, PLAYER_ID, check_party, install_import_action, load_claimed, rebuild,
+)
+from rulesets.tes.rules import TABLE
 from rulesets.tes.state import SCHEMA, Campaign
 
 STATE_KEYS: dict[str, tuple[type, ...]] = {
@@ -39,12 +39,6 @@ STATE_KEYS: dict[str, tuple[type, ...]] = {
     "adventurers": (dict,),
     "settings": (dict,),
 }
-# A player is named by their Discord id (digits) or, at the local table, a short name.
-PLAYER_ID = re.compile(r"[A-Za-z0-9_.-]{1,32}")
-PACK_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
-MAX_STATE_JSON = 1024 * 1024  # bytes of one campaign state; a long real campaign stays far below
-MAX_FORCED = 1000  # forced die results waiting in a state (the local table's /force)
-CHECK_EVERY = 100  # entries between two size checks of the state being replayed
 
 
 def _fail(problem: str) -> RuleError:
@@ -64,38 +58,18 @@ def check_state(data: Any) -> Campaign:
             raise RuleError(f"The file's campaign state has no `{key}`; export the campaign again.")
         if not isinstance(data[key], types):
             raise RuleError(f"The file's campaign state has a broken `{key}`; export the campaign again.")
-    schema = data.get("schema", 1)
-    if not isinstance(schema, int) or isinstance(schema, bool):
-        raise RuleError("The file's campaign state has a broken `schema` number; export the campaign again.")
-    if schema > SCHEMA:
-        raise RuleError(
-            f"This campaign was saved by a newer Hexpost (state schema {schema}; this bot knows up to {SCHEMA}). "
-            "Ask the bot's host to update it, then import again."
-        )
-    if schema < 1:
-        raise RuleError(f"The file's campaign state has schema {schema}, which no Hexpost ever wrote.")
-    try:
-        camp = Campaign.from_dict(data)
-    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
-        raise RuleError(f"The file's campaign state can't be read ({type(exc).__name__}); export it again.") from None
+    camp = load_claimed(data, Campaign.from_dict, SCHEMA)
     # the same checks as the same text typed in a command
-    clean_name(camp.name, "campaign", max_len=60)
     for adv in camp.adventurers.values():
         if not isinstance(adv.name, str):
             raise RuleError("The file's campaign state has a broken adventurer name; export it again.")
         clean_name(adv.name, "adventurer")
-    for who in [camp.leader, *camp.members, *camp.adventurers]:
-        if not PLAYER_ID.fullmatch(who):
+        if not isinstance(adv.owner, str) or not PLAYER_ID.fullmatch(adv.owner):
             raise RuleError("The file's campaign state names a player by a broken id; export it again.")
-    if camp.leader not in camp.members:
-        raise RuleError("The file's campaign state is inconsistent: its leader is not in the party.")
-    if len(set(camp.members)) != len(camp.members):
-        raise RuleError("The file's campaign state is inconsistent: a player is in the party twice.")
+    check_party(camp)
     for owner in camp.adventurers:
         if owner not in camp.members:
             raise RuleError("The file's campaign state is inconsistent: an adventurer's owner is not in the party.")
-    if camp.ended:
-        raise RuleError("That campaign has ended; only a running campaign can be imported.")
     return camp
 
 
@@ -114,89 +88,5 @@ def check_pack(pack_id: str) -> None:
         ) from None
 
 
-def _bounded(state: Any, entry: Any) -> None:
-    """Stop a replay whose campaign grows past what a real one ever holds."""
-    if state is None:
-        return
-    if len(state.forced) > MAX_FORCED:
-        raise _fail(f"Action #{entry.seq} of the file's log leaves more than {MAX_FORCED} forced die results waiting.")
-    if entry.seq % CHECK_EVERY == 0:
-        size = len(json.dumps(state.to_dict(), separators=(",", ":")))
-        if size > MAX_STATE_JSON:
-            raise _fail(f"The file's campaign grows past {MAX_STATE_JSON // 1024} KB by action #{entry.seq}.")
 
-
-def rebuild(history: Any) -> Campaign:
-    """The campaign a file's log builds, replayed through the rules; ``RuleError`` if it does not replay."""
-    from kernel.service import ReplayMismatch, replay
-
-    if not isinstance(history, list) or not history:
-        raise _fail("The file has no action log.")
-    try:
-        camp = replay(history, check=_bounded)
-    except ReplayMismatch as exc:
-        raise _fail(f"The file's log does not replay the same dice on this bot ({exc}).") from None
-    except RuleError as exc:
-        raise RuleError(f"The file's log does not replay on this bot: {exc.template} "
-                        "Use the file exactly as `/campaign export` made it.", **exc.people) from None
-    except RecursionError:
-        raise _fail("The file's log nests too deeply to replay.") from None
-    except Exception as exc:  # noqa: BLE001 - a hand-made file can break an action in any way
-        raise _fail(f"The file's log does not replay on this bot ({type(exc).__name__}).") from None
-    if camp is None:
-        raise _fail("The file's log does not open a campaign.")
-    if not math.isfinite(float(camp.dice_counter)):
-        raise _fail("The file's log leaves the dice broken.")
-    return camp
-
-
-@action
-class Import(Handler):
-    type = "campaign.import"
-    needs_campaign = False
-    undoable = False
-    summary = "Open a campaign from an export file (its leader, in a channel with no campaign)."
-
-    def check(self, state, action, ctx):
-        if state is not None and not state.ended:
-            raise RuleError(
-                f"This channel already has a campaign, {state.name}. Import into a channel without one "
-                "(or ask its leader to `/campaign end` it first)."
-            )
-        if not action.args.get("channel_id"):
-            raise RuleError("The import names no channel to open the campaign in.")
-        claimed = action.args.get("state")
-        if claimed is not None:
-            camp = check_state(claimed)
-            if action.actor != camp.leader:  # a first look; the rebuilt campaign's leader decides
-                raise RuleError("Only the campaign's party leader ({@leader}) can import it. "
-                                "Ask them to run `/campaign import` with the file.", leader=camp.leader)
-
-    def apply(self, state, action, ctx):
-        a = action.args
-        camp = rebuild(a.get("history"))
-        if camp.ended:
-            raise RuleError("That campaign has ended; only a running campaign can be imported.")
-        if a.get("state") is not None and Campaign.from_dict(a["state"]).to_dict() != camp.to_dict():
-            raise RuleError("The file's state does not match its log (the file was changed or damaged), so it was "
-                            "not imported. Export the campaign again and import that file unchanged.")
-        if action.actor != camp.leader:
-            raise RuleError("Only the campaign's party leader ({@leader}) can import it. "
-                            "Ask them to run `/campaign import` with the file.", leader=camp.leader)
-        old_channel = camp.channel_id
-        camp.channel_id = str(a["channel_id"])
-        camp.guild_id = str(a["guild_id"]) if a.get("guild_id") else None
-        # The campaign's own dice continue where they stopped (``execute`` stores ctx.dice's position).
-        ctx.dice.seed = camp.seed
-        ctx.dice.counter = camp.dice_counter
-        ctx.dice.forced[:] = list(camp.forced)
-        history = a["history"]
-        source = a.get("source") if isinstance(a.get("source"), dict) else {}
-        first, last = history[0].get("seq"), history[-1].get("seq")
-        earlier = f"{len(history)} earlier actions (#{first}–#{last}) are kept with this entry"
-        exported = f", exported {source['exported_at']}" if source.get("exported_at") else ""
-        text = (f"Campaign {camp.name} imported from channel {old_channel}{exported}; {earlier}. "
-                "{@leader} leads the party.")
-        return camp, [Event("campaign-imported", text,
-                            {"from_channel": old_channel, "earlier_actions": len(history),
-                             "leader": camp.leader})]
+install_import_action(TABLE, check_state)
