@@ -109,9 +109,7 @@ async def campaign_leave(inv: Invocation, player=None, confirm=None) -> Reply:
         game = _ruleset_of(state)
         note = _present(game).leave_note(state, who) if hasattr(_present(game), "leave_note") else ""
         if who != inv.user_id or note:
-            from kernel.actions import dice_for
-
-            game.execute(state, inv.action("campaign.leave", player=player), dice_for(state))
+            await inv.service.check(inv.channel_id, inv.action("campaign.leave", player=player))
             what = ("Leave the party" if who == inv.user_id else f"Remove <@{who}> from the party") + (
                 f"? {note}" if note else "?")
             return Reply(content=what, ephemeral=True,
@@ -150,15 +148,14 @@ async def campaign_end(inv: Invocation, confirm=None) -> Reply:
 async def campaign_log(inv: Invocation, page=None) -> Reply:
     page = page or 1
     per_page = 10
-    stored_id = await inv.service.campaign_id(inv.channel_id)
-    if stored_id is None:
+    if await inv.service.campaign_id(inv.channel_id) is None:
         raise RuleError(NO_CAMPAIGN)
-    total = await inv.service.store.log_count(stored_id)
+    total = await inv.service.log_count(inv.channel_id)
     pages = max(1, -(-total // per_page))
     if page > pages:
         raise RuleError(f"The log has {pages} page(s) ({total} actions); choose a page from 1 to {pages}.")
     before = total - (page - 1) * per_page + 1
-    entries = await inv.service.store.log(stored_id, limit=per_page, before_seq=before)
+    entries = await inv.service.log(inv.channel_id, limit=per_page, before_seq=before)
     lines = []
     for e in entries:
         when = datetime.fromtimestamp(e.at, timezone.utc).strftime("%Y-%m-%d %H:%M")
@@ -219,8 +216,7 @@ async def undo(inv: Invocation, confirm=None, expected: str | None = None) -> Re
     state = await _state(inv)
     if inv.user_id != state.leader:
         raise RuleError("Only the party leader ({@leader}) can undo.", leader=state.leader)
-    stored_id = await inv.service.campaign_id(inv.channel_id)
-    last = await inv.service.store.last_entry(stored_id)
+    last = await inv.service.last_entry(inv.channel_id)
     if expected and last and str(last.seq) != expected:
         raise RuleError("This undo prompt is out of date: more has happened since. Run `/undo` again.")
     if not confirm:

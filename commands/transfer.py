@@ -106,24 +106,8 @@ def export_filename(name: str, compressed: bool = False) -> str:
 
 
 async def snapshot(inv: Invocation) -> tuple[Any, list]:
-    """The stored campaign and its full log, read as one consistent pair.
-
-    The per-channel lock keeps this process's writes out; a write by another
-    process in between is noticed by the version (one log entry per version)
-    and the read is repeated.
-    """
-    store = inv.service.store
-    async with inv.service.lock(inv.channel_id):
-        for _ in range(5):
-            stored = await store.load_active(inv.channel_id)
-            if stored is None:
-                raise RuleError("This channel has no campaign yet. Start one with `/campaign new`.")
-            entries = await store.log(stored.id)
-            again = await store.load_active(inv.channel_id)
-            if again is not None and again.version == stored.version and len(entries) == stored.version:
-                return stored, entries
-            await asyncio.sleep(0.05)
-    raise RuleError("The campaign kept changing while it was being read; try `/campaign export` again.")
+    """The stored campaign and its full log, read as one consistent pair (``CampaignService.snapshot``)."""
+    return await inv.service.snapshot(inv.channel_id)
 
 
 def build_export(stored, entries, exported_by: str, now: float | None = None) -> dict[str, Any]:

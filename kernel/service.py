@@ -153,6 +153,44 @@ class CampaignService:
             raise RuleError("This channel has no campaign yet. Start one with `/campaign new`.")
         return await self.store.log(stored.id, limit=limit, before_seq=before_seq)
 
+    async def log_count(self, channel_id: str) -> int:
+        stored = await self.store.load_active(str(channel_id))
+        if stored is None:
+            raise RuleError("This channel has no campaign yet. Start one with `/campaign new`.")
+        return await self.store.log_count(stored.id)
+
+    async def last_entry(self, channel_id: str) -> LogEntry | None:
+        stored = await self.store.load_active(str(channel_id))
+        return await self.store.last_entry(stored.id) if stored else None
+
+    async def snapshot(self, channel_id: str) -> tuple[Any, list[LogEntry]]:
+        """The stored campaign and its full log, read as one consistent pair (for an export).
+
+        The per-channel lock keeps this process's writes out; a write by another
+        process in between is noticed by the version (one log entry per version)
+        and the read is repeated.
+        """
+        channel_id = str(channel_id)
+        async with self.lock(channel_id):
+            for _ in range(5):
+                stored = await self.store.load_active(channel_id)
+                if stored is None:
+                    raise RuleError("This channel has no campaign yet. Start one with `/campaign new`.")
+                entries = await self.store.log(stored.id)
+                again = await self.store.load_active(channel_id)
+                if again is not None and again.version == stored.version and len(entries) == stored.version:
+                    return stored, entries
+                await asyncio.sleep(0.05)
+        raise RuleError("The campaign kept changing while it was being read; try `/campaign export` again.")
+
+    async def check(self, channel_id: str, action: Action) -> None:
+        """Would the rules take ``action`` now?  Raises their ``RuleError``; nothing is run for real or saved
+        (a confirmation button is only offered for an action that would be allowed)."""
+        stored = await self.store.load_active(str(channel_id))
+        game = rulesets.for_action(stored.state if stored else None, action)
+        state = game.load(stored.state) if stored else None
+        game.execute(state, action, dice_for(state), self.clock())
+
 
 class ReplayMismatch(Exception):
     """The log does not rebuild the stored campaign (a bug, or a tampered file)."""
