@@ -242,7 +242,7 @@ def take_out(state: Skirmish, f: Fighter, events: list[Event], cause: str) -> No
 
 
 def attack(state: Skirmish, pack, f: Fighter, target: Fighter, dice: Dice, events: list[Event]) -> None:
-    """Roll the attack profile against the target's Toughness (the hit table in docs/skirmish.md)."""
+    """Roll the attack profile against the target's Toughness (the hit table in docs/rules-notes.md ("Skirmish"))."""
     prof = pack.fighter(f.type).attack
     tough = pack.fighter(target.type).toughness
     need = 3 if prof.strength > tough else 4 if prof.strength == tough else 5
@@ -293,7 +293,7 @@ def place(state: Skirmish, f: Fighter, path: list[Hex], kind: str) -> None:
 
 # ---------------------------------------------------------------- the bot --
 def bot_turns(state: Skirmish, pack, dice: Dice, events: list[Event]) -> None:
-    """While it is the bot warband's turn, it activates a fighter (the plan in docs/skirmish.md)."""
+    """While it is the bot warband's turn, it activates a fighter (the plan in docs/rules-notes.md ("Skirmish"))."""
     guard = 0
     while state.phase == "battle" and state.fight.turn == BOT and state.fight.active is None and guard < 200:
         guard += 1
