@@ -120,14 +120,17 @@ def render_map(view: dict) -> bytes:
     ox = M + HEX * SQ3 / 2
     oy = TITLE_H + HEX
     # the hexes, deployment zones tinted with their warband's colour
-    fcoord = font(14)
+    # the labels players type into /skirmish move: as big as a hex allows, in the narrow bold face
+    fcoord = font(17, "condensed")
     for h in view.get("hexes") or []:
         q, r = int(h["q"]), int(h["r"])
         cx, cy = _centre(q, r, ox, oy)
         zone = h.get("zone")
         fill = mix(palette[zone % len(palette)], PANEL, 0.8) if zone is not None else PANEL
         d.polygon(_corners(cx, cy, HEX - 1), fill=fill, outline=(175, 165, 150))
-        d.text((cx, cy + HEX * 0.62), f"{q},{r}", font=fcoord, fill=(105, 96, 86), anchor="mm")
+        label = f"{q},{r}"
+        f = fcoord if fcoord.getlength(label) <= HEX * SQ3 - 6 else font(14, "condensed")
+        d.text((cx, cy + 1), label, font=f, fill=(78, 70, 62), anchor="mm")
     # moves, retreats, attacks and bolts under the fighters
     for t in view.get("trail") or []:
         if t.get("kind") in ("move", "retreat") and t.get("path"):
