@@ -1,21 +1,7 @@
-"""Moving a campaign between channels (or bots): the ``campaign.import`` action.
+"""Importing an Elder Scrolls campaign: this game's first look at a file's state and at its pack.
 
-An export file (see ``commands/transfer.py``) holds the campaign's state and its
-full action log.  Importing it opens the campaign in a channel that has none, as
-one action that carries the file's log in ``args["history"]`` (and the state the
-file claims in ``args["state"]``).
-
-The state in a file is never taken as it is: the action rebuilds the campaign by
-replaying the file's log through these rules from its ``campaign.new`` (a log that
-begins with an earlier import replays that import's history first), and refuses
-the file unless the result equals the file's state, compared by value.  So an
-imported campaign is one these rules could have reached, with the dice its log
-rolled.  Replaying the new channel's log re-runs this action and gets the same
-campaign again.
-
-This module is pure: no files, no Discord.  The command layer checks the file's
-shape and bounds (sizes, lengths, numbers; entries only the host may make) before
-it asks for this action.
+The ``campaign.import`` action itself, which rebuilds the campaign by replaying the file's log and compares it
+with this state by value, is the kernel's (``kernel/transfer.py``), installed on this ruleset's table here.
 """
 from __future__ import annotations
 
