@@ -53,7 +53,6 @@ if str(ROOT) not in sys.path:
 import commands.campaign as _handlers  # noqa: E402
 import render  # noqa: E402
 from commands.core import Table  # noqa: E402
-from rulesets.tes import rules  # noqa: E402
 from rulesets.tes.battle.model import map_info, on_map  # noqa: E402
 from rulesets.tes.content import COMBAT_FORMS, load_pack  # noqa: E402
 from kernel.hexes import Hex, in_sight, route_distance, toward  # noqa: E402

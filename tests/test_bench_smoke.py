@@ -17,7 +17,7 @@ def test_bench_turns_prints_its_figures():
     )
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    for label in ("engine per action (rules.execute)", "store commit per action", "map render (to_thread)",
+    for label in ("engine per action (rules check+apply)", "store commit per action", "map render (to_thread)",
                   "whole turn (run + map render)", "peak RSS",
                   "Goal on a 2-core machine: whole turn with map render under 50 ms at p99"):
         assert label in out, out
