@@ -10,7 +10,7 @@ import logging
 
 import discord
 
-from rulesets.tes.present.battle_prompts import POLL_SECONDS, run_due_deadlines, sweep
+from rulesets.tes.present.answers import POLL_SECONDS, run_due_deadlines, sweep
 from kernel.reply import Reply
 
 log = logging.getLogger("hexpost.deadlines")

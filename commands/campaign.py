@@ -15,7 +15,7 @@ from kernel import rulesets
 from kernel.commands import Invocation, Opt, command, group
 from kernel.components import confirm_buttons, make_id, on_click
 from kernel.core import RuleError, word
-from kernel.present import mention
+from kernel.present import mention, say
 from kernel.reply import COLOR_OK, Button, Embed, Reply, clip
 
 PLAYER = Opt("player", str, "Act for this player (party leader only)", user=True)
@@ -24,7 +24,7 @@ group("campaign", "Open, join and run a campaign")
 
 
 def events_text(events, limit: int = 1900) -> str:
-    return clip("\n".join(e.words() for e in events), limit)
+    return clip("\n".join(say(e) for e in events), limit)
 
 
 def _present(ruleset) -> Any:

@@ -17,6 +17,7 @@ from kernel.commands import (  # noqa: F401 - re-exported for the front doors
 from kernel.core import RuleError
 from kernel.reply import Reply
 from kernel.service import CampaignService
+from kernel.present import error_text
 
 log = logging.getLogger("hexpost.commands")
 USER_MENTION = re.compile(r"<@!?(\d{1,20})>")
@@ -67,8 +68,8 @@ class Table:
             reply = await cmd.handler(inv, **kwargs)
         except RuleError as exc:
             if inv.done:  # refused after an earlier step of this command was saved: say so
-                return Reply.fail(f"{exc.message}\n{saved_note(inv)}")
-            return Reply.fail(exc.message)
+                return Reply.fail(f"{error_text(exc)}\n{saved_note(inv)}")
+            return Reply.fail(error_text(exc))
         except Exception:  # noqa: BLE001 - the player gets a polite answer, the host gets the trace
             log.error("command /%s failed for %s in %s with %r\n%s", name, inv.user_id, inv.channel_id, options,
                       traceback.format_exc())
@@ -134,8 +135,8 @@ class Table:
             return reply
         except RuleError as exc:
             if inv.done:
-                return Reply.fail(f"{exc.message}\n{saved_note(inv)}")
-            return Reply.fail(exc.message)
+                return Reply.fail(f"{error_text(exc)}\n{saved_note(inv)}")
+            return Reply.fail(error_text(exc))
         except Exception:  # noqa: BLE001
             log.error("click %s by %s failed\n%s", custom_id, inv.user_id, traceback.format_exc())
             return Reply.fail(failure_text(inv))

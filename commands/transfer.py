@@ -43,7 +43,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from commands.core import Invocation, Opt, clip_echo, command
+from kernel.commands import Invocation, Opt, clip_echo, command
 from commands.campaign import events_text
 from kernel.commands import MAX_OPTION_TEXT
 from kernel.reply import COLOR_OK, Embed, FileOut, Reply

@@ -25,10 +25,8 @@ class RuleError(Exception):
 
     @property
     def message(self) -> str:
-        """The message as the front doors show it (kernel.present words each ``{@key}``)."""
-        from kernel.present import mention
-
-        return word(self.template, self.people, mention)
+        """The message in plain words (a person as ``@id``); presenters word it with ``kernel.present``."""
+        return word(self.template, self.people, plain_person)
 
     def words(self, person) -> str:
         return word(self.template, self.people, person)
@@ -62,6 +60,10 @@ class Action:
 PERSON = re.compile(r"\{@(\w+)\}")
 
 
+def plain_person(user_id: str) -> str:
+    return f"@{user_id}"
+
+
 def word(template: str, data: dict[str, Any], person) -> str:
     """Turn a rule text into words: each ``{@key}`` names the player whose id is ``data[key]``.
 
@@ -88,10 +90,8 @@ class Event:
         return {"kind": self.kind, "text": self.text, "data": self.data}
 
     def words(self, person=None) -> str:
-        """The line in words; ``person`` words a player id (default: as the front doors show people)."""
-        if person is None:
-            from kernel.present import mention as person
-        return word(self.text, self.data, person)
+        """The line in words; ``person`` words a player id (default: plain ``@id``; presenters use kernel.present)."""
+        return word(self.text, self.data, person or plain_person)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Event":

@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 from render.common import (
     BG, GOLD, INK, INK_FAINT, INK_SOFT, LINE, PANEL, PANEL_DARK, STAT_COLOURS, WHITE,
     constellation_colour, draw_icon, ellipsize, encode_png, fit_font, font, mix, pips, printable_view, rounded,
-    status_colour, text_on, text_width, triangle, wrap,
+    status_colour, text_on, triangle, wrap,
 )
 
 W = 1100

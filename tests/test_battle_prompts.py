@@ -7,7 +7,7 @@ import pytest
 
 from cogs.common import allowed_mentions
 from rulesets.tes.present.battle import map_view
-from rulesets.tes.present.battle_prompts import changed_by_enemies, run_due_deadlines, sweep
+from rulesets.tes.present.answers import changed_by_enemies, run_due_deadlines, sweep
 from kernel.components import ID_RE
 from commands.core import Table
 from rulesets.tes import rules

@@ -12,6 +12,7 @@ from typing import Any
 from kernel.commands import Invocation, Opt, command
 from kernel.core import RuleError
 from kernel.reply import COLOR_BATTLE, COLOR_INFO, Embed, Picture, Reply, clip
+from kernel.present import say
 from rulesets.skirmish.board import ZONE_NAMES
 from rulesets.skirmish.content import load_pack
 from rulesets.skirmish.present.view import initiative_view, map_view, player_name
@@ -63,7 +64,7 @@ def pictures(state, inv: Invocation, out=None) -> list[Picture]:
 
 def battle_reply(inv: Invocation, out) -> Reply:
     state = out.state
-    text = "\n".join(e.words() for e in out.events)
+    text = "\n".join(say(e) for e in out.events)
     turn, ping = turn_line(state, inv)
     content = clip(text, 1750) + (f"\n\n{turn}" if turn else "")
     followups = [Reply(content=clip(text[1740:], 1990))] if len(text) > 1750 else []
@@ -72,7 +73,7 @@ def battle_reply(inv: Invocation, out) -> Reply:
 
 
 def plain_reply(out) -> Reply:
-    return Reply(content=clip("\n".join(e.words() for e in out.events), 1990))
+    return Reply(content=clip("\n".join(say(e) for e in out.events), 1990))
 
 
 # ---------------------------------------------------------------- campaign --

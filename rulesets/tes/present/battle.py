@@ -10,13 +10,15 @@ import re
 from typing import Any
 
 from kernel.commands import Invocation, Opt, command, group
-from rulesets.tes.present.handlers import PLAYER, _pack, _state
+from rulesets.tes.present.battle_prompts import attach_prompts
+from rulesets.tes.present.common import PLAYER, _pack, _state
 from rulesets.tes.present.presenter import mat_view, short
 from kernel.reply import COLOR_BATTLE, Embed, Picture, Reply, clip
 from kernel.core import RuleError
 from rulesets.tes.battle.state import Battle
 from rulesets.tes.rules import args as args_
 from kernel.text import slug
+from kernel.present import say
 
 LOG_LINES = 6
 
@@ -102,7 +104,7 @@ async def battle_reply(inv: Invocation, out, *, mat_for: str | None = None, titl
     """Events as text, the map, the rolls as pictures, whose turn it is (pinged)."""
     state = out.state
     pack = _pack(state)
-    lines = [e.words() for e in out.events]
+    lines = [say(e) for e in out.events]
     turn_text, ping = whose_turn_line(state)
     text = "\n".join(lines)
     content = clip(text, 1700) + (f"\n\n{turn_text}" if turn_text else "")
@@ -112,7 +114,7 @@ async def battle_reply(inv: Invocation, out, *, mat_for: str | None = None, titl
         followups.append(Reply(content=clip(text[1690:], 1990)))
     for n, e in enumerate(out.events):
         if e.kind in ("roll", "enemy-roll") and e.data.get("dice"):
-            title_r = e.words().split(":")[0].replace("*", "")[:80]
+            title_r = say(e).split(":")[0].replace("*", "")[:80]
             pictures.append(Picture("roll", roll_view(title_r, e.data["dice"], pack), f"roll-{out.seq}-{n}.png"))
     pictures = pictures[-3:]
     if state.battle:
@@ -122,7 +124,6 @@ async def battle_reply(inv: Invocation, out, *, mat_for: str | None = None, titl
         pictures.append(Picture("mat", mat_view(state, adv, pack, inv.name_of(mat_for)),
                                 f"mat-{slug(adv.name) or 'battle'}-{out.seq}.png"))
     reply = Reply(content=content, pictures=pictures, ping=ping, followups=followups)
-    from rulesets.tes.present.battle_prompts import attach_prompts
 
     await attach_prompts(inv, out, reply)  # resolve / prevention buttons, changed mats, the time-out
     return reply
@@ -253,7 +254,7 @@ async def battle_status(inv: Invocation) -> Reply:
 @command("battle retreat", "Retreat: the battle ends, failed, at the end of this round (party leader).")
 async def battle_retreat(inv: Invocation) -> Reply:
     out = await inv.do("battle.retreat")
-    return Reply(content="\n".join(e.words() for e in out.events))
+    return Reply(content="\n".join(say(e) for e in out.events))
 
 
 @command("battle escape", "Escape from a green escape hex at the start of your turn.", PLAYER, renders=True)
@@ -266,7 +267,7 @@ async def battle_escape(inv: Invocation, player=None) -> Reply:
          Opt("mode", str, "auto or ask", required=True, choices=("auto", "ask")), PLAYER, private=True)
 async def battle_prevention(inv: Invocation, mode, player=None) -> Reply:
     out = await inv.do("battle.prevention", {"mode": mode}, player=player)
-    return Reply(content="\n".join(e.words() for e in out.events), ephemeral=True)
+    return Reply(content="\n".join(say(e) for e in out.events), ephemeral=True)
 
 
 @command("battle prevent", "Answer a prevention question: which sources, in order.",
@@ -281,7 +282,7 @@ async def battle_prevent(inv: Invocation, use, player=None) -> Reply:
          Opt("class", str, "One of your class rewards", required=True, autocomplete="classes", arg="klass"), PLAYER)
 async def battle_class(inv: Invocation, klass, player=None) -> Reply:
     out = await inv.do("battle.class", {"klass": klass}, player=player)
-    return Reply(content="\n".join(e.words() for e in out.events))
+    return Reply(content="\n".join(say(e) for e in out.events))
 
 
 @command("battle drop", "Remove a die from one of your active slots (it is exhausted).",

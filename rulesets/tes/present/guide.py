@@ -12,10 +12,12 @@ import secrets
 
 from kernel.components import make_id, on_click
 from kernel.commands import Invocation, Opt, command
-from rulesets.tes.present.handlers import PLAYER, _pack, adventurer_show
+from rulesets.tes.present.common import PLAYER, _pack
+from rulesets.tes.present.handlers import adventurer_show
 from rulesets.tes.present.presenter import FORM_NAMES, events_text
 from kernel.reply import COLOR_OK, Button, Embed, Reply, Select, clip
 from kernel.core import RuleError
+from kernel.present import error_text
 from rulesets.tes.rules.guide import (
     LATER, OUT_OF_DATE, STEP_NAMES, check_line, check_race, current_step, describe_layout, layouts, parse_layout,
 )
@@ -118,7 +120,7 @@ def _options(state, pack, draft, step: str, owner: str) -> tuple[list[tuple[str,
         try:
             check()
         except RuleError as exc:
-            return exc.message
+            return error_text(exc)
         return None
 
     if step == "race":

@@ -8,23 +8,10 @@ from kernel.commands import Invocation, Opt, command, group
 from rulesets.tes.present.presenter import adventurer_embed, events_text, mat_view, status_embed
 from kernel.reply import Button, Embed, Picture, Reply
 from kernel.core import RuleError
+from rulesets.tes.present.common import PLAYER, _pack, _state  # noqa: F401 - used by the commands below
 
-PLAYER = Opt("player", str, "Act for this player's adventurer (party leader only)", user=True)
 group("adventurer", "Your adventurer and its mat")
 group("content", "Browse the campaign's content pack")
-
-
-def _pack(state):
-    from rulesets.tes.content import load_pack
-
-    return load_pack(state.pack, version=state.pack_version)
-
-
-async def _state(inv: Invocation):
-    state = await inv.service.campaign(inv.channel_id)
-    if state is None:
-        raise RuleError("This channel has no campaign yet. Start one with `/campaign new`.")
-    return state
 
 
 # -------------------------------------------------------------- adventurer --

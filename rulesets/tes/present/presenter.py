@@ -5,6 +5,7 @@ import re
 from typing import Any
 
 from kernel.reply import COLOR_INFO, Embed, clip
+from kernel.present import say
 from rulesets.tes.content.schema import BATTLE_FORM_NAMES as FORM_NAMES
 from rulesets.tes.state import Adventurer, Campaign
 
@@ -17,7 +18,7 @@ def short(name: str) -> str:
 
 
 def events_text(events, limit: int = 1900) -> str:
-    return clip("\n".join(e.words() for e in events), limit)
+    return clip("\n".join(say(e) for e in events), limit)
 
 
 def whose_move_text(state: Campaign) -> str:
