@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulesets.tes.battle.model import on_map, pos
-from rulesets.tes.content import load_pack
+from rulesets.tes.content import encounter_map, load_pack
 from kernel.core import RuleError
 
 PACK = load_pack("starter")
@@ -36,7 +36,7 @@ def check(s, dice_total):
             h = pos(u)
             assert h not in seen, "two units in one hex"
             seen.add(h)
-            m = PACK.battle_map(b["encounter"])
+            m = encounter_map(PACK, b["encounter"])
             assert (h.q, h.r) in m.hexes and (h.q, h.r) not in m.impassable
     for owner, a in s.adventurers.items():
         assert 0 <= a.hp <= a.max_hp

@@ -10,6 +10,7 @@ from rulesets.tes import content
 from rulesets.tes.battle.effects import REGISTRY
 from rulesets.tes.content import (
     BATTLE_FORMS,
+    encounter_map,
     ContentError,
     DEFAULT_PACK,
     hex_distance,
@@ -155,7 +156,7 @@ def test_jailbreak_rewards_and_map(pack):
     assert rewarded == set(pack.classes)
     expansion = sorted(r.name for rs in jb.class_rewards.values() for r in rs if r.expansion_only)
     assert expansion == ["Arcanist", "Burglar", "Ranger"]
-    bm = pack.battle_map("jailbreak")
+    bm = encounter_map(pack, "jailbreak")
     assert bm.escape and bm.entrance and set(bm.caches.values()) == {"common"}
     assert sorted(bm.enemy_slots)[:4] == [1, 2, 3, 4]
     assert not bm.impassable & set(bm.enemy_slots.values())
@@ -477,7 +478,7 @@ def test_every_encounter_entrance_has_five_hexes_and_never_bottles_the_party_up(
     from kernel import hexes
 
     for enc in pack.encounters.values():
-        bm = pack.battle_map(enc.id)
+        bm = encounter_map(pack, enc.id)
         assert len(bm.entrance) == 5, enc.id
         open_ = {hexes.Hex(*h) for h in bm.hexes if h not in bm.impassable}
         entrance = {hexes.Hex(*h) for h in bm.entrance}

@@ -13,15 +13,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kernel.effects import Field, Primitive, Registry, amount, as_list, boolean, list_of, one_of, text
+from kernel.effects import Field, Primitive, amount, boolean, one_of, text
 from kernel.hexes import distance
 from rulesets.tes.battle import harm, track
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle.model import Ctx, on_map, pos
-from rulesets.tes.content.schema import BATTLE_FORMS, STATUS_EFFECTS, TARGETS
+from rulesets.tes.content.schema import EFFECTS, STATUS_EFFECTS, TARGETS
 
 #: Fields every effect may carry: ``forms`` = only in these battle forms.
-REGISTRY = Registry({"forms": Field(list_of("battle forms", BATTLE_FORMS), read=as_list)})
+REGISTRY = EFFECTS  # the content schema's registry: the loader checks packs against what is registered here
 register = REGISTRY.register
 
 SELF_OR_ALLIES = ("self", "ally", "allies-in-range")

@@ -37,7 +37,7 @@ from rulesets.tes.content.schema import (
     ENCOUNTER_MODES, ENEMY_LEVELS, ENEMY_PRIORITIES, ENEMY_TYPES, FORMS, ITEM_KEYWORDS, ITEM_RARITIES, ITEM_SUBTYPES,
     OBJECTIVES, STATS, STATUS_EFFECTS, TARGETS, TILE_KINDS, TIMINGS, TRIGGER_TIMINGS, BattleForm,
 )
-from rulesets.tes.content.tiles import assemble_map, entrance_problem, parse_hex_map, place_hex
+from rulesets.tes.content.tiles import assemble_map, encounter_map, entrance_problem, parse_hex_map, place_hex
 
 
 def hex_distance(a: Hex, b: Hex) -> int:
@@ -54,6 +54,6 @@ __all__ = [
     "Companion", "ContentError", "DieType", "Encounter", "Enemy", "EnemySkill", "Face", "FaceResult", "Hex",
     "IconAbility", "Item", "MatSpec", "Pack", "Quest", "QuestStep", "Race", "SkillLine", "Supply", "Tile", "TilePlacement",
     "Trigger",
-    "assemble_map", "clear_cache", "content_hash", "keep_version", "entrance_problem", "hex_distance", "list_packs", "load_pack",
+    "assemble_map", "encounter_map", "clear_cache", "content_hash", "keep_version", "entrance_problem", "hex_distance", "list_packs", "load_pack",
     "main", "pack_files", "parse_face", "parse_hex_map", "place_hex", "resolve_pack_path",
 ]

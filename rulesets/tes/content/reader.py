@@ -119,7 +119,7 @@ class _Entry:
     def effects(self, key: str, *, die: bool = False) -> tuple[dict, ...]:
         """A list of effect tables, each checked against the effect registry (a type or a field
         with no behaviour is refused)."""
-        from rulesets.tes.battle.effects import REGISTRY
+        from rulesets.tes.content.schema import EFFECTS as REGISTRY
 
         v = self.get(key, [])
         if isinstance(v, dict):

@@ -422,11 +422,6 @@ class Pack:
             sides.sort(key=lambda e: e.level)
         return chips
 
-    def battle_map(self, encounter_id: str) -> BattleMap:
-        from rulesets.tes.content.tiles import assemble_map
-
-        enc = self.encounters[encounter_id]
-        return assemble_map(self.tiles, enc.tiles)
 
 
 SEARCH_KINDS = ("races", "lines", "classes", "enemies", "items", "encounters", "tiles", "quests", "dice")

@@ -100,3 +100,13 @@ TIMINGS: tuple[str, ...] = (
 #: Effect targets (rulesets.tes.battle.effects says which units each one reaches).
 TARGETS = ("target", "near-target", "self", "ally", "allies-in-range", "adjacent-enemies", "all-in-range", "attacker")
 
+
+def _effect_registry():
+    from kernel.effects import Field, Registry, as_list, list_of
+
+    return Registry({"forms": Field(list_of("battle forms", BATTLE_FORMS), read=as_list)})
+
+
+#: The effect primitives a pack may use.  The loader checks effects against it; the battle engine
+#: (rulesets.tes.battle.effects) registers each primitive's class here, with its behaviour and words.
+EFFECTS = _effect_registry()

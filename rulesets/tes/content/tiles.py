@@ -46,6 +46,11 @@ def assemble_map(tiles: dict[str, Tile], placements: Iterable[TilePlacement]) ->
                      frozenset(escape), frozenset(entrance), labels)
 
 
+def encounter_map(pack, encounter_id: str) -> BattleMap:
+    """The map an encounter sets up: its tiles placed as the encounter says."""
+    return assemble_map(pack.tiles, pack.encounters[encounter_id].tiles)
+
+
 def entrance_problem(bm: BattleMap, *, touch_only: bool = False) -> str | None:
     """Why the entrance would bottle the party up, or None.
 
