@@ -1,6 +1,6 @@
 """Prompts: the one shape of "the table waits for a player to answer".
 
-A ruleset's state offers ``open_prompt()`` -> :class:`Prompt` | ``None``: the
+A ruleset offers ``open_prompt(state)`` -> :class:`Prompt` | ``None`` (``Ruleset.open_prompt``): the
 question it waits on now (a rolled engage to resolve, a prevention question, a
 lockpick check ...).  Everything else is generic:
 
@@ -93,8 +93,13 @@ def open_prompt(state: Any) -> Prompt | None:
     """The state's open prompt (None for a state that has none, or no prompts at all)."""
     if state is None or getattr(state, "ended", False):
         return None
-    ask = getattr(state, "open_prompt", None)
-    return ask() if callable(ask) else None
+    own = getattr(state, "open_prompt", None)  # a state may answer for itself
+    if callable(own):
+        return own()
+    from kernel.rulesets import named
+
+    ask = named(getattr(state, "ruleset", None)).open_prompt
+    return ask(state) if ask is not None else None
 
 
 def deadline_sync(old: Any, new: Any) -> tuple[str, str, str, float] | None | bool:

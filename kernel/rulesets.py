@@ -58,6 +58,8 @@ class Ruleset:
     # Import: a first look at a file's claimed state (the typed state, or RuleError), and whether its pack is here.
     check_state: Callable[[Any], Any] | None = None
     check_pack: Callable[[str], None] = lambda pack_id: None
+    # The question the table waits on now (kernel.prompts.Prompt), or None; its deadline is kept by the service.
+    open_prompt: Callable[[Any], Any] | None = None
 
     def execute(self, state: Any, action: Action, dice: Dice, now: float | None = None) -> Applied:
         return self.actions.execute(state, action, dice, now)

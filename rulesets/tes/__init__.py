@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from kernel.rulesets import Ruleset, register
 from rulesets.tes import rules
+from rulesets.tes.rules.battle_prompts import open_prompt
 from rulesets.tes.rules.transfer import check_pack, check_state
 from rulesets.tes.state import SCHEMA, Campaign
 
@@ -22,6 +23,7 @@ RULESET = register(Ruleset(
     reads_unlabelled=True,
     check_state=check_state,
     check_pack=check_pack,
+    open_prompt=open_prompt,
     description="Co-op adventurers on a hex map: creation, mats, clash battles with enemy AI, lockpicking.",
 ))
 

@@ -272,14 +272,6 @@ class Campaign:
         """
         return Campaign.from_dict(_as_saved(self.to_dict(copy=False)), copy=False)  # _as_saved made it fresh
 
-    def open_prompt(self):
-        """The question the table waits on (``kernel.prompts.Prompt``), or None."""
-        if self.battle is None:
-            return None
-        from rulesets.tes.rules.battle_prompts import open_prompt
-
-        return open_prompt(self)
-
     def adventurer_named(self, text: str) -> Adventurer | None:
         t = text.strip().lower()
         for a in self.adventurers.values():

@@ -12,7 +12,7 @@ from rulesets.tes.battle import companion, harm, objectives, pool, track
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle.effects import Use, give_status, run_effects
 from rulesets.tes.rules import args as args_
-from rulesets.tes.battle.model import Ctx, adv_uid, on_map, pos, short_label
+from rulesets.tes.battle.model import Ctx, adv_uid, on_map, pos, prevent_timeout_minutes, short_label
 from rulesets.tes.battle.state import Battle, BattleSummary, EnemyPhase, PreventionAsk, Turn, Unit
 from kernel.core import RuleError
 from kernel.hexes import Hex
@@ -201,7 +201,6 @@ def run_enemies(c: Ctx) -> bool:
             if t.owner and on_map(t) and prevention_mode(c, t.owner) == "ask":
                 sources = harm.prevention_sources(c, t.owner, enemy_engage=True)
                 if sources:
-                    from rulesets.tes.rules.battle_prompts import prevent_timeout_minutes
 
                     minutes = prevent_timeout_minutes(c.state)
                     c.b.asking = PreventionAsk(owner=t.owner, amount=h.amount, enemy=cur.uid, sources=sources,

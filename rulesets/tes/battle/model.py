@@ -162,6 +162,17 @@ def on_map(u: Unit) -> bool:
     return u.q is not None and not u.defeated and not u.escaped
 
 
+def names_of(state, u: Unit) -> list[str]:
+    """Every status a unit has: an adventurer's track dice and dice on its chip; a chip's dice otherwise."""
+    owner = u.owner
+    adv = state.adventurers.get(owner) if owner else None
+    on_chip = list(u.statuses)
+    if adv is None:
+        return on_chip
+    return [e["status"] for e in adv.cooldown if "status" in e] + [s for s in on_chip]
+
+
+
 @dataclass
 class Ctx:
     """Everything a battle step works with; ``say`` records an event and a log line."""
@@ -232,8 +243,6 @@ class Ctx:
         return map_sight(self.map, a, b)
 
     def statuses(self, u: Unit) -> list[str]:
-        from rulesets.tes.battle.status import names_of
-
         return names_of(self.state, u)
 
     def has(self, u: Unit, status: str) -> bool:
@@ -296,3 +305,11 @@ def require_battle(state: Campaign) -> Battle:
     if not state.battle:
         raise RuleError("There is no battle going on. The party leader starts one with `/battle start`.")
     return state.battle
+
+
+DEFAULT_PREVENT_TIMEOUT_MINUTES = 60
+
+
+def prevent_timeout_minutes(state) -> int:
+    """Minutes a player in prevention ask mode has to answer; 0 means: wait without a time-out."""
+    return int(state.settings.get("prevent_timeout_minutes", DEFAULT_PREVENT_TIMEOUT_MINUTES) or 0)

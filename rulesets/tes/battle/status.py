@@ -15,18 +15,8 @@
 from __future__ import annotations
 
 from rulesets.tes.battle import track
-from rulesets.tes.battle.model import Ctx
+from rulesets.tes.battle.model import Ctx, names_of  # noqa: F401 - names_of is read from here too
 from rulesets.tes.battle.state import Unit
-
-
-def names_of(state, u: Unit) -> list[str]:
-    """Every status a unit has: an adventurer's track dice and dice on its chip; a chip's dice otherwise."""
-    owner = u.owner
-    adv = state.adventurers.get(owner) if owner else None
-    on_chip = list(u.statuses)
-    if adv is None:
-        return on_chip
-    return [e["status"] for e in adv.cooldown if "status" in e] + [s for s in on_chip]
 
 
 def supply_dice_in_use(c: Ctx) -> int:

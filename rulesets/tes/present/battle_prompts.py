@@ -29,6 +29,7 @@ import re
 
 from kernel.components import make_id
 from kernel.commands import Invocation
+from kernel.prompts import open_prompt
 from kernel.reply import Button, Reply, Select, clip
 from rulesets.tes.rules.battle_prompts import prevent_timeout_minutes
 
@@ -64,7 +65,7 @@ async def attach_prompts(inv: Invocation, out, reply: Reply) -> None:
 
 async def _attach(inv: Invocation, out, reply: Reply) -> None:
     state = out.state
-    prompt = state.open_prompt() if state is not None and not state.ended else None
+    prompt = open_prompt(state)
     if prompt is not None and prompt.kind in SHOWN:
         cid = out.campaign_id or await inv.service.campaign_id(inv.channel_id)
         if cid is not None:

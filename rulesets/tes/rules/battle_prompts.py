@@ -13,13 +13,13 @@ from __future__ import annotations
 import re
 
 from rulesets.tes.battle import flow
-from rulesets.tes.battle.model import Ctx, require_battle
+from rulesets.tes.battle.model import Ctx, prevent_timeout_minutes, require_battle  # noqa: F401
 from kernel.core import RuleError
 from kernel.prompts import Option, Prompt
 from rulesets.tes.rules import Handler, action
 
 #: minutes a player in ``ask`` mode has to choose prevention (``/campaign settings prevent_timeout_minutes:``)
-DEFAULT_PREVENT_TIMEOUT_MINUTES = 60
+from rulesets.tes.battle.model import DEFAULT_PREVENT_TIMEOUT_MINUTES  # noqa: E402,F401
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 
 
@@ -82,9 +82,6 @@ def open_prompt(state) -> Prompt | None:
     return None
 
 
-def prevent_timeout_minutes(state) -> int:
-    """0 means: wait for the player without a time-out."""
-    return int(state.settings.get("prevent_timeout_minutes", DEFAULT_PREVENT_TIMEOUT_MINUTES) or 0)
 
 
 @action
