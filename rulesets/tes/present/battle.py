@@ -244,6 +244,12 @@ async def battle_status(inv: Invocation) -> Reply:
             for u in b.units.values() if u.side == "enemy" and on_map(u)]
     e.add("Enemies", "\n".join(foes) or "none left")
     e.add("Objective", b.objective)
+    from rulesets.tes.battle.flow import battle_rules
+
+    enc = _pack(state).encounters.get(b.encounter)
+    rules_text = battle_rules(_pack(state), enc, len(b.order)) if enc else ""
+    if rules_text:
+        e.add("Encounter rules", clip(rules_text, 1000))
     e.add("Recent", "\n".join(b.log[-5:]) or "—")
     text, ping = whose_turn_line(state)
     e.add("Whose move", text)
