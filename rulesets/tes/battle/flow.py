@@ -107,6 +107,7 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
         c.b.units[uid] = Unit(id=uid, side="adventurer", name=adv.name, short=short_label(adv.name), owner=owner,
                               q=h.q, r=h.r)
         adv.race_ability_used = False
+        c.b.brought[owner] = {"tenacity": adv.tenacity, "items": list(adv.ready) + list(adv.pack)}
     companion.setup(c, enc)
     c.say("setup", "Turn order: " + " → ".join(
         f"{state.adventurers[o].name} ({c.unit(adv_uid(o))['q']},{c.unit(adv_uid(o))['r']})" for o in order)
@@ -378,14 +379,19 @@ def finish(c: Ctx, outcome: str) -> None:
     summary = BattleSummary(no=b.no, encounter=b.encounter, name=b.name, outcome=outcome, rounds=b.round,
                             achievements=dict(b.achievements), log=b.log[-12:])
     if enc.class_rewards:
-        rewards = objectives.class_rewards(c, outcome, c.dice)
+        rewards, earned = objectives.class_rewards(c, outcome, c.dice)
         c.state.class_rewards = rewards
         summary.class_rewards = {k: list(v) for k, v in rewards.items()}
+        summary.earned = earned
+        summary.gained = objectives.gained(c)
         lines = []
         for owner, ids in rewards.items():
             names = ", ".join(c.pack.classes[k].name for k in ids)
             lines.append(f"{c.adv(owner).name}: {names}")
-        c.say("rewards", "🎓 Class choices (pick one with `/battle class`): " + "; ".join(lines) + ".")
+        if lines:
+            c.say("rewards", "🎓 Class choices (pick one with `/battle class`): " + "; ".join(lines) + ". "
+                             "Once everyone else has chosen, you may instead pick any class still free, "
+                             "giving up the tenacity and items gained in this battle.")
         # the new guild's refuge acts like an inn; the XP dial goes to 2
         for adv in c.state.adventurers.values():
             adv.hp = adv.max_hp

@@ -413,6 +413,7 @@ class Battle(Record):
               "asking": ("one", PreventionAsk), "enemy_phase": ("one", EnemyPhase),
               "lockpick": ("one", LockpickCheck), "tiles": ("list", TileSpot)}
     ALIASES = {"await": "asking"}
+    OPTIONAL = frozenset({"brought", "enemy_acts"})
 
     no: int = 0
     encounter: str = ""
@@ -443,6 +444,10 @@ class Battle(Record):
     lockpick: LockpickCheck | None = None
     first_turn_done: bool = False
     last_turn_owner: str | None = None
+    # player -> {"tenacity": n, "items": [ids]}: what each adventurer brought into the battle
+    brought: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # what the enemies did in the last enemy phase, for the map: {"moves": [...], "engages": [...]}
+    enemy_acts: dict[str, list] = field(default_factory=dict)
     more: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -484,7 +489,7 @@ class CompanionEntry(Record):
 class BattleSummary(Record):
     """What is kept of the last battle once it is over."""
 
-    OPTIONAL = frozenset({"class_rewards"})
+    OPTIONAL = frozenset({"class_rewards", "earned", "gained"})
 
     no: int = 0
     encounter: str = ""
@@ -494,4 +499,6 @@ class BattleSummary(Record):
     achievements: dict[str, str] = field(default_factory=dict)
     log: list[str] = field(default_factory=list)
     class_rewards: dict[str, list[str]] | None = None
+    earned: dict[str, list[str]] | None = None  # player -> classes their achievements earned (Jailbreak)
+    gained: dict[str, dict[str, Any]] | None = None  # player -> {"tenacity": n, "items": [ids]} gained in it
     more: dict[str, Any] = field(default_factory=dict, repr=False)
