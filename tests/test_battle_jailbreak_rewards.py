@@ -64,3 +64,11 @@ def test_non_achievement_class_waits_for_the_others():
                  if k not in s.class_rewards["S"] and k not in s.class_rewards["R"])
     with pytest.raises(RuleError, match="only after Ryan has chosen"):
         run(s, "battle.class", "S", {"klass": other})
+
+
+def test_open_class_choice_points_to_waiting_rewards():
+    s = party()
+    s, _ = jailbreak(s)
+    s, _ = finish_by_retreat(s)
+    with pytest.raises(RuleError, match="class rewards are waiting"):
+        run(s, "adventurer.class", "S", {"klass": "healer"})

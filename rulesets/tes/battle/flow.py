@@ -379,11 +379,11 @@ def finish(c: Ctx, outcome: str) -> None:
     summary = BattleSummary(no=b.no, encounter=b.encounter, name=b.name, outcome=outcome, rounds=b.round,
                             achievements=dict(b.achievements), log=b.log[-12:])
     if enc.class_rewards:
-        rewards, earned = objectives.class_rewards(c, outcome, c.dice)
+        rewards, _earned = objectives.class_rewards(c, outcome, c.dice)
         c.state.class_rewards = rewards
         summary.class_rewards = {k: list(v) for k, v in rewards.items()}
-        summary.earned = earned
-        summary.gained = objectives.gained(c)
+        gains = objectives.gained(c).items()
+        summary.gained = {k: v for k, v in gains if k in rewards and (v["tenacity"] or v["items"])} or None
         lines = []
         for owner, ids in rewards.items():
             names = ", ".join(c.pack.classes[k].name for k in ids)

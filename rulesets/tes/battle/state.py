@@ -489,7 +489,7 @@ class CompanionEntry(Record):
 class BattleSummary(Record):
     """What is kept of the last battle once it is over."""
 
-    OPTIONAL = frozenset({"class_rewards", "earned", "gained"})
+    OPTIONAL = frozenset({"class_rewards", "gained"})
 
     no: int = 0
     encounter: str = ""
@@ -499,6 +499,6 @@ class BattleSummary(Record):
     achievements: dict[str, str] = field(default_factory=dict)
     log: list[str] = field(default_factory=list)
     class_rewards: dict[str, list[str]] | None = None
-    earned: dict[str, list[str]] | None = None  # player -> classes their achievements earned (Jailbreak)
-    gained: dict[str, dict[str, Any]] | None = None  # player -> {"tenacity": n, "items": [ids]} gained in it
+    # Jailbreak: player with class rewards -> {"tenacity": n, "items": [ids]} gained in the battle (gainers only)
+    gained: dict[str, dict[str, Any]] | None = None
     more: dict[str, Any] = field(default_factory=dict, repr=False)
