@@ -242,7 +242,8 @@ def answer_prevention(c: Ctx, owner: str, spec: Any) -> None:
     sources = harm.prevention_sources(c, owner, enemy_engage=True)
     use = args_.prevention_use(spec)  # "auto" or source numbers ([] for none); raw text from older logs
     if use == "auto":
-        keys = harm.auto_choice(sources, aw.amount)
+        adv = c.adv(owner)
+        keys = harm.auto_choice(sources, aw.amount, cushion=adv.bonus_hp, tenacity=adv.tenacity)
     else:
         keys = []
         for k in use:
