@@ -145,6 +145,7 @@ def next_adventurer(c: Ctx) -> None:
         b.turn_index += 1
         if b.turn_index >= len(b.order):
             b.turn = Turn()
+            b.enemy_acts = {}  # what the companions and enemies do now is drawn on the next map
             b.step = "companions"
             companion.run_turns(c)  # companions act right after the adventurers
             b.step = "enemies"

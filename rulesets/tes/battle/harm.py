@@ -277,6 +277,8 @@ def defeat_adventurer(c: Ctx, owner: str) -> None:
     for e in list(adv.active):
         remove_active_die(c, owner, e["die"], notes)
     u.defeated = True
+    if u.q is not None:
+        u.fell_at = [u.q, u.r]
     u.q = u.r = None
     adv.bonus_hp = 0
     from rulesets.tes.battle.status import clear
@@ -337,6 +339,8 @@ def defeat_enemy(c: Ctx, uid: str, by: str | None) -> None:
             return
         c.say("skill", f"Reassemble: {u.name} rolls {face} ({roll}) and stays down.", unit=uid, roll=roll)
     u.defeated = True
+    if u.q is not None:
+        u.fell_at = [u.q, u.r]
     u.q = u.r = None
     from rulesets.tes.battle.status import clear
 

@@ -208,7 +208,7 @@ class Unit(Record):
     ``q``/``r`` are ``None`` once it is off the map (defeated, escaped, not deployed yet).
     """
 
-    OPTIONAL = frozenset({"status_dice", "companion", "controller", "keep", "party", "reassembled"})
+    OPTIONAL = frozenset({"status_dice", "companion", "controller", "keep", "party", "reassembled", "fell_at"})
 
     id: str = ""
     side: str = "enemy"  # "adventurer" | "enemy" | "companion"
@@ -233,6 +233,7 @@ class Unit(Record):
     keep: bool = False  # a companion that stays with the party after the battle
     party: bool = False  # a companion controlled by the party (its leader decides)
     reassembled: bool = False  # an enemy that already used Reassemble
+    fell_at: list[int] | None = None  # [q, r] where it was defeated (the map marks it there)
     more: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
