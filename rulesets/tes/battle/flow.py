@@ -14,7 +14,7 @@ from rulesets.tes.battle.effects import Use, give_status, run_effects
 from rulesets.tes.rules import args as args_
 from rulesets.tes.battle.model import Ctx, adv_uid, on_map, pos, short_label
 from rulesets.tes.battle.state import Battle, BattleSummary, EnemyPhase, PreventionAsk, Turn, Unit
-from kernel.core import RuleError
+from kernel.core import Event, RuleError
 from kernel.hexes import Hex
 
 FATIGUE_AFTER = 5
@@ -82,8 +82,8 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
         + (f"{where} ({h.q},{h.r}), free of the pool" if not where.isdigit() else f"{h.q},{h.r}")
         for eid, h, where in spots) + ".")
     rules_text = battle_rules(pack, enc, n_adv)
-    if rules_text:
-        c.say("setup", rules_text)
+    if rules_text:  # posted with the start, not kept in the battle's log (/battle status shows it)
+        c.events.append(Event("setup", rules_text, {}))
     # adventurers on the entrance tile, in turn order
     free = [h for h in m.entrance]
     hexes = hexes or {}
@@ -107,7 +107,8 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
         c.b.units[uid] = Unit(id=uid, side="adventurer", name=adv.name, short=short_label(adv.name), owner=owner,
                               q=h.q, r=h.r)
         adv.race_ability_used = False
-        c.b.brought[owner] = {"tenacity": adv.tenacity, "items": list(adv.ready) + list(adv.pack)}
+        if adv.tenacity or adv.ready or adv.pack:  # nothing recorded: brought nothing
+            c.b.brought[owner] = {"tenacity": adv.tenacity, "items": list(adv.ready) + list(adv.pack)}
     companion.setup(c, enc)
     c.say("setup", "Turn order: " + " → ".join(
         f"{state.adventurers[o].name} ({c.unit(adv_uid(o))['q']},{c.unit(adv_uid(o))['r']})" for o in order)
