@@ -14,7 +14,7 @@ from rulesets.tes.battle.effects import Use, give_status, run_effects
 from rulesets.tes.rules import args as args_
 from rulesets.tes.battle.model import Ctx, adv_uid, on_map, pos, prevent_timeout_minutes, short_label
 from rulesets.tes.battle.state import Battle, BattleSummary, EnemyPhase, PreventionAsk, Turn, Unit
-from kernel.core import RuleError
+from kernel.core import Event, RuleError
 from kernel.hexes import Hex
 
 FATIGUE_AFTER = 5
@@ -49,22 +49,41 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
         levels = [1] * min(len(m.slots), per * n_adv)
         ep_txt = f"{per} level 1 enemy per adventurer"
         drawn = pool.draw(pack, levels, c.dice, bag_only=enc.bag)
+        named: list[str] = []
     else:
         if ep is None:
             ep = pool.session_pool(session_table, state.difficulty, n_adv) if session_table else \
                 pool.enemy_pool(xp, n_adv)
-        levels = pool.plan_levels(ep, len(m.slots) - len(enc.named_enemies))
+        named = list(enc.named_enemies)
+        levels = pool.plan_levels(ep, len(m.slots) - max(0, len(named) - len(m.labels)))
         ep_txt = f"enemy pool {ep} → levels {', '.join(map(str, levels)) or 'none'}"
-        drawn = list(enc.named_enemies) + pool.draw(pack, levels, c.dice, required=enc.required_enemies)
-    slots = sorted(m.slots.items())
-    for i, (eid, (n, h)) in enumerate(zip(drawn, slots), 1):
+        drawn = pool.draw(pack, levels, c.dice, required=enc.required_enemies)
+    # named and quest units take the lettered hexes (A, B, ...) and cost no enemy pool points;
+    # the pool fills the numbered hexes from 1 (a map without letters gives its last numbered hexes)
+    spots: list[tuple[str, Any, str]] = []
+    letters = sorted(m.labels.items())
+    numbered = sorted(m.slots.items())
+    for eid in named:
+        if letters:
+            label, h = letters.pop(0)
+            spots.append((eid, h, label))
+        elif numbered:
+            n, h = numbered.pop()
+            spots.append((eid, h, str(n)))
+    spots += [(eid, h, str(n)) for eid, (n, h) in zip(drawn, numbered)]
+    for i, (eid, h, where) in enumerate(spots, 1):
         e = pack.enemies[eid]
         uid = f"e{i}"
         c.b.units[uid] = Unit(id=uid, side="enemy", name=e.name, short=f"{short_label(e.name)}{i}", enemy=eid,
                               level=e.level, q=h.q, r=h.r, hp=e.health, max_hp=e.health, quest=e.quest_unit,
-                              slot=n)
+                              slot=int(where) if where.isdigit() else None)
     c.say("setup", f"Enemies ({ep_txt}): " + ", ".join(
-        f"{u.name} (level {u.level}) in hex {u.q},{u.r}" for u in c.units("enemy")) + ".")
+        f"{pack.enemies[eid].name} (level {pack.enemies[eid].level}) in hex "
+        + (f"{where} ({h.q},{h.r}), free of the pool" if not where.isdigit() else f"{h.q},{h.r}")
+        for eid, h, where in spots) + ".")
+    rules_text = battle_rules(pack, enc, n_adv)
+    if rules_text:  # posted with the start, not kept in the battle's log (/battle status shows it)
+        c.events.append(Event("setup", rules_text, {}))
     # adventurers on the entrance tile, in turn order
     free = [h for h in m.entrance]
     hexes = hexes or {}
@@ -88,15 +107,13 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
         c.b.units[uid] = Unit(id=uid, side="adventurer", name=adv.name, short=short_label(adv.name), owner=owner,
                               q=h.q, r=h.r)
         adv.race_ability_used = False
+        if adv.tenacity or adv.ready or adv.pack:  # nothing recorded: brought nothing
+            c.b.brought[owner] = {"tenacity": adv.tenacity, "items": list(adv.ready) + list(adv.pack)}
     companion.setup(c, enc)
     c.say("setup", "Turn order: " + " → ".join(
         f"{state.adventurers[o].name} ({c.unit(adv_uid(o))['q']},{c.unit(adv_uid(o))['r']})" for o in order)
         + ". The round counter is set to 1.")
-    for t in enc.triggers:
-        if t.timing in ("before battle", "start of battle"):
-            for owner in order:
-                use = Use(c, c.unit(adv_uid(owner)), enc.name)
-                run_effects(use, t.effects, manual=t.manual, text=t.text)
+    encounter_triggers(c, ("before battle", "start of battle"))
     for u in c.units("enemy"):
         enemy_ai.enemy_skills_at(c, u, "start of battle")
     c.b.step = "adventurer"
@@ -129,6 +146,7 @@ def next_adventurer(c: Ctx) -> None:
         b.turn_index += 1
         if b.turn_index >= len(b.order):
             b.turn = Turn()
+            b.enemy_acts = {}  # what the companions and enemies do now is drawn on the next map
             b.step = "companions"
             companion.run_turns(c)  # companions act right after the adventurers
             b.step = "enemies"
@@ -225,7 +243,8 @@ def answer_prevention(c: Ctx, owner: str, spec: Any) -> None:
     sources = harm.prevention_sources(c, owner, enemy_engage=True)
     use = args_.prevention_use(spec)  # "auto" or source numbers ([] for none); raw text from older logs
     if use == "auto":
-        keys = harm.auto_choice(sources, aw.amount)
+        adv = c.adv(owner)
+        keys = harm.auto_choice(sources, aw.amount, cushion=adv.bonus_hp, tenacity=adv.tenacity)
     else:
         keys = []
         for k in use:
@@ -245,8 +264,52 @@ def prevention_mode(c: Ctx, owner: str) -> str:
 
 
 # ---------------------------------------------------------------- rounds --
+def challenge_on(enc, n_adv: int) -> bool:
+    """The 3/4-adventurer challenge modifier is in play with 3 or more adventurers."""
+    return enc.challenge is not None and n_adv >= 3
+
+
+def battle_rules(pack, enc, n_adv: int) -> str:
+    """The encounter's special rules and its challenge modifier, in the words players read."""
+    parts = []
+    if enc.special_rules:
+        parts.append("📜 Special rules: " + " ".join(enc.special_rules.split()))
+    if enc.challenge is not None:
+        state_ = "in play" if challenge_on(enc, n_adv) else f"not in play with {n_adv} adventurer" \
+            + ("s" if n_adv != 1 else "")
+        how = "" if not challenge_on(enc, n_adv) else (
+            " The party applies it." if enc.challenge.manual or not enc.challenge.effects else " The bot applies it.")
+        parts.append(f"⚖️ 3/4-adventurer challenge ({state_}): {enc.challenge.text}{how}")
+    return "\n".join(parts)
+
+
+def encounter_triggers(c: Ctx, timings: tuple[str, ...]) -> None:
+    """Run the encounter's triggers (for each adventurer on the map) and, with 3 or 4
+    adventurers, its challenge modifier (for each enemy on the map) at these timings."""
+    enc = c.pack.encounters[c.b.encounter]
+    for t in enc.triggers:
+        if t.timing not in timings:
+            continue
+        users = [c.unit(adv_uid(o)) for o in c.b.order if on_map(c.unit(adv_uid(o)))]
+        if t.manual or not t.effects:
+            run_effects(Use(c, users[0] if users else {}, enc.name), (), manual=True, text=t.text)
+            continue
+        for u in users:
+            run_effects(Use(c, u, enc.name), t.effects, manual=t.manual, text=t.text)
+    ch = enc.challenge
+    if ch is not None and ch.timing in timings and challenge_on(enc, len(c.b.order)):
+        label = f"{enc.name} (3/4-adventurer challenge)"
+        if ch.manual or not ch.effects:
+            if ch.timing not in ("before battle", "start of battle"):  # shown with the setup already
+                run_effects(Use(c, {}, label), (), manual=True, text=ch.text)
+            return
+        for u in [x for x in c.units("enemy") if on_map(x)]:
+            run_effects(Use(c, u, label), ch.effects)
+
+
 def end_round(c: Ctx) -> None:
     b = c.b
+    encounter_triggers(c, ("end of round",))
     outcome = objectives.end_check(c)
     if outcome:
         finish(c, outcome)
@@ -261,6 +324,7 @@ def end_round(c: Ctx) -> None:
         if objectives.party_defeated(c):
             # nobody can act; enemies still take their turns, then the round ends
             pass
+    encounter_triggers(c, ("start of round",))
     b.step = "adventurer"
     next_adventurer(c)
 
@@ -317,14 +381,19 @@ def finish(c: Ctx, outcome: str) -> None:
     summary = BattleSummary(no=b.no, encounter=b.encounter, name=b.name, outcome=outcome, rounds=b.round,
                             achievements=dict(b.achievements), log=b.log[-12:])
     if enc.class_rewards:
-        rewards = objectives.class_rewards(c, outcome, c.dice)
+        rewards, _earned = objectives.class_rewards(c, outcome, c.dice)
         c.state.class_rewards = rewards
         summary.class_rewards = {k: list(v) for k, v in rewards.items()}
+        gains = objectives.gained(c).items()
+        summary.gained = {k: v for k, v in gains if k in rewards and (v["tenacity"] or v["items"])} or None
         lines = []
         for owner, ids in rewards.items():
             names = ", ".join(c.pack.classes[k].name for k in ids)
             lines.append(f"{c.adv(owner).name}: {names}")
-        c.say("rewards", "🎓 Class choices (pick one with `/battle class`): " + "; ".join(lines) + ".")
+        if lines:
+            c.say("rewards", "🎓 Class choices (pick one with `/battle class`): " + "; ".join(lines) + ". "
+                             "Once everyone else has chosen, you may instead pick any class still free, "
+                             "giving up the tenacity and items gained in this battle.")
         # the new guild's refuge acts like an inn; the XP dial goes to 2
         for adv in c.state.adventurers.values():
             adv.hp = adv.max_hp

@@ -99,13 +99,16 @@ def interrupt_sources(c: Ctx, owner: str) -> list[dict[str, Any]]:
     return out
 
 
-def auto_choice(sources: list[dict], amount: int) -> list[str]:
-    """Automatic prevention: free sources first, then interrupts only if HP would be lost, then active dice.
+def auto_choice(sources: list[dict], amount: int, *, cushion: int = 0, tenacity: int | None = None) -> list[str]:
+    """Automatic prevention, cheapest first: free sources, then active dice, and an interrupt only if HP
+    would still be lost.
 
     An interrupt ability costs tenacity, so it is used only when the cooldown track,
-    armor and every active die together would still leave damage to take; then the
-    fewest, largest interrupts that cover the rest are chosen.  Interrupts resolve
-    before anything else, so they come first in the list.
+    armor, every active die and the bonus HP (``cushion``) together would still leave
+    HP to lose; then the cheapest interrupt that covers the rest is chosen (or, if none
+    does, the one that stops most, and so on), never spending more
+    than the adventurer's ``tenacity``.  Interrupts resolve before anything else, so
+    they come first in the list.
     """
     chosen: list[str] = []
     left = amount
@@ -116,14 +119,23 @@ def auto_choice(sources: list[dict], amount: int) -> list[str]:
             chosen.append(s["key"])
             left -= s["value"]
     actives = [s for s in sources if s["kind"] == "active"]
-    short = left - sum(s["value"] for s in actives)
+    short = left - sum(s["value"] for s in actives) - max(0, cushion)
     first: list[str] = []
-    for s in sorted((s for s in sources if s["kind"] == "interrupt"), key=lambda s: (-s["value"], s["cost"])):
-        if short <= 0:
+    spare = tenacity
+    ints = [s for s in sources if s["kind"] == "interrupt"]
+    while short > 0:
+        ints = [s for s in ints if spare is None or s["cost"] <= spare]
+        if not ints:
             break
-        first.append(s["key"])
-        short -= s["value"]
-        left -= s["value"]
+        fits = [s for s in ints if s["value"] >= short]
+        pick = min(fits, key=lambda s: (s["cost"], s["value"])) if fits else \
+            max(ints, key=lambda s: (s["value"], -s["cost"]))
+        ints.remove(pick)
+        first.append(pick["key"])
+        short -= pick["value"]
+        left -= pick["value"]
+        if spare is not None:
+            spare -= pick["cost"]
     chosen = first + chosen
     while left > 0 and actives:
         fits = sorted((s for s in actives if s["value"] >= left), key=lambda s: s["value"])
@@ -168,21 +180,24 @@ def apply_prevention(c: Ctx, owner: str, amount: int, keys: list[str], sources: 
         if s is None or left <= 0:
             continue
         if s["kind"] == "interrupt":
+            before = adv.tenacity
             use_interrupt(c, owner, s["ability"], attacker)
             stop = min(left, s["prevent"])
             left -= stop
-            if stop:
-                used.append(f"{s['label']} prevents {stop}")
+            used.append(f"{s['label']} prevents {stop} (tenacity {before} → {adv.tenacity})")
             continue
         stop = min(left, s["value"])
         left -= stop
-        used.append(f"{s['label']} prevents {stop}")
         if s["kind"] == "active":
             entry = next(e for e in adv.active if f"active:{e['die']}" == key)
             if s["spend"] == "reduce" and entry["value"] - stop > 0:
                 entry["value"] -= stop
+                used.append(f"{s['label']} prevents {stop} (the die drops to {entry['value']})")
             else:
                 remove_active.append(entry["die"])
+                used.append(f"{s['label']} prevents {stop} (the die is spent)")
+        else:
+            used.append(f"{s['label']} prevents {stop}")
     for die_id in remove_active:
         remove_active_die(c, owner, die_id)
     return left, used
@@ -213,7 +228,7 @@ def damage_adventurer(c: Ctx, owner: str, amount: int, *, true: bool = False, so
     left = amount
     if not true:
         sources = prevention_sources(c, owner, enemy_engage=bool(source and source.side == "enemy"))
-        keys = auto_choice(sources, amount) if choice is None else choice
+        keys = auto_choice(sources, amount, cushion=adv.bonus_hp, tenacity=adv.tenacity) if choice is None else choice
         left, used = apply_prevention(c, owner, amount, keys, sources, attacker=source)
     taken = left
     bonus_lost = 0
@@ -262,6 +277,8 @@ def defeat_adventurer(c: Ctx, owner: str) -> None:
     for e in list(adv.active):
         remove_active_die(c, owner, e["die"], notes)
     u.defeated = True
+    if u.q is not None:
+        u.fell_at = [u.q, u.r]
     u.q = u.r = None
     adv.bonus_hp = 0
     from rulesets.tes.battle.status import clear
@@ -322,6 +339,8 @@ def defeat_enemy(c: Ctx, uid: str, by: str | None) -> None:
             return
         c.say("skill", f"Reassemble: {u.name} rolls {face} ({roll}) and stays down.", unit=uid, roll=roll)
     u.defeated = True
+    if u.q is not None:
+        u.fell_at = [u.q, u.r]
     u.q = u.r = None
     from rulesets.tes.battle.status import clear
 

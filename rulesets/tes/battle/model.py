@@ -29,6 +29,7 @@ class MapInfo:
     caches: dict[Hex, str]
     slots: dict[int, Hex]
     key: int = 0  # one number per (pack, map version, placements): cached answers about the map are keyed by it
+    labels: dict[str, Hex] = field(default_factory=dict)  # lettered hexes (A, B, ...) the encounter text uses
 
 
 _MAPS: dict[tuple, tuple[Any, MapInfo]] = {}
@@ -94,7 +95,8 @@ def _build(pack, key: int, spots: tuple) -> MapInfo:
     entrance = tuple(sorted((Hex(*h) for h in m.entrance), key=lambda h: (h.q, h.r)))
     return MapInfo(tile_of, frozenset(h for h in tile_of if h not in imp), imp, entrance,
                    frozenset(Hex(*h) for h in m.escape), {Hex(*h): k for h, k in m.caches.items()},
-                   {n: Hex(*h) for n, h in m.enemy_slots.items()}, key)
+                   {n: Hex(*h) for n, h in m.enemy_slots.items()}, key,
+                   {k: Hex(*h) for k, h in sorted(m.labels.items())})
 
 
 def map_info(pack, battle: Battle) -> MapInfo:

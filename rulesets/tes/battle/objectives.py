@@ -44,13 +44,14 @@ def end_check(c: Ctx) -> str | None:
     return None
 
 
-def class_rewards(c: Ctx, outcome: str, dice: Dice) -> dict[str, list[str]]:
+def class_rewards(c: Ctx, outcome: str, dice: Dice) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     """Each adventurer's class choices from their achievements (Jailbreak).
 
     Classes needing an expansion are left out.  Anyone with fewer than two
     choices gets random classes added (not already chosen by someone else's
     rewards list first) until they have two; after a full party defeat
-    everyone gets two random classes.
+    everyone gets two random classes.  Returns (the choices, the classes earned by achievements).
+    Adventurers who already have a class get none.
     """
     enc = c.pack.encounters[c.b.encounter]
     pool = sorted(k for k, v in c.pack.classes.items() if not v.expansion_only)
@@ -58,6 +59,8 @@ def class_rewards(c: Ctx, outcome: str, dice: Dice) -> dict[str, list[str]]:
     pool = [k for k in pool if k not in taken]
     out: dict[str, list[str]] = {}
     for owner in c.b.order:
+        if c.state.adventurers[owner].class_id:  # the rewards are for adventurers without a class
+            continue
         got: list[str] = []
         if outcome != "defeat":
             # achievements in a fixed order (by id), never the mapping's: a replay must give the same rewards
@@ -68,9 +71,27 @@ def class_rewards(c: Ctx, outcome: str, dice: Dice) -> dict[str, list[str]]:
                     if r.class_id and r.class_id in pool and r.class_id not in got:
                         got.append(r.class_id)
         out[owner] = got
-    for owner in c.b.order:
+    earned = {k: list(v) for k, v in out.items()}
+    for owner in out:
         got = out[owner]
         others = [k for k in pool if k not in got]
         while len(got) < 2 and others:
             got.append(others.pop(dice.choice_index(len(others))))
+    return out, earned
+
+
+def gained(c: Ctx) -> dict[str, dict]:
+    """The tenacity and items each adventurer gained in this battle (against what they brought)."""
+    out: dict[str, dict] = {}
+    for owner in c.b.order:
+        adv = c.state.adventurers[owner]
+        had = c.b.brought.get(owner) or {}
+        items = list(had.get("items") or [])
+        new = []
+        for i in list(adv.ready) + list(adv.pack):
+            if i in items:
+                items.remove(i)
+            else:
+                new.append(i)
+        out[owner] = {"tenacity": max(0, adv.tenacity - int(had.get("tenacity") or 0)), "items": new}
     return out

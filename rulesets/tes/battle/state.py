@@ -208,7 +208,7 @@ class Unit(Record):
     ``q``/``r`` are ``None`` once it is off the map (defeated, escaped, not deployed yet).
     """
 
-    OPTIONAL = frozenset({"status_dice", "companion", "controller", "keep", "party", "reassembled"})
+    OPTIONAL = frozenset({"status_dice", "companion", "controller", "keep", "party", "reassembled", "fell_at"})
 
     id: str = ""
     side: str = "enemy"  # "adventurer" | "enemy" | "companion"
@@ -233,6 +233,7 @@ class Unit(Record):
     keep: bool = False  # a companion that stays with the party after the battle
     party: bool = False  # a companion controlled by the party (its leader decides)
     reassembled: bool = False  # an enemy that already used Reassemble
+    fell_at: list[int] | None = None  # [q, r] where it was defeated (the map marks it there)
     more: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
@@ -413,6 +414,7 @@ class Battle(Record):
               "asking": ("one", PreventionAsk), "enemy_phase": ("one", EnemyPhase),
               "lockpick": ("one", LockpickCheck), "tiles": ("list", TileSpot)}
     ALIASES = {"await": "asking"}
+    OPTIONAL = frozenset({"brought", "enemy_acts"})
 
     no: int = 0
     encounter: str = ""
@@ -443,6 +445,10 @@ class Battle(Record):
     lockpick: LockpickCheck | None = None
     first_turn_done: bool = False
     last_turn_owner: str | None = None
+    # player -> {"tenacity": n, "items": [ids]}: what each adventurer brought into the battle
+    brought: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # what the enemies did in the last enemy phase, for the map: {"moves": [...], "engages": [...]}
+    enemy_acts: dict[str, list] = field(default_factory=dict)
     more: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -484,7 +490,7 @@ class CompanionEntry(Record):
 class BattleSummary(Record):
     """What is kept of the last battle once it is over."""
 
-    OPTIONAL = frozenset({"class_rewards"})
+    OPTIONAL = frozenset({"class_rewards", "gained"})
 
     no: int = 0
     encounter: str = ""
@@ -494,4 +500,6 @@ class BattleSummary(Record):
     achievements: dict[str, str] = field(default_factory=dict)
     log: list[str] = field(default_factory=list)
     class_rewards: dict[str, list[str]] | None = None
+    # Jailbreak: player with class rewards -> {"tenacity": n, "items": [ids]} gained in the battle (gainers only)
+    gained: dict[str, dict[str, Any]] | None = None
     more: dict[str, Any] = field(default_factory=dict, repr=False)

@@ -43,17 +43,31 @@ def map_view(state, pack) -> dict[str, Any]:
             hp, max_hp, bonus = adv.hp, adv.max_hp, adv.bonus_hp
         else:
             statuses, hp, max_hp, bonus = list(u.statuses), u.hp, u.max_hp, 0
-        units.append({"id": u.id, "label": u.name, "short": u.short, "side": u.side,
-                      "q": u.q, "r": u.r, "hp": hp, "max_hp": max_hp, "bonus_hp": bonus,
-                      "statuses": statuses, "acting": turn.unit == u.id,
-                      "defeated": u.defeated or not on_map(u), "level": u.level})
+        unit = {"id": u.id, "label": u.name, "short": u.short, "side": u.side,
+                "q": u.q, "r": u.r, "hp": hp, "max_hp": max_hp, "bonus_hp": bonus,
+                "statuses": statuses, "acting": turn.unit == u.id,
+                "defeated": u.defeated or (not on_map(u) and not u.escaped), "level": u.level}
+        who = u.owner or u.controller
+        if who and state.names.get(who):
+            unit["player"] = state.names[who]
+        if u.defeated and u.fell_at:
+            unit["defeated_at"] = list(u.fell_at)
+        if u.escaped:
+            unit["escaped"] = True
+        units.append(unit)
     line = turn.engage_line
     engage = {"from": line[0], "to": line[1]} if len(line) == 2 else None
-    return {"title": f"{b.name} — round {b.round}", "round": b.round,
+    left = b.caches  # None: not set up yet (every chip of the map is there)
+    caches = [{"q": h.q, "r": h.r, "opened": left is not None and f"{h.q},{h.r}" not in left} for h in m.caches]
+    view = {"title": f"{b.name} — round {b.round}", "round": b.round,
             "fatigue_round": b.fatigue_round, "version": f"{b.encounter}-{b.no}-v{b.map_version}",
-            "hexes": hexes, "caches": [{"q": h.q, "r": h.r} for h in m.caches],
+            "hexes": hexes, "caches": caches,
             "units": units, "path": turn.path, "engage": engage,
             "log": [_plain(x, state) for x in b.log[-LOG_LINES:]]}
+    if b.enemy_acts and not turn.acted and not turn.path:  # the enemy phase just ended: show what they did
+        view["moves"] = [dict(x) for x in b.enemy_acts.get("moves") or []]
+        view["engages"] = [dict(x) for x in b.enemy_acts.get("engages") or []]
+    return view
 
 
 def _plain(text: str, state) -> str:
@@ -245,6 +259,12 @@ async def battle_status(inv: Invocation) -> Reply:
             for u in b.units.values() if u.side == "enemy" and on_map(u)]
     e.add("Enemies", "\n".join(foes) or "none left")
     e.add("Objective", b.objective)
+    from rulesets.tes.battle.flow import battle_rules
+
+    enc = _pack(state).encounters.get(b.encounter)
+    rules_text = battle_rules(_pack(state), enc, len(b.order)) if enc else ""
+    if rules_text:
+        e.add("Encounter rules", clip(rules_text, 1000))
     e.add("Recent", "\n".join(b.log[-5:]) or "—")
     text, ping = whose_turn_line(state)
     e.add("Whose move", text)

@@ -158,7 +158,25 @@ def mat_view(state: Campaign, adv: Adventurer, pack, player_name: str = "") -> d
         "drained": [{"label": pack.die(adv.dice[d]["type"]).name, "short": short(pack.die(adv.dice[d]["type"]).name)}
                     for d in adv.drained if d in adv.dice],
         "in_battle": bool(state.battle),
+        "battle_status": battle_status(state, adv),
     }
+
+
+def battle_status(state: Campaign, adv: Adventurer) -> str:
+    """Where the adventurer stands in the battle: "in battle", "escaped", "defeated", "retreated" ("" if none)."""
+    b = state.battle
+    if b is None:
+        return ""
+    u = b.units.get(f"a:{adv.owner}")
+    if u is None:
+        return ""
+    if u.escaped:
+        return "escaped"
+    if u.defeated:
+        return "defeated"
+    if b.retreat:
+        return "retreated"
+    return "in battle"
 
 
 def adventurer_embed(state: Campaign, adv: Adventurer, pack, filename: str) -> Embed:

@@ -284,6 +284,8 @@ class ChooseClass(Handler):
                             "a class is a permanent choice.")
         if state.battle:
             raise RuleError("Choose your class between battles.")
+        if state.class_rewards.get(owner):
+            raise RuleError("Your class rewards are waiting: choose with `/battle class` (see `/battle status`).")
         Create.check_class(state, ctx.pack_for(state), action.args.get("klass"), owner)
 
     def apply(self, state, action, ctx):

@@ -286,14 +286,45 @@ class ChooseRewardClass(Handler):
             raise RuleError(f"{adv.name} already has a class.")
         pack = ctx.pack_for(state)
         key = str(action.args.get("klass") or "").strip().lower()
+        offered = ", ".join(pack.classes[k].name for k in rewards)
         pick = next((k for k in rewards if k == key or pack.classes[k].name.lower() == key), None)
+        events = []
         if pick is None:
-            raise RuleError("Choose one of your rewards: " + ", ".join(pack.classes[k].name for k in rewards) + ".")
+            # a class the achievements did not earn: from those left once everyone else has chosen,
+            # giving up the tenacity and items gained in the battle (Jailbreak, Choosing a Non-Achievement Class)
+            pick = next((k for k, v in pack.classes.items() if k == key or v.name.lower() == key), None)
+            if pick is None or pack.classes[pick].expansion_only:
+                raise RuleError(f"Choose one of your rewards: {offered}. Or, once everyone else has chosen, "
+                                "any class still free (you give up the tenacity and items gained in the battle).")
+            waiting = [state.adventurers[o].name for o in state.class_rewards if o != owner and o in state.adventurers]
+            if waiting:
+                raise RuleError(f"{pack.classes[pick].name} is not among your rewards ({offered}). A class your "
+                                f"achievements did not earn can be picked only after {', '.join(waiting)} "
+                                f"{'has' if len(waiting) == 1 else 'have'} chosen.")
+            Create.check_class(state, pack, pick, owner)
+            last = state.last_battle
+            got = ((last.gained or {}).get(owner) if last else None) or {}
+            lost_t = min(adv.tenacity, int(got.get("tenacity") or 0))
+            adv.tenacity -= lost_t
+            lost_items = []
+            for item in got.get("items") or []:
+                for where in (adv.ready, adv.pack):
+                    if item in where:
+                        where.remove(item)
+                        lost_items.append(item)
+                        if item in pack.items:
+                            from rulesets.tes.battle.lockpick import discard
+                            discard(state, pack, item)
+                        break
+            gave = [f"{lost_t} tenacity"] + [pack.items[i].name if i in pack.items else i for i in lost_items]
+            events.append(Event("class-cost", f"{adv.name} picks a class the achievements did not earn and "
+                                              f"gives up what the battle gave: {', '.join(gave)}.",
+                                {"player": owner, "tenacity": lost_t, "items": lost_items}))
         Create.check_class(state, pack, pick, owner)
         adv.class_id = pick
         del state.class_rewards[owner]  # the last battle's summary keeps what was offered, as saved campaigns do
-        return state, [Event("class-chosen", f"{adv.name} becomes a {pack.classes[pick].name} (novice side).",
-                             {"player": owner, "class": pick})]
+        return state, events + [Event("class-chosen", f"{adv.name} becomes a {pack.classes[pick].name} (novice side).",
+                                      {"player": owner, "class": pick})]
 
 
 def whose_turn(state):
