@@ -264,6 +264,11 @@ class Move(Primitive):
             turn["free_move"] = turn.get("free_move", 0) + n
             use.c.say("move", f"{use.label}: {use.source['name']} may move {n} more hex(es) for free "
                               f"(/move ... free:yes).", unit=use.source["id"], amount=n)
+        elif use.source.get("side") == "adventurer" and use.c.b.step == "setup":  # start of battle
+            first = use.c.b.more.setdefault("first_free_move", {})
+            first[use.source["owner"]] = first.get(use.source["owner"], 0) + n
+            use.c.say("move", f"{use.label}: {use.source['name']} may move {n} hex(es) for free "
+                              "on their first turn (/move ... free:yes).", unit=use.source["id"], amount=n)
         return n
 
     def describe(self, eff: dict) -> str:

@@ -290,6 +290,10 @@ def do_engage(c: Ctx, owner: str, args: dict) -> None:
         rr = [e for e in effs if e.get("type") == "reroll" and (not e.get("forms") or plan["form"] in e["forms"])]
         if rr:
             run_effects(Use(c, me, it.name, form=plan["form"]), rr)
+    if rolled:
+        from rulesets.tes.battle.abilities import innate
+
+        innate(c, owner, "after you engage", target=plan["target"], engage=engage)
     if not rolled:
         resolve(c, owner, {"order": []})
 

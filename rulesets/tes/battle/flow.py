@@ -10,6 +10,7 @@ from typing import Any
 from rulesets.tes.battle import enemy as enemy_ai
 from rulesets.tes.battle import companion, harm, objectives, pool, track
 from rulesets.tes.battle import status as status_rules
+from rulesets.tes.battle import abilities
 from rulesets.tes.battle.effects import Use, give_status, run_effects
 from rulesets.tes.rules import args as args_
 from rulesets.tes.battle.model import Ctx, adv_uid, on_map, pos, short_label
@@ -99,6 +100,7 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
                 run_effects(use, t.effects, manual=t.manual, text=t.text)
     for u in c.units("enemy"):
         enemy_ai.enemy_skills_at(c, u, "start of battle")
+    abilities.innates(c, "start of battle")
     c.b.step = "adventurer"
     next_adventurer(c)
 
@@ -162,6 +164,7 @@ def start_turn(c: Ctx, owner: str) -> bool:
     done = track.recovery(adv, c.pack)
     if done:
         c.say("recovery", f"Recovery ({adv.cooldown_stat}): " + "; ".join(done) + ".", unit=u.id)
+    abilities.start_of_turn(c, owner)
     here = pos(u)
     if here in c.map.escape and c.b.objective == "escape-or-eliminate-all":
         c.say("escape", f"{adv.name} stands on an escape hex and may escape now: `/battle escape`.", unit=u.id)
@@ -173,6 +176,7 @@ def end_turn(c: Ctx, owner: str) -> None:
     u = c.unit(adv_uid(owner))
     if c.has(u, "daze"):
         status_rules.remove(c, u, "daze", "End of turn")
+    abilities.innate(c, owner, "end of your turn")
     c.say("turn-end", f"{adv.name} ends the turn.", unit=u.id)
     next_adventurer(c)
 

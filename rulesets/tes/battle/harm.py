@@ -212,9 +212,16 @@ def damage_adventurer(c: Ctx, owner: str, amount: int, *, true: bool = False, so
     used: list[str] = []
     left = amount
     if not true:
+        from rulesets.tes.battle.abilities import enduring_reduction
+
+        cut, why = enduring_reduction(c, owner, left)
+        left -= cut
+        if why:
+            used.append(why)
         sources = prevention_sources(c, owner, enemy_engage=bool(source and source.side == "enemy"))
-        keys = auto_choice(sources, amount) if choice is None else choice
-        left, used = apply_prevention(c, owner, amount, keys, sources, attacker=source)
+        keys = auto_choice(sources, left) if choice is None else choice
+        left, more_used = apply_prevention(c, owner, left, keys, sources, attacker=source)
+        used += more_used
     taken = left
     bonus_lost = 0
     if not true and adv.bonus_hp and left:
@@ -337,6 +344,10 @@ def defeat_enemy(c: Ctx, uid: str, by: str | None) -> None:
     c.say("defeated", f"☠️ {u.name} is defeated{who}.", unit=uid, by=by)
     if by:
         grant(c, f"defeat-{u.enemy}", by)
+        if by in c.state.adventurers:
+            from rulesets.tes.battle.abilities import innate
+
+            innate(c, by, "when you defeat an enemy")
 
 
 def heal(c: Ctx, u: Unit, amount: int) -> int:

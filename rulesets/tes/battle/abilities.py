@@ -1,0 +1,101 @@
+"""Class innates and enduring abilities, at the moment their card names.
+
+``innate(c, owner, timing)`` is called by the battle at each moment (start of
+battle, start and end of a turn, after an engage, when an enemy is defeated,
+when an enemy engages you) and runs the adventurer's innate when its timing is
+that moment.  ``enduring_reduction`` is read when damage is dealt.
+"""
+from __future__ import annotations
+
+from kernel.hexes import distance
+from rulesets.tes.battle.effects import Use, run_effects
+from rulesets.tes.battle.model import Ctx, adv_uid, on_map, pos
+
+#: The innate's condition that an effect list cannot say, by card timing and class.
+ADJACENT_ENEMY = ("dragonknight",)
+
+
+def sheet(c: Ctx, owner: str):
+    adv = c.adv(owner)
+    if not adv.class_id or adv.class_id not in c.pack.classes:
+        return None
+    klass = c.pack.classes[adv.class_id]
+    return klass.master if adv.class_side == "master" else klass.novice
+
+
+def _ally_for(c: Ctx, u, text: str) -> str | None:
+    """The ally an innate reaches: the one in range (2 hexes) with the lowest HP; "you or" includes you."""
+    here = pos(u)
+    cands = [x for x in c.units("adventurer") if on_map(x) and here and distance(pos(x), here) <= 2
+             and (x.id != u.id or "you or" in text.lower())]
+    if not cands:
+        return None
+    return min(cands, key=lambda x: (c.adv_of(x).hp, x.id != u.id)).id
+
+
+def innate(c: Ctx, owner: str, timing: str, *, target: str | None = None, engage=None) -> bool:
+    """Run the innate of this adventurer's class sheet if its timing is ``timing``."""
+    side = sheet(c, owner)
+    ab = side.innate if side is not None else None
+    if ab is None or ab.timing != timing:
+        return False
+    adv = c.adv(owner)
+    u = c.unit(adv_uid(owner))
+    if not on_map(u):
+        return False
+    if adv.class_id in ADJACENT_ENEMY and timing == "start of your turn" and not ab.manual:
+        if not any(c.opposing(u, x) and on_map(x) and distance(pos(x), pos(u)) == 1 for x in c.units()):
+            return False
+    forms = [f for e in ab.effects for f in (e.get("forms") or [])]
+    if forms and adv.battle_form not in forms and not ab.manual:
+        return False
+    ally = None
+    if any(e.get("target") == "ally" for e in ab.effects):
+        ally = _ally_for(c, u, ab.text)
+        if ally is None:
+            return False
+    c.say("innate", f"✨ {adv.name}'s innate {ab.name} ({timing}).", unit=u.id)
+    run_effects(Use(c, u, f"{adv.name}'s {ab.name}", target=target, engage=engage, form=adv.battle_form,
+                    ally=ally), ab.effects, manual=ab.manual, text=ab.text)
+    return True
+
+
+def innates(c: Ctx, timing: str) -> None:
+    """Every adventurer's innate with this timing (start of battle)."""
+    for owner in list(c.b.order):
+        innate(c, owner, timing)
+
+
+def enduring_reduction(c: Ctx, owner: str, amount: int) -> tuple[int, str]:
+    """Damage an enduring ability takes off now (the first damage each round while tenacity holds)."""
+    side = sheet(c, owner)
+    if side is None or amount <= 0:
+        return 0, ""
+    adv = c.adv(owner)
+    done = c.b.more.setdefault("enduring", {})
+    for ab in side.abilities:
+        if ab.keyword != "enduring" or ab.manual or adv.tenacity < ab.cost:
+            continue
+        n = sum(int(e.get("amount", 0)) for e in ab.effects if e.get("type") == "prevent"
+                and isinstance(e.get("amount"), int))
+        key = f"{owner}:{ab.id}"
+        if n <= 0 or done.get(key) == c.b.round:
+            continue
+        done[key] = c.b.round
+        got = min(n, amount)
+        return got, f"{ab.name} (enduring) reduces it by {got}"
+    return 0, ""
+
+
+
+
+def start_of_turn(c: Ctx, owner: str) -> None:
+    """A free move kept from the start of battle, then the innate of "start of your turn"."""
+    first = c.b.more.get("first_free_move") or {}
+    n = first.pop(owner, 0)
+    if n:
+        c.b.turn.free_move += n
+    innate(c, owner, "start of your turn")
+
+
+__all__ = ["innate", "innates", "enduring_reduction", "sheet", "start_of_turn"]

@@ -1,0 +1,180 @@
+"""Class innates, enduring abilities and race abilities at the moment their card names (issue 9, items 1-4)."""
+from __future__ import annotations
+
+import pytest
+from battle_helpers import ctx, jailbreak, party, run, texts
+
+from kernel.core import RuleError
+from rulesets.tes.battle import harm, track
+
+
+def _classed(klass, *, side="novice", form=None, tenacity=0, who="S", hexes=None, forced=(2, 1)):
+    s = party()
+    adv = s.adventurers[who]
+    adv.class_id, adv.class_side, adv.tenacity = klass, side, tenacity
+    if form:
+        adv.battle_form = form
+    s, ev = jailbreak(s, hexes or {"S": "-2,2", "R": "-2,1"}, forced=forced)
+    return s, ev
+
+
+# ------------------------------------------------------------- item 1 --
+def test_exploration_example_sorcerer_gains_tenacity_at_start_of_turn_in_magic_form():
+    """p.79: Ryan, in magic form, starts his turn and his Sorcerer innate brings him to 5 tenacity."""
+    s = party()
+    ryan = s.adventurers["R"]
+    ryan.class_id, ryan.tenacity, ryan.battle_form = "sorcerer", 4, "magic"
+    s, _ = jailbreak(s, {"S": "-2,2", "R": "-2,1"})
+    assert s.battle.turn.owner == "S" and ryan.tenacity == 4  # not his turn yet
+    s, ev = run(s, "battle.endturn", "S")
+    assert s.battle.turn.owner == "R"
+    assert s.adventurers["R"].tenacity == 5
+    assert "Ryan's innate Crackling Focus" in texts(ev) and "gains 1 tenacity (5/5)" in texts(ev)
+
+
+def test_sorcerer_out_of_magic_form_gains_nothing_and_master_gains_two():
+    s, ev = _classed("sorcerer", form="light", tenacity=1)
+    assert s.adventurers["S"].tenacity == 1 and "Crackling Focus" not in texts(ev)
+    s, ev = _classed("sorcerer", side="master", form="magic", tenacity=1)
+    assert s.adventurers["S"].tenacity == 3
+
+
+def test_acrobat_light_feet_gives_a_free_move_at_start_of_turn_both_sides():
+    s, _ = _classed("acrobat")
+    assert s.battle.turn.free_move == 1
+    s, _ = run(s, "battle.move", "S", {"to": "-1,2", "free": True})
+    assert (s.battle.units["a:S"].q, s.battle.units["a:S"].r) == (-1, 2)
+    s, _ = _classed("acrobat", side="master")
+    assert s.battle.turn.free_move == 2
+
+
+def test_acrobat_poise_enduring_reduces_the_first_damage_each_round_at_5_tenacity():
+    s, _ = _classed("acrobat", tenacity=5)
+    adv = s.adventurers["S"]
+    adv.active, adv.hp = [], 5
+    c = ctx(s)
+    taken = harm.damage_adventurer(c, "S", 3, label="Hit")
+    assert taken == 2 and adv.hp == 3 and "Poise (enduring) reduces it by 1" in texts(c.events)
+    harm.damage_adventurer(c, "S", 1, label="Hit")  # not the first damage this round
+    assert adv.hp == 2
+    c.b.round += 1
+    harm.damage_adventurer(c, "S", 1, label="Hit")  # a new round: reduced to 0
+    assert adv.hp == 2
+    # below 3 tenacity, no reduction
+    s, _ = _classed("acrobat", tenacity=2)
+    adv = s.adventurers["S"]
+    adv.active, adv.hp = [], 5
+    c = ctx(s)
+    harm.damage_adventurer(c, "S", 3, label="Hit")
+    assert adv.hp == 2
+
+
+def test_enduring_ability_cannot_be_spent():
+    s, _ = _classed("acrobat", tenacity=5)
+    with pytest.raises(RuleError, match="enduring"):
+        run(s, "battle.ability", "S", {"name": "poise"})
+
+
+def test_scout_keen_eye_moves_on_the_first_turn_and_master_gains_tenacity():
+    s, ev = _classed("scout")
+    assert s.battle.turn.free_move == 1 and "Keen Eye" in texts(ev)
+    s, _ = _classed("scout", side="master")
+    assert s.battle.turn.free_move == 2 and s.adventurers["S"].tenacity == 1
+
+
+def test_warden_frost_cloak_bonus_hp_at_start_of_battle():
+    s, _ = _classed("warden")
+    assert s.adventurers["S"].bonus_hp == 1 and s.adventurers["R"].bonus_hp == 0
+    s, _ = _classed("warden", side="master")  # Ryan stands next to Shannon
+    assert s.adventurers["S"].bonus_hp == 1 and s.adventurers["R"].bonus_hp == 1
+
+
+def test_bard_innate_gives_allies_in_range_tenacity():
+    s, _ = _classed("bard")
+    assert s.adventurers["S"].tenacity == 1 and s.adventurers["R"].tenacity == 1
+    s, _ = _classed("bard", side="master")
+    assert s.adventurers["R"].tenacity == 1 and s.adventurers["R"].bonus_hp == 1
+
+
+def test_pilgrim_road_worn_discards_light_fatigue_at_start_of_turn():
+    def light_after_first_turn(klass):
+        s = party()
+        adv = s.adventurers["S"]
+        adv.class_id = klass
+        c = ctx(s)
+        track.gain_fatigue(adv, "light", 4, c.track_size, party=s.adventurers.values(), supply=c.pack.supply)
+        s, ev = jailbreak(s, {"S": "-2,2", "R": "-2,1"})
+        return track.count(s.adventurers["S"], fatigue="light"), texts(ev)
+
+    plain, _ = light_after_first_turn(None)
+    pilgrim, words = light_after_first_turn("pilgrim")
+    assert pilgrim == plain - 1 and "Road-Worn" in words
+
+
+def test_healer_innate_heals_the_lowest_ally_in_range_at_end_of_turn():
+    s, _ = _classed("healer")
+    s.adventurers["R"].hp = 1
+    s, ev = run(s, "battle.endturn", "S")
+    assert s.adventurers["R"].hp == 2 and "Ryan heals 1 HP" in texts(ev)
+
+
+def test_nightblade_siphon_heals_when_it_defeats_an_enemy():
+    s, _ = _classed("nightblade")
+    s.adventurers["S"].hp = 2
+    c = ctx(s)
+    harm.damage_enemy(c, "e1", 20, true=True, by="S", label="Blow")
+    assert s.adventurers["S"].hp == 3 and "Siphon" in texts(c.events)
+
+
+def test_necromancer_and_templar_innates_when_they_defeat_an_enemy():
+    s, _ = _classed("necromancer")
+    c = ctx(s)
+    harm.damage_enemy(c, "e1", 20, true=True, by="S")
+    assert s.adventurers["S"].bonus_hp == 1
+    s, _ = _classed("templar")
+    s.adventurers["R"].hp = 1
+    c = ctx(s)
+    harm.damage_enemy(c, "e1", 20, true=True, by="S")
+    assert s.adventurers["R"].hp == 2
+
+
+def test_knight_innate_gains_tenacity_when_an_enemy_engages_it():
+    s, _ = _classed("knight")
+    c = ctx(s)
+    from rulesets.tes.battle.state import EnemyTurn, Hit
+    from rulesets.tes.battle import enemy
+
+    enemy.hit(c, EnemyTurn(uid="e1"), Hit(target="a:S", amount=1))
+    assert s.adventurers["S"].tenacity == 1
+
+
+def test_dragonknight_innate_needs_an_adjacent_enemy():
+    s, ev = _classed("dragonknight")
+    assert s.adventurers["S"].tenacity == 0
+    s, _ = run(s, "battle.move", "S", {"to": "0,2"})  # next to the High Elf Bandit
+    s, _ = run(s, "battle.endturn", "S")
+    s.adventurers["S"].tenacity = 0
+    c = ctx(s)
+    from rulesets.tes.battle import abilities
+
+    assert abilities.innate(c, "S", "start of your turn") and s.adventurers["S"].tenacity == 1
+
+
+def test_archer_innate_offers_a_blank_reroll_after_a_ranged_engage():
+    s, _ = _classed("archer", form="ranged")
+    c = ctx(s)
+    from rulesets.tes.battle import abilities
+    from rulesets.tes.battle.state import PendingRoll
+
+    c.b.pending = PendingRoll(owner="S", form="ranged", dice=[])
+    assert abilities.innate(c, "S", "after you engage")
+    assert c.b.pending.rerolls and c.b.pending.rerolls[0]["blank_only"]
+
+
+def test_manual_innates_show_their_text():
+    s, _ = _classed("spellsworn", form="light")
+    c = ctx(s)
+    from rulesets.tes.battle import abilities
+
+    assert abilities.innate(c, "S", "after you engage")
+    assert "Spellblade" in texts(c.events) and "apply this yourselves" in texts(c.events)
