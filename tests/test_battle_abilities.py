@@ -178,3 +178,69 @@ def test_manual_innates_show_their_text():
 
     assert abilities.innate(c, "S", "after you engage")
     assert "Spellblade" in texts(c.events) and "apply this yourselves" in texts(c.events)
+
+
+# ------------------------------------------------------------- item 2 --
+def test_damaging_ability_needs_a_target_in_range_and_deals_its_damage():
+    s, _ = _classed("nightblade", tenacity=5)
+    with pytest.raises(RuleError, match="needs a target"):
+        run(s, "battle.ability", "S", {"name": "assassinate"})
+    with pytest.raises(RuleError, match="reaches adjacent units"):
+        run(s, "battle.ability", "S", {"name": "assassinate", "target": "HEB1"})
+    assert s.adventurers["S"].tenacity == 5  # a refusal spends nothing
+    s, _ = run(s, "battle.move", "S", {"to": "0,2"})
+    hp = s.battle.units["e1"].hp
+    s, ev = run(s, "battle.ability", "S", {"name": "assassinate", "target": "HEB1"})
+    assert s.adventurers["S"].tenacity == 2
+    assert s.battle.units["e1"].hp < hp and "is dealt 3 damage" in texts(ev)
+
+
+def test_ranged_ability_checks_sight_and_the_cards_reach():
+    s, _ = _classed("warden", tenacity=5)
+    s.battle.units["e1"].q, s.battle.units["e1"].r = 0, 1  # 2 hexes from Shannon at -2,2
+    s, ev = run(s, "battle.ability", "S", {"name": "bear-swipe", "target": "0,1"})
+    assert "is dealt 2 damage" in texts(ev)
+
+
+def test_lightning_lash_reaches_the_target_and_its_neighbours():
+    s, _ = _classed("sorcerer", form="magic", tenacity=5)
+    with pytest.raises(RuleError, match="Magic form reaches 2 hexes"):
+        run(s, "battle.ability", "S", {"name": "lightning-lash", "target": "HEB1"})
+    s.battle.units["e1"].q, s.battle.units["e1"].r = 0, 1
+    s, ev = run(s, "battle.ability", "S", {"name": "lightning-lash", "target": "HEB1"})
+    assert "High Elf Bandit is dealt 2 damage" in texts(ev)
+
+
+def test_piercing_ability_ignores_defense():
+    s, _ = _classed("templar", tenacity=5)
+    s.battle.units["e1"].q, s.battle.units["e1"].r = 0, 2
+    hp = s.battle.units["e1"].hp
+    s, ev = run(s, "battle.ability", "S", {"name": "piercing-javelin", "target": "HEB1"})
+    c = ctx(s)
+    defense = __import__("rulesets.tes.battle.model", fromlist=["stats_of"]).stats_of(c, s.battle.units["e1"]).defense
+    assert hp - s.battle.units["e1"].hp == min(2, 2 - max(0, defense - 1))
+
+
+def test_healing_ability_heals_the_chosen_ally_in_range():
+    s, _ = _classed("healer", tenacity=5)
+    s.adventurers["R"].hp, s.adventurers["S"].hp = 1, 2
+    s, ev = run(s, "battle.ability", "S", {"name": "mend-wounds", "target": "Ryan"})
+    assert s.adventurers["R"].hp == 4 and s.adventurers["S"].hp == 2
+    s, _ = _classed("pilgrim", tenacity=5)
+    s.adventurers["R"].hp = 1
+    s, _ = run(s, "battle.ability", "S", {"name": "blessing", "target": "Ryan"})
+    assert s.adventurers["R"].hp == 3 and s.adventurers["R"].tenacity == 1
+    s, _ = _classed("healer", tenacity=5, hexes={"S": "-2,2", "R": "-2,1"})
+    s.battle.units["a:R"].q, s.battle.units["a:R"].r = 2, -2
+    with pytest.raises(RuleError, match="out of range"):
+        run(s, "battle.ability", "S", {"name": "mend-wounds", "target": "Ryan"})
+    with pytest.raises(RuleError, match="not an adventurer"):
+        run(s, "battle.ability", "S", {"name": "mend-wounds", "target": "HEB1"})
+
+
+def test_status_ability_lands_on_the_target():
+    s, _ = _classed("bard", tenacity=5)
+    s.battle.units["e1"].q, s.battle.units["e1"].r = 0, 2
+    s, ev = run(s, "battle.ability", "S", {"name": "dirge", "target": "HEB1"})
+    c = ctx(s)
+    assert c.has(s.battle.units["e1"], "fear")

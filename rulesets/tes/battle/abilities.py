@@ -99,3 +99,75 @@ def start_of_turn(c: Ctx, owner: str) -> None:
 
 
 __all__ = ["innate", "innates", "enduring_reduction", "sheet", "start_of_turn"]
+
+
+# ------------------------------------------------------------ aiming --
+ENEMY_TARGETS = ("target", "near-target")
+
+
+def needs_target(ab) -> bool:
+    """An ability whose damage or status lands on "the target" (an enemy it names)."""
+    return not ab.manual and any(e.get("type") in ("damage", "status", "pierce") and
+                                 e.get("target", "target") in ENEMY_TARGETS
+                                 and e.get("type") != "pierce" for e in ab.effects)
+
+
+def needs_ally(ab) -> bool:
+    return not ab.manual and any(e.get("target") == "ally" for e in ab.effects)
+
+
+def reach_of(ab) -> int | None:
+    """Hexes the card's words allow: "adjacent" is 1, "within N hexes" is N, "in range" (None) is the form's."""
+    import re
+
+    words = ab.text.lower()
+    m = re.search(r"within (\d+) hex", words)
+    if m:
+        return int(m.group(1))
+    if "in range" in words:
+        return None
+    if "adjacent" in words:
+        return 1
+    return None
+
+
+def aim(c: Ctx, owner: str, ab, spec, form: str) -> tuple[str | None, str | None]:
+    """Check an ability's target (an enemy) or ally like an engage's; returns (target id, ally id)."""
+    from rulesets.tes.battle.engage import check_target
+    from rulesets.tes.battle.model import find_unit
+    from kernel.core import RuleError
+
+    adv = c.adv(owner)
+    me = c.unit(adv_uid(owner))
+    if needs_target(ab):
+        if not spec:
+            raise RuleError(f"{ab.name} needs a target: add `target:` with an enemy's name, label or hex (`q,r`).")
+        t = find_unit(c, spec)
+        reach = reach_of(ab)
+        if reach is None:
+            check_target(c, me, t, form, adv)
+            return t.id, None
+        if not c.opposing(me, t):
+            raise RuleError(f"{t.name} is not an opposing unit; {ab.name} targets an enemy.")
+        if not c.sight(pos(me), pos(t)):
+            raise RuleError(f"{t.name} is out of sight (sight reaches your tile and the tiles next to it).")
+        d = c.range_to(pos(me), pos(t))
+        if d is None or d > reach:
+            raise RuleError(f"{ab.name} reaches {'adjacent units' if reach == 1 else f'{reach} hexes'}; "
+                            f"{t.name} is {d} hexes away.")
+        return t.id, None
+    if needs_ally(ab):
+        if not spec:
+            return None, me.id
+        t = find_unit(c, spec)
+        if t.side != "adventurer":
+            raise RuleError(f"{ab.name} goes to you or an ally: {t.name} is not an adventurer.")
+        if t.id != me.id:
+            d = c.range_to(pos(me), pos(t))
+            if not c.sight(pos(me), pos(t)) or d is None or d > 2:
+                raise RuleError(f"{t.name} is out of range for {ab.name}: an ally must be in sight within "
+                                f"2 hexes; {t.name} is {d} hexes away.")
+        return None, t.id
+    if spec:
+        raise RuleError(f"{ab.name} names no target; leave `target:` out.")
+    return None, None

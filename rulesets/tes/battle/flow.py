@@ -14,7 +14,7 @@ from rulesets.tes.battle import abilities
 from rulesets.tes.battle.effects import Use, give_status, run_effects
 from rulesets.tes.rules import args as args_
 from rulesets.tes.battle.model import Ctx, adv_uid, on_map, pos, short_label
-from rulesets.tes.battle.state import Battle, BattleSummary, EnemyPhase, PreventionAsk, Turn, Unit
+from rulesets.tes.battle.state import Battle, BattleSummary, EngageRecord, EnemyPhase, PreventionAsk, Turn, Unit
 from kernel.core import RuleError
 from kernel.hexes import Hex
 
@@ -378,7 +378,7 @@ def race_ability(c: Ctx, owner: str) -> None:
     run_effects(use, ab.effects, manual=ab.manual, text=ab.text)
 
 
-def class_ability(c: Ctx, owner: str, name: str, form: str | None = None) -> None:
+def class_ability(c: Ctx, owner: str, name: str, form: str | None = None, target: Any = None) -> None:
     adv = c.adv(owner)
     if not adv.class_id:
         raise RuleError(f"{adv.name} has no class yet, so there are no class abilities to use.")
@@ -398,6 +398,7 @@ def class_ability(c: Ctx, owner: str, name: str, form: str | None = None) -> Non
         raise RuleError(f"{ab.name} can be used once per turn.")
     if adv.tenacity < ab.cost:
         raise RuleError(f"{ab.name} costs {ab.cost} tenacity and {adv.name} has {adv.tenacity}.")
+    aimed, ally = abilities.aim(c, owner, ab, target, ab.form or adv.battle_form)
     if ab.form and ab.form != adv.battle_form:
         if form != ab.form:
             raise RuleError(f"{ab.name} needs {ab.form} form: add `form:{ab.form}` to switch (1 light fatigue).")
@@ -410,7 +411,8 @@ def class_ability(c: Ctx, owner: str, name: str, form: str | None = None) -> Non
         turn.acted = True
     u = c.unit(adv_uid(owner))
     c.say("ability", f"✨ {adv.name} spends {ab.cost} tenacity on {ab.name}.", unit=u.id)
-    run_effects(Use(c, u, ab.name, target=None), ab.effects, manual=ab.manual, text=ab.text)
+    run_effects(Use(c, u, ab.name, target=aimed, ally=ally, form=adv.battle_form,
+                    engage=EngageRecord(attacker=u.id)), ab.effects, manual=ab.manual, text=ab.text)
 
 
 __all__ = ["setup", "proceed", "next_adventurer", "end_turn", "escape", "finish", "answer_prevention",

@@ -224,7 +224,7 @@ class Ability(TurnAction):
         if name.lower() in ("race", race.ability.name.lower()):
             flow.race_ability(c, owner)
         else:
-            flow.class_ability(c, owner, name, args.get("form"))
+            flow.class_ability(c, owner, name, args.get("form"), args.get("target"))
 
 
 @action
