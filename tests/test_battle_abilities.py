@@ -244,3 +244,107 @@ def test_status_ability_lands_on_the_target():
     s, ev = run(s, "battle.ability", "S", {"name": "dirge", "target": "HEB1"})
     c = ctx(s)
     assert c.has(s.battle.units["e1"], "fear")
+
+
+# ------------------------------------------------------------- item 3 --
+def _raced(race, who="S", **kw):
+    s = party()
+    s.adventurers[who].race = race
+    for k, v in kw.items():
+        setattr(s.adventurers[who], k, v)
+    return s
+
+
+def test_nord_grit_prevents_2_when_hit_once_per_battle_on_any_turn():
+    s = _raced("nord")
+    s, _ = jailbreak(s, {"S": "-2,2", "R": "-2,1"})
+    adv = s.adventurers["S"]
+    adv.active, adv.hp = [], 5
+    with pytest.raises(RuleError, match="works by itself"):
+        run(s, "battle.ability", "S", {"name": "race"})
+    c = ctx(s)
+    harm.damage_adventurer(c, "S", 3, true=False, label="Bane on its own turn")
+    assert adv.hp == 4 and adv.race_ability_used and "Frost-Born Grit prevents 2" in texts(c.events)
+    from rulesets.tes.battle import enemy
+    from rulesets.tes.battle.state import EnemyTurn, Hit
+
+    enemy.hit(c, EnemyTurn(uid="e1"), Hit(target="a:S", amount=2))  # once per battle: no more
+    assert adv.hp == 2
+
+
+def test_nord_grit_when_an_enemy_hits():
+    s = _raced("nord")
+    s, _ = jailbreak(s, {"S": "-2,2", "R": "-2,1"})
+    adv = s.adventurers["S"]
+    adv.active, adv.hp = [], 5
+    c = ctx(s)
+    from rulesets.tes.battle import enemy
+    from rulesets.tes.battle.state import EnemyTurn, Hit
+
+    enemy.hit(c, EnemyTurn(uid="e1"), Hit(target="a:S", amount=3))
+    assert adv.hp == 4 and adv.race_ability_used
+
+
+def test_high_elf_rerolls_while_its_roll_waits():
+    s = _raced("high-elf")
+    s, _ = jailbreak(s, {"S": "-2,2", "R": "-2,1"})
+    with pytest.raises(RuleError, match="while the roll waits"):
+        run(s, "battle.ability", "S", {"name": "race"})
+    assert not s.adventurers["S"].race_ability_used
+    s, _ = run(s, "battle.move", "S", {"to": "0,2"})
+    s, _ = run(s, "battle.engage", "S", {"target": "HEB1", "dice": "combat"}, forced=[6])
+    s, ev = run(s, "battle.ability", "S", {"name": "race"})
+    assert s.adventurers["S"].race_ability_used and s.adventurers["S"].tenacity == 1
+    assert s.battle.pending.rerolls[0]["left"] == 2
+    s, ev = run(s, "battle.reroll", "S", {"dice": [1]}, forced=[1])
+    assert "🎲1" in texts(ev) or "1" in texts(ev)
+
+
+def test_wood_elf_free_move_goes_through_units():
+    s = _raced("wood-elf")
+    s, _ = jailbreak(s, {"S": "-2,2", "R": "-2,1"})
+    s.battle.units["e1"].q, s.battle.units["e1"].r = -1, 2
+    with pytest.raises(RuleError):
+        run(s, "battle.move", "S", {"path": "-1,2 0,2"})  # a normal move cannot pass the bandit
+    s, _ = run(s, "battle.ability", "S", {"name": "race"})
+    s, _ = run(s, "battle.move", "S", {"path": "-1,2 0,2", "free": True})
+    u = s.battle.units["a:S"]
+    assert (u.q, u.r) == (0, 2) and s.battle.turn.free_move == 0
+
+
+def test_springboard_moves_through_units():
+    s, _ = _classed("acrobat", tenacity=5)
+    s.battle.units["e1"].q, s.battle.units["e1"].r = -1, 2
+    s.battle.turn.free_move = 0
+    s, _ = run(s, "battle.ability", "S", {"name": "springboard"})
+    s, _ = run(s, "battle.move", "S", {"path": "-1,2 0,2", "free": True})
+    assert (s.battle.units["a:S"].q, s.battle.units["a:S"].r) == (0, 2)
+
+
+def test_breton_ward_is_automatic_at_start_of_battle_only():
+    s = _raced("breton")
+    s, ev = jailbreak(s, {"S": "-2,2", "R": "-2,1"})
+    adv = s.adventurers["S"]
+    assert adv.bonus_hp == 3 and adv.race_ability_used and "Spell Ward" in texts(ev)
+    with pytest.raises(RuleError, match="once per battle|start of battle"):
+        run(s, "battle.ability", "S", {"name": "race"})
+    adv.race_ability_used = False
+    with pytest.raises(RuleError, match="start of battle"):
+        run(s, "battle.ability", "S", {"name": "race"})
+
+
+def test_other_race_abilities_at_their_timing():
+    s = _raced("argonian", hp=2)  # Scaled Recovery, start of your turn
+    s, _ = jailbreak(s, {"S": "-2,2", "R": "-2,1"})
+    s, _ = run(s, "battle.ability", "S", {"name": "race"})
+    assert s.adventurers["S"].hp == 4
+    s = _raced("khajiit")
+    s, _ = jailbreak(s, {"S": "-2,2", "R": "-2,1"})
+    s, _ = run(s, "battle.move", "S", {"to": "-1,2"})
+    with pytest.raises(RuleError, match="start of your turn"):
+        run(s, "battle.ability", "S", {"name": "race"})
+    s = _raced("dark-elf")
+    s, _ = jailbreak(s, {"S": "-2,2", "R": "-2,1"})
+    s, _ = run(s, "battle.endturn", "S")
+    with pytest.raises(RuleError, match="own turn"):
+        run(s, "battle.ability", "S", {"name": "race"})

@@ -98,8 +98,6 @@ def start_of_turn(c: Ctx, owner: str) -> None:
     innate(c, owner, "start of your turn")
 
 
-__all__ = ["innate", "innates", "enduring_reduction", "sheet", "start_of_turn"]
-
 
 # ------------------------------------------------------------ aiming --
 ENEMY_TARGETS = ("target", "near-target")
@@ -171,3 +169,59 @@ def aim(c: Ctx, owner: str, ab, spec, form: str) -> tuple[str | None, str | None
     if spec:
         raise RuleError(f"{ab.name} names no target; leave `target:` out.")
     return None, None
+
+
+# ------------------------------------------------------- race abilities --
+def _race(c: Ctx, owner: str):
+    adv = c.adv(owner)
+    race = c.pack.races.get(adv.race)
+    return race.ability if race is not None else None
+
+
+def check_race_timing(c: Ctx, owner: str, ab) -> None:
+    """Refuse a race ability asked for outside its moment (before it is marked used)."""
+    from kernel.core import RuleError
+
+    if ab.timing == "start of battle":
+        raise RuleError(f"{ab.name} works by itself at the start of battle, and only then.")
+    if ab.timing == "when you are dealt damage":
+        raise RuleError(f"{ab.name} works by itself the first time damage would cost you HP in a battle.")
+    if any(e.get("type") == "reroll" for e in ab.effects):
+        p = c.b.pending
+        if not p or p.owner != owner:
+            raise RuleError(f"{ab.name} rerolls dice of your engage: use it after `/engage`, while the roll "
+                            "waits, before `/resolve`.")
+
+
+def race_start_of_battle(c: Ctx) -> None:
+    """Race abilities whose moment is the start of battle work by themselves (the Breton's)."""
+    for owner in list(c.b.order):
+        ab = _race(c, owner)
+        adv = c.adv(owner)
+        if ab is None or ab.timing != "start of battle" or adv.race_ability_used:
+            continue
+        adv.race_ability_used = True
+        u = c.unit(adv_uid(owner))
+        c.say("ability", f"✨ {adv.name}'s {ab.name} (start of battle).", unit=u.id)
+        run_effects(Use(c, u, f"{adv.name}'s {ab.name}"), ab.effects, manual=ab.manual, text=ab.text)
+
+
+def race_when_damaged(c: Ctx, owner: str, left: int) -> tuple[int, str]:
+    """A once-per-battle race ability that prevents damage (the Nord's), used when HP would be lost."""
+    ab = _race(c, owner)
+    adv = c.adv(owner)
+    if ab is None or left <= 0 or adv.race_ability_used or ab.timing != "when you are dealt damage":
+        return 0, ""
+    if left <= adv.bonus_hp:
+        return 0, ""  # bonus HP takes it: the ability waits for a blow that would cost HP
+    n = sum(int(e.get("amount", 0)) for e in ab.effects if e.get("type") == "prevent"
+            and isinstance(e.get("amount"), int))
+    if n <= 0:
+        return 0, ""
+    adv.race_ability_used = True
+    got = min(n, left)
+    return got, f"{ab.name} prevents {got}"
+
+
+__all__ = ["innate", "innates", "enduring_reduction", "sheet", "start_of_turn", "aim", "needs_target",
+           "needs_ally", "check_race_timing", "race_start_of_battle", "race_when_damaged"]

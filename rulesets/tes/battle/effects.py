@@ -254,14 +254,16 @@ class Status(Primitive):
 @register
 class Move(Primitive):
     type = "move"
-    summary = "the acting adventurer may move hexes for free this turn"
-    fields = {"amount": Field(amount, default=1)}
+    summary = "the acting adventurer may move hexes for free this turn (through = through hexes that hold units)"
+    fields = {"amount": Field(amount, default=1), "through": Field(boolean, default=False)}
 
     def apply(self, use: Use, eff: dict) -> int:
         n = amount_of(use, eff)
         turn = use.c.b.get("turn") or {}
         if use.source.get("side") == "adventurer" and turn.get("unit") == use.source["id"]:
             turn["free_move"] = turn.get("free_move", 0) + n
+            if eff.get("through"):
+                turn["free_through"] = True
             use.c.say("move", f"{use.label}: {use.source['name']} may move {n} more hex(es) for free "
                               f"(/move ... free:yes).", unit=use.source["id"], amount=n)
         elif use.source.get("side") == "adventurer" and use.c.b.step == "setup":  # start of battle
@@ -272,7 +274,8 @@ class Move(Primitive):
         return n
 
     def describe(self, eff: dict) -> str:
-        return f"move up to {amount_words(eff)} {_n(eff, 'hex', 'hexes')} for free"
+        through = ", through hexes that hold units" if eff.get("through") else ""
+        return f"move up to {amount_words(eff)} {_n(eff, 'hex', 'hexes')} for free{through}"
 
 
 RECOVER_WHAT = ("skill", "fatigue", "light-fatigue", "overfatigue", "status", "any", "drained")

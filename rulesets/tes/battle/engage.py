@@ -55,6 +55,7 @@ def plan_move(c: Ctx, owner: str, args: dict) -> tuple[list[Hex], bool]:
     u = c.unit(f"a:{owner}")
     adv = c.adv(owner)
     free = bool(args.get("free"))
+    blocked = frozenset() if free and turn.more.get("free_through") else c.occupied(u.id)  # "through units"
     start = pos(u)
     if args.get("path"):
         path = parse_path(args["path"])
@@ -69,7 +70,7 @@ def plan_move(c: Ctx, owner: str, args: dict) -> tuple[list[Hex], bool]:
         occ = c.occupant(goal[0])
         if occ and occ.id != u.id:
             raise RuleError(f"Hex {goal[0]} is occupied by {occ.name}; end your move in an empty hex.")
-        route = shortest_path(start, goal[0], c.map.passable, c.occupied(u.id))
+        route = shortest_path(start, goal[0], c.map.passable, blocked)
         if route is None:
             raise RuleError(f"There is no open route to {goal[0]}: other units or impassable hexes block it.")
         path = route
@@ -89,7 +90,7 @@ def plan_move(c: Ctx, owner: str, args: dict) -> tuple[list[Hex], bool]:
         if c.has(u, "daze") and turn.rolled:
             raise RuleError("You are dazed and already rolled dice this turn, so you cannot move. `/endturn`.")
         limit = adv.stat("stamina")
-    ok, why = path_is_legal(start, path, c.map.passable, c.occupied(u.id), limit,
+    ok, why = path_is_legal(start, path, c.map.passable, blocked, limit,
                             occupant_name=lambda h: getattr(c.occupant(h), "name", None), impassable=c.map.impassable)
     if not ok:
         raise RuleError(f"{why} Choose a route of up to {limit} free, passable hexes.")

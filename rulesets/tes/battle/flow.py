@@ -101,6 +101,7 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
     for u in c.units("enemy"):
         enemy_ai.enemy_skills_at(c, u, "start of battle")
     abilities.innates(c, "start of battle")
+    abilities.race_start_of_battle(c)
     c.b.step = "adventurer"
     next_adventurer(c)
 
@@ -366,6 +367,7 @@ def race_ability(c: Ctx, owner: str) -> None:
     ab = race.ability
     if adv.race_ability_used:
         raise RuleError(f"{ab.name} works once per battle and {adv.name} already used it.")
+    abilities.check_race_timing(c, owner, ab)
     turn = c.b.turn
     if ab.timing in ("your turn", "start of your turn") and turn.owner != owner:
         raise RuleError(f"{ab.name} is used on your own turn.")

@@ -222,6 +222,12 @@ def damage_adventurer(c: Ctx, owner: str, amount: int, *, true: bool = False, so
         keys = auto_choice(sources, left) if choice is None else choice
         left, more_used = apply_prevention(c, owner, left, keys, sources, attacker=source)
         used += more_used
+        from rulesets.tes.battle.abilities import race_when_damaged
+
+        cut, why = race_when_damaged(c, owner, left)
+        left -= cut
+        if why:
+            used.append(why)
     taken = left
     bonus_lost = 0
     if not true and adv.bonus_hp and left:

@@ -215,13 +215,15 @@ class Ability(TurnAction):
     summary = "Use your race ability or a class ability."
 
     def step(self, c, owner, args):
-        eng.no_pending(c)
         name = str(args.get("name") or "").strip()
         adv = c.adv(owner)
         race = c.pack.races[adv.race]
         if not name:
             raise RuleError(f"Name the ability: `race` for {race.ability.name}, or a class ability.")
-        if name.lower() in ("race", race.ability.name.lower()):
+        is_race = name.lower() in ("race", race.ability.name.lower())
+        if not (is_race and any(e.get("type") == "reroll" for e in race.ability.effects)):
+            eng.no_pending(c)  # a reroll ability is used while its roll waits
+        if is_race:
             flow.race_ability(c, owner)
         else:
             flow.class_ability(c, owner, name, args.get("form"), args.get("target"))
