@@ -348,3 +348,66 @@ def test_other_race_abilities_at_their_timing():
     s, _ = run(s, "battle.endturn", "S")
     with pytest.raises(RuleError, match="own turn"):
         run(s, "battle.ability", "S", {"name": "race"})
+
+
+# ------------------------------------------------------------- item 4 --
+def test_quick_shot_engage_charges_no_extra_engage_fatigue_and_adds_a_free_die():
+    s, _ = _classed("scout", form="ranged", tenacity=3)
+    adv = s.adventurers["S"]
+    adv.dice["d9"] = {"type": "combat", "line": "combat", "level": 1}
+    s.battle.units["e1"].q, s.battle.units["e1"].r = 0, 2  # 2 hexes away: in ranged reach
+    s, _ = run(s, "battle.engage", "S", {"target": "HEB1", "dice": "combat"}, forced=[5])
+    s, _ = run(s, "battle.resolve", "S", {})
+    light = track.count(s.adventurers["S"], fatigue="light")
+    s, ev = run(s, "battle.ability", "S", {"name": "quick-shot"})
+    assert "may engage once now without gaining fatigue" in texts(ev)
+    s, ev = run(s, "battle.engage", "S", {"target": "HEB1", "dice": "combat"}, forced=[5, 1])
+    assert track.count(s.adventurers["S"], fatigue="light") == light
+    assert "no fatigue for this engage" in texts(ev) and "gains 1 light fatigue" not in texts(ev)
+    assert len(s.battle.pending.dice) == 2 and s.battle.pending.dice[1]["free"]
+    s, _ = run(s, "battle.resolve", "S", {})
+    # the grant is spent: a third engage pays the extra-engage fatigue again
+    s.adventurers["S"].dice["d10"] = {"type": "combat", "line": "combat", "level": 1}
+    s, ev = run(s, "battle.engage", "S", {"dice": "combat"}, forced=[5])
+    assert "gains 1 light fatigue" in texts(ev)
+
+
+def test_engage_with_no_options_asks_what_to_roll_and_spends_nothing():
+    s, _ = _classed("scout")
+    with pytest.raises(RuleError, match="Say what to roll.*dice:.*item:"):
+        run(s, "battle.engage", "S", {})
+    with pytest.raises(RuleError, match="Say what to roll"):
+        run(s, "battle.engage", "S", {"form": "defensive"})
+    assert s.battle.turn.engages == 0 and s.battle.pending is None
+
+
+def test_gaining_tenacity_and_ability_example():
+    """p.89: on Logan's turn an ability lets Bree engage with up to 2 skill dice; she rolls tenacity on her
+    Combat die and 2 damage on her other die: the damage is dealt and Bree, not Logan, gains the tenacity."""
+    from rulesets.tes.battle.effects import Use, run_effects
+
+    s = party()
+    s, _ = jailbreak(s, {"S": "-2,2", "R": "-2,1"})  # Shannon plays Bree, Ryan plays Logan
+    s.adventurers["S"].battle_form = "light"
+    s, _ = run(s, "battle.move", "S", {"to": "0,2"})  # next to the High Elf Bandit
+    s, _ = run(s, "battle.endturn", "S")
+    assert s.battle.turn.owner == "R"
+    bree, logan = s.adventurers["S"], s.adventurers["R"]
+    bree.tenacity = logan.tenacity = 0
+    c = ctx(s)
+    run_effects(Use(c, c.unit("a:R"), "Bound Armaments", ally="a:S"),
+                [{"type": "engage", "target": "ally", "dice": 2}])
+    s = c.state
+    with pytest.raises(RuleError, match="up to 2 skill dice"):
+        s.adventurers["S"].dice["d9"] = {"type": "combat", "line": "combat", "level": 1}
+        run(s, "battle.engage", "S", {"target": "HEB1", "dice": "combat, 2 shield-discipline"})
+    del s.adventurers["S"].dice["d9"]
+    hp = s.battle.units["e1"].hp
+    s, ev = run(s, "battle.engage", "S", {"target": "HEB1", "dice": "combat, shield-discipline"}, forced=[5, 3])
+    assert "tenacity" in texts(ev) and "2 damage" in texts(ev)
+    s, ev = run(s, "battle.resolve", "S", {})
+    assert s.adventurers["S"].tenacity == 1 and s.adventurers["R"].tenacity == 0
+    assert "High Elf Bandit is dealt 2 damage" in texts(ev) and s.battle.units["e1"].hp <= hp
+    assert s.battle.turn.owner == "R"  # still Logan's turn
+    with pytest.raises(RuleError, match="turn"):
+        run(s, "battle.move", "S", {"to": "-1,2"})

@@ -33,7 +33,7 @@ def _near(c, uid: str, to: str) -> None:
 
 def test_every_primitive_has_a_test_here():
     tested = {"damage", "prevent", "heal", "bonus-hp", "tenacity", "status", "move", "recover", "fatigue", "pierce",
-              "add-dice", "reroll", "companion", "manual"}
+              "add-dice", "reroll", "companion", "manual", "engage"}
     assert set(REGISTRY) == tested
 
 
@@ -281,3 +281,13 @@ def test_a_card_part_without_behaviour_is_shown_and_the_rest_applied(battle):
     run_effects(Use(c, c.unit("a:S"), "Dragon Leap"), leap.effects, manual=leap.manual, text=leap.text)
     assert c.b["turn"]["free_move"] == 3 and c.b["turn"]["free_through"] is True
     assert c.events[-1].kind == "manual" and "1 damage to each adjacent enemy" in c.events[-1].text
+
+
+def test_engage_grants_an_engage_without_fatigue(battle):
+    c = ctx(battle)
+    eff = effect({"type": "engage"})
+    assert describe(eff) == "you may engage once without gaining fatigue for it"
+    assert describe(effect({"type": "engage", "target": "ally", "dice": 2})) == \
+        "an ally (or you) may engage once without gaining fatigue for it, rolling up to 2 skill dice"
+    run_effects(Use(c, c.unit("a:S"), "Test"), [eff])
+    assert c.b.turn.more["granted"]["S"]["source"] == "Test"

@@ -359,10 +359,48 @@ class AddDice(Primitive):
     fields = {"amount": Field(amount, default=1)}
 
     def apply(self, use: Use, eff: dict) -> int:
-        return 0  # counted by the engage before the dice are rolled
+        """An item's are counted by its engage before the roll; an ability's wait for the next engage."""
+        b = use.c.state.battle
+        owner = use.source.get("owner")
+        if b is None or b.pending is not None or not owner:
+            return 0
+        n = amount_of(use, eff)
+        extra = b.turn.more.setdefault("extra_dice", {})
+        extra[owner] = extra.get(owner, 0) + n
+        use.c.say("add-dice", f"{use.label}: {use.source['name']} rolls {n} free Combat {_n(eff, 'die', 'dice')} "
+                              "with the next engage this turn.", unit=use.source.get("id"), amount=n)
+        return n
 
     def describe(self, eff: dict) -> str:
         return f"roll {amount_words(eff)} more {_n(eff, 'die', 'dice')} in this engage"
+
+
+@register
+class Engage(Primitive):
+    type = "engage"
+    summary = "engage once now without gaining fatigue for it (target = ally: an ally engages, on your turn)"
+    fields = {"target": Field(one_of("self", "ally"), default="self"), "dice": Field(amount, default=0)}
+
+    def apply(self, use: Use, eff: dict) -> int:
+        b = use.c.state.battle
+        if b is None:
+            return 0
+        n = 0
+        for u in units_for(use, eff.get("target", "self")):
+            if not u.get("owner"):
+                continue
+            grants = b.turn.more.setdefault("granted", {})
+            grants[u["owner"]] = {"source": use.label, "dice": int(eff.get("dice") or 0)}
+            most = f", rolling up to {eff['dice']} skill dice" if eff.get("dice") else ""
+            use.c.say("engage", f"{use.label}: {u['name']} may engage once now without gaining fatigue for it"
+                                f"{most} (/engage).", unit=u["id"])
+            n += 1
+        return n
+
+    def describe(self, eff: dict) -> str:
+        most = f", rolling up to {eff['dice']} skill dice" if eff.get("dice") else ""
+        who = "an ally (or you)" if eff.get("target") == "ally" else "you"
+        return f"{who} may engage once without gaining fatigue for it{most}"
 
 
 @register

@@ -165,7 +165,8 @@ class Resolve(TurnAction):
     summary = "Resolve your rolled dice (which ones, in what order)."
 
     def step(self, c, owner, args):
-        eng.my_turn(c, owner)
+        if not (c.b.pending and c.b.pending.owner == owner):  # an ally may resolve an engage given to them
+            eng.my_turn(c, owner)
         eng.resolve(c, owner, args)
 
 
@@ -175,7 +176,8 @@ class Reroll(TurnAction):
     summary = "Reroll dice of your waiting roll with a reroll an item or ability gave you."
 
     def step(self, c, owner, args):
-        eng.my_turn(c, owner)
+        if not (c.b.pending and c.b.pending.owner == owner):
+            eng.my_turn(c, owner)
         eng.reroll(c, owner, args)
 
 
