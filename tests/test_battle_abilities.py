@@ -129,8 +129,13 @@ def test_nightblade_siphon_heals_when_it_defeats_an_enemy():
 def test_necromancer_and_templar_innates_when_they_defeat_an_enemy():
     s, _ = _classed("necromancer")
     c = ctx(s)
-    harm.damage_enemy(c, "e1", 20, true=True, by="S")
-    assert s.adventurers["S"].bonus_hp == 1
+    harm.damage_enemy(c, "e1", 20, true=True, by="S")  # it fell 4 hexes away: out of reach
+    assert s.adventurers["S"].bonus_hp == 0
+    s, _ = _classed("necromancer")
+    s.battle.units["e1"].q, s.battle.units["e1"].r = 0, 2
+    c = ctx(s)
+    harm.damage_enemy(c, "e1", 20, true=True, by="R")  # defeated within 2 hexes, by an ally
+    assert s.adventurers["S"].bonus_hp == 1 and "Grave Harvest" in texts(c.events)
     s, _ = _classed("templar")
     s.adventurers["R"].hp = 1
     c = ctx(s)
@@ -411,3 +416,26 @@ def test_gaining_tenacity_and_ability_example():
     assert s.battle.turn.owner == "R"  # still Logan's turn
     with pytest.raises(RuleError, match="turn"):
         run(s, "battle.move", "S", {"to": "-1,2"})
+
+
+def test_knight_master_innate_also_prevents_1_of_the_engage():
+    s, _ = _classed("knight", side="master")
+    adv = s.adventurers["S"]
+    adv.active, adv.hp = [], 5
+    c = ctx(s)
+    from rulesets.tes.battle import enemy
+    from rulesets.tes.battle.state import EnemyTurn, Hit
+
+    enemy.hit(c, EnemyTurn(uid="e1"), Hit(target="a:S", amount=3))
+    assert adv.tenacity == 1 and adv.hp == 3 and "Oathbound prevents 1" in texts(c.events)
+
+
+def test_mark_target_pierces_every_engage_against_it_this_turn():
+    s, _ = _classed("scout", side="master", tenacity=5)
+    s, _ = run(s, "battle.move", "S", {"to": "0,2"})
+    with pytest.raises(RuleError, match="needs a target"):
+        run(s, "battle.ability", "S", {"name": "mark-target"})
+    s, ev = run(s, "battle.ability", "S", {"name": "mark-target", "target": "HEB1"})
+    assert "ignores 2 of its Defense" in texts(ev)
+    s, _ = run(s, "battle.engage", "S", {"target": "HEB1", "dice": "combat"}, forced=[1])
+    assert s.battle.pending.engage.pierce == 2

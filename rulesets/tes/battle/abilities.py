@@ -55,6 +55,11 @@ def innate(c: Ctx, owner: str, timing: str, *, target: str | None = None, engage
         if ally is None:
             return False
     c.say("innate", f"✨ {adv.name}'s innate {ab.name} ({timing}).", unit=u.id)
+    stop = sum(int(e.get("amount", 0)) for e in ab.effects if e.get("type") == "prevent"
+               and e.get("while") == "now" and isinstance(e.get("amount"), int))
+    if stop and not ab.manual:  # prevents part of the damage about to be dealt (read by enduring_reduction)
+        nxt = c.b.more.setdefault("prevent_next", {})
+        nxt[owner] = nxt.get(owner, 0) + stop
     run_effects(Use(c, u, f"{adv.name}'s {ab.name}", target=target, engage=engage, form=adv.battle_form,
                     ally=ally), ab.effects, manual=ab.manual, text=ab.text)
     return True
@@ -72,6 +77,11 @@ def enduring_reduction(c: Ctx, owner: str, amount: int) -> tuple[int, str]:
     if side is None or amount <= 0:
         return 0, ""
     adv = c.adv(owner)
+    nxt = c.b.more.get("prevent_next") or {}
+    if nxt.get(owner):
+        side_name = side.innate.name if side.innate else "Innate"
+        got = min(nxt.pop(owner), amount)
+        return got, f"{side_name} prevents {got}"
     done = c.b.more.setdefault("enduring", {})
     for ab in side.abilities:
         if ab.keyword != "enduring" or ab.manual or adv.tenacity < ab.cost:
@@ -105,9 +115,8 @@ ENEMY_TARGETS = ("target", "near-target")
 
 def needs_target(ab) -> bool:
     """An ability whose damage or status lands on "the target" (an enemy it names)."""
-    return not ab.manual and any(e.get("type") in ("damage", "status", "pierce") and
-                                 e.get("target", "target") in ENEMY_TARGETS
-                                 and e.get("type") != "pierce" for e in ab.effects)
+    return not ab.manual and any((e.get("type") in ("damage", "status") and e.get("target", "target") in ENEMY_TARGETS)
+                                 or (e.get("type") == "pierce" and e.get("this_turn")) for e in ab.effects)
 
 
 def needs_ally(ab) -> bool:
@@ -223,5 +232,26 @@ def race_when_damaged(c: Ctx, owner: str, left: int) -> tuple[int, str]:
     return got, f"{ab.name} prevents {got}"
 
 
-__all__ = ["innate", "innates", "enduring_reduction", "sheet", "start_of_turn", "aim", "needs_target",
+
+def enemy_defeated(c: Ctx, by: str | None, where) -> None:
+    """Innates of "when you defeat an enemy": the one who defeated it, and any whose card reaches
+    "within N hexes of you" of where it fell (the Necromancer's)."""
+    import re
+
+    for owner in list(c.b.order):
+        side = sheet(c, owner)
+        ab = side.innate if side is not None else None
+        if ab is None or ab.timing != "when you defeat an enemy":
+            continue
+        m = re.search(r"within (\d+) hex", ab.text.lower())
+        if m:
+            here = pos(c.unit(adv_uid(owner)))
+            if where is None or here is None or distance(where, here) > int(m.group(1)):
+                continue
+        elif owner != by:
+            continue
+        innate(c, owner, "when you defeat an enemy")
+
+
+__all__ = ["enemy_defeated", "innate", "innates", "enduring_reduction", "sheet", "start_of_turn", "aim", "needs_target",
            "needs_ally", "check_race_timing", "race_start_of_battle", "race_when_damaged"]

@@ -339,16 +339,25 @@ class Fatigue(Primitive):
 @register
 class Pierce(Primitive):
     type = "pierce"
-    summary = "this engage ignores that much of the target's Defense"
-    fields = {"amount": Field(amount, default=1)}
+    summary = "this engage ignores that much of the target's Defense (this_turn = every engage against it this turn)"
+    fields = {"amount": Field(amount, default=1), "this_turn": Field(boolean, default=False)}
 
     def apply(self, use: Use, eff: dict) -> int:
         n = amount_of(use, eff)
+        if eff.get("this_turn"):
+            if use.target and use.c.state.battle is not None:
+                marked = use.c.b.turn.more.setdefault("marked", {})
+                marked[use.target] = marked.get(use.target, 0) + n
+                use.c.say("pierce", f"{use.label}: every engage against {use.c.unit(use.target)['name']} this turn "
+                                    f"ignores {n} of its Defense.", unit=use.target)
+            return n
         if use.engage is not None:
             use.engage["pierce"] = use.engage.get("pierce", 0) + n
         return n
 
     def describe(self, eff: dict) -> str:
+        if eff.get("this_turn"):
+            return f"every engage against the target this turn pierces {amount_words(eff)} Defense"
         return f"pierce {amount_words(eff)} Defense"
 
 

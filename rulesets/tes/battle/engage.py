@@ -279,6 +279,7 @@ def do_engage(c: Ctx, owner: str, args: dict) -> None:
         dt = c.pack.die(info["type"])
         rolled.append(roll_die(c, dt.faces, dt.name, info["line"], d, dt.id))
     engage = EngageRecord(attacker=me.id)
+    engage.pierce += int((turn.more.get("marked") or {}).get(plan["target"] or "", 0))  # e.g. Mark Target
     if plan["item"]:
         it = c.pack.items[plan["item"]]
         effs = list(it.effects) + (list(it.overtax_effects) if plan["overtax"] else [])

@@ -335,6 +335,7 @@ def defeat_enemy(c: Ctx, uid: str, by: str | None) -> None:
             return
         c.say("skill", f"Reassemble: {u.name} rolls {face} ({roll}) and stays down.", unit=uid, roll=roll)
     u.defeated = True
+    where = pos(u)
     u.q = u.r = None
     from rulesets.tes.battle.status import clear
 
@@ -350,10 +351,9 @@ def defeat_enemy(c: Ctx, uid: str, by: str | None) -> None:
     c.say("defeated", f"☠️ {u.name} is defeated{who}.", unit=uid, by=by)
     if by:
         grant(c, f"defeat-{u.enemy}", by)
-        if by in c.state.adventurers:
-            from rulesets.tes.battle.abilities import innate
+    from rulesets.tes.battle.abilities import enemy_defeated
 
-            innate(c, by, "when you defeat an enemy")
+    enemy_defeated(c, by, where)
 
 
 def heal(c: Ctx, u: Unit, amount: int) -> int:
