@@ -439,3 +439,16 @@ def test_mark_target_pierces_every_engage_against_it_this_turn():
     assert "ignores 2 of its Defense" in texts(ev)
     s, _ = run(s, "battle.engage", "S", {"target": "HEB1", "dice": "combat"}, forced=[1])
     assert s.battle.pending.engage.pierce == 2
+
+
+def test_rogue_innate_nimble_fingers_is_shown_when_a_lockpick_check_starts():
+    from rulesets.tes.state import ItemDeck
+    from test_battle_lockpick import COMMON
+
+    s = party()
+    s.adventurers["S"].class_id = "rogue"
+    s, _ = jailbreak(s, {"S": "-2,2", "R": "-2,1"})
+    s.item_decks = {"common": ItemDeck(draw=list(COMMON))}
+    s, _ = run(s, "battle.move", "S", {"path": "-1,2 -1,3 0,3"})
+    s, ev = run(s, "battle.lockpick", "S", {}, forced=[1, 1, 1])
+    assert "Nimble Fingers" in texts(ev) and "apply this yourselves" in texts(ev)

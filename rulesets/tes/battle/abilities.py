@@ -253,5 +253,19 @@ def enemy_defeated(c: Ctx, by: str | None, where) -> None:
         innate(c, owner, "when you defeat an enemy")
 
 
-__all__ = ["enemy_defeated", "innate", "innates", "enduring_reduction", "sheet", "start_of_turn", "aim", "needs_target",
+
+def lockpick_innate(c: Ctx, owner: str) -> bool:
+    """An innate that works during lockpick checks (the Rogue's): shown when a check starts."""
+    side = sheet(c, owner)
+    ab = side.innate if side is not None else None
+    if ab is None or "lockpick" not in ab.text.lower():
+        return False
+    adv = c.adv(owner)
+    c.say("innate", f"✨ {adv.name}'s innate {ab.name} (lockpick check).", unit=adv_uid(owner))
+    run_effects(Use(c, c.unit(adv_uid(owner)), f"{adv.name}'s {ab.name}"), ab.effects, manual=ab.manual,
+                text=ab.text)
+    return True
+
+
+__all__ = ["lockpick_innate", "enemy_defeated", "innate", "innates", "enduring_reduction", "sheet", "start_of_turn", "aim", "needs_target",
            "needs_ally", "check_race_timing", "race_start_of_battle", "race_when_damaged"]
