@@ -197,7 +197,7 @@ def plan_engage(c: Ctx, owner: str, args: dict) -> dict:
     if not any(args.get(k) for k in ("dice", "item")):
         raise RuleError("Say what to roll: `/engage dice:` with your skill dice (e.g. `dice:combat` or "
                         "`dice:2 combat`) and `target:` an enemy, or `item:` a ready weapon. "
-                        "`/adventurer mat` shows your dice.")
+                        "`/adventurer show` shows your dice.")
     if granted and turn.owner != owner:
         pass  # an engage an ability gives on another adventurer's turn
     elif turn.moves >= 2:
