@@ -83,7 +83,8 @@ def test_stop_and_leaving_the_cache_behind():
     s2, ev = run(s2, "battle.lockpick", "S", {"stop": True})
     assert "gives up" in texts(ev) and s2.battle["caches"] == {}
     # another action first forfeits the check
-    s3, _ = run(s, "battle.engage", "S", {"dice": ""})
+    s3, _ = run(s, "battle.engage", "S", {"form": "defensive", "dice": "combat"}, forced=[6])
+    s3, _ = run(s3, "battle.resolve", "S", {})
     with pytest.raises(RuleError, match="right after moving"):
         run(s3, "battle.lockpick", "S", {})
 

@@ -94,7 +94,7 @@ def test_expert_extra_engage_costs_two_fatigue():
     s, _ = jailbreak(s, {"S": "-2,2"}, forced=(2,))
     s, _ = run(s, "battle.engage", "S", {"form": "defensive", "dice": "combat"}, forced=[5])
     s, _ = run(s, "battle.resolve", "S", {})
-    s, _ = run(s, "battle.engage", "S", {"form": "defensive"})
+    s, _ = run(s, "battle.engage", "S", {"form": "light", "dice": "shield-discipline"}, forced=[6])
     assert track.count(s.adventurers["S"], fatigue="light") == 2
 
 

@@ -33,7 +33,7 @@ def _near(c, uid: str, to: str) -> None:
 
 def test_every_primitive_has_a_test_here():
     tested = {"damage", "prevent", "heal", "bonus-hp", "tenacity", "status", "move", "recover", "fatigue", "pierce",
-              "add-dice", "reroll", "companion", "manual"}
+              "add-dice", "reroll", "companion", "manual", "engage"}
     assert set(REGISTRY) == tested
 
 
@@ -127,9 +127,10 @@ def test_move_grants_free_movement_that_move_can_spend(battle):
 
 
 def test_move_refuses_fields_without_behaviour():
-    for extra in ({"through": True}, {"who": "ally"}):
-        full, problems = REGISTRY.validate({"type": "move", "amount": 2, **extra})
-        assert full is None and "unknown key" in problems[0]
+    full, problems = REGISTRY.validate({"type": "move", "amount": 2, "who": "ally"})
+    assert full is None and "unknown key" in problems[0]
+    full, problems = REGISTRY.validate({"type": "move", "amount": 2, "through": True})
+    assert problems == [] and describe(full) == "move up to 2 hexes for free, through hexes that hold units"
 
 
 def test_recover_light_fatigue(battle):
@@ -273,10 +274,20 @@ def test_kernel_registry_refuses_a_primitive_without_behaviour():
 
 
 def test_a_card_part_without_behaviour_is_shown_and_the_rest_applied(battle):
-    """The Wood Elf's Green Stride: the free move is applied; moving through units is the party's to apply."""
+    """The Dragonknight's Dragon Leap: the free move is applied; the damage after it is the party's to apply."""
     c = ctx(battle)
-    stride = c.pack.races["wood-elf"].ability
-    assert [e["type"] for e in stride.effects] == ["move", "manual"]
-    run_effects(Use(c, c.unit("a:S"), "Green Stride"), stride.effects, manual=stride.manual, text=stride.text)
-    assert c.b["turn"]["free_move"] == 2
-    assert c.events[-1].kind == "manual" and "through hexes that hold other units" in c.events[-1].text
+    leap = next(a for a in c.pack.classes["dragonknight"].novice.abilities if a.id == "dragon-leap")
+    assert [e["type"] for e in leap.effects] == ["move", "manual"]
+    run_effects(Use(c, c.unit("a:S"), "Dragon Leap"), leap.effects, manual=leap.manual, text=leap.text)
+    assert c.b["turn"]["free_move"] == 3 and c.b["turn"]["free_through"] is True
+    assert c.events[-1].kind == "manual" and "1 damage to each adjacent enemy" in c.events[-1].text
+
+
+def test_engage_grants_an_engage_without_fatigue(battle):
+    c = ctx(battle)
+    eff = effect({"type": "engage"})
+    assert describe(eff) == "you may engage once without gaining fatigue for it"
+    assert describe(effect({"type": "engage", "target": "ally", "dice": 2})) == \
+        "an ally (or you) may engage once without gaining fatigue for it, rolling up to 2 skill dice"
+    run_effects(Use(c, c.unit("a:S"), "Test"), [eff])
+    assert c.b.turn.more["granted"]["S"]["source"] == "Test"

@@ -254,20 +254,28 @@ class Status(Primitive):
 @register
 class Move(Primitive):
     type = "move"
-    summary = "the acting adventurer may move hexes for free this turn"
-    fields = {"amount": Field(amount, default=1)}
+    summary = "the acting adventurer may move hexes for free this turn (through = through hexes that hold units)"
+    fields = {"amount": Field(amount, default=1), "through": Field(boolean, default=False)}
 
     def apply(self, use: Use, eff: dict) -> int:
         n = amount_of(use, eff)
         turn = use.c.b.get("turn") or {}
         if use.source.get("side") == "adventurer" and turn.get("unit") == use.source["id"]:
             turn["free_move"] = turn.get("free_move", 0) + n
+            if eff.get("through"):
+                turn["free_through"] = True
             use.c.say("move", f"{use.label}: {use.source['name']} may move {n} more hex(es) for free "
                               f"(/move ... free:yes).", unit=use.source["id"], amount=n)
+        elif use.source.get("side") == "adventurer" and use.c.b.step == "setup":  # start of battle
+            first = use.c.b.more.setdefault("first_free_move", {})
+            first[use.source["owner"]] = first.get(use.source["owner"], 0) + n
+            use.c.say("move", f"{use.label}: {use.source['name']} may move {n} hex(es) for free "
+                              "on their first turn (/move ... free:yes).", unit=use.source["id"], amount=n)
         return n
 
     def describe(self, eff: dict) -> str:
-        return f"move up to {amount_words(eff)} {_n(eff, 'hex', 'hexes')} for free"
+        through = ", through hexes that hold units" if eff.get("through") else ""
+        return f"move up to {amount_words(eff)} {_n(eff, 'hex', 'hexes')} for free{through}"
 
 
 RECOVER_WHAT = ("skill", "fatigue", "light-fatigue", "overfatigue", "status", "any", "drained")
@@ -331,16 +339,25 @@ class Fatigue(Primitive):
 @register
 class Pierce(Primitive):
     type = "pierce"
-    summary = "this engage ignores that much of the target's Defense"
-    fields = {"amount": Field(amount, default=1)}
+    summary = "this engage ignores that much of the target's Defense (this_turn = every engage against it this turn)"
+    fields = {"amount": Field(amount, default=1), "this_turn": Field(boolean, default=False)}
 
     def apply(self, use: Use, eff: dict) -> int:
         n = amount_of(use, eff)
+        if eff.get("this_turn"):
+            if use.target and use.c.state.battle is not None:
+                marked = use.c.b.turn.more.setdefault("marked", {})
+                marked[use.target] = marked.get(use.target, 0) + n
+                use.c.say("pierce", f"{use.label}: every engage against {use.c.unit(use.target)['name']} this turn "
+                                    f"ignores {n} of its Defense.", unit=use.target)
+            return n
         if use.engage is not None:
             use.engage["pierce"] = use.engage.get("pierce", 0) + n
         return n
 
     def describe(self, eff: dict) -> str:
+        if eff.get("this_turn"):
+            return f"every engage against the target this turn pierces {amount_words(eff)} Defense"
         return f"pierce {amount_words(eff)} Defense"
 
 
@@ -351,10 +368,48 @@ class AddDice(Primitive):
     fields = {"amount": Field(amount, default=1)}
 
     def apply(self, use: Use, eff: dict) -> int:
-        return 0  # counted by the engage before the dice are rolled
+        """An item's are counted by its engage before the roll; an ability's wait for the next engage."""
+        b = use.c.state.battle
+        owner = use.source.get("owner")
+        if b is None or b.pending is not None or not owner:
+            return 0
+        n = amount_of(use, eff)
+        extra = b.turn.more.setdefault("extra_dice", {})
+        extra[owner] = extra.get(owner, 0) + n
+        use.c.say("add-dice", f"{use.label}: {use.source['name']} rolls {n} free Combat {_n(eff, 'die', 'dice')} "
+                              "with the next engage this turn.", unit=use.source.get("id"), amount=n)
+        return n
 
     def describe(self, eff: dict) -> str:
         return f"roll {amount_words(eff)} more {_n(eff, 'die', 'dice')} in this engage"
+
+
+@register
+class Engage(Primitive):
+    type = "engage"
+    summary = "engage once now without gaining fatigue for it (target = ally: an ally engages, on your turn)"
+    fields = {"target": Field(one_of("self", "ally"), default="self"), "dice": Field(amount, default=0)}
+
+    def apply(self, use: Use, eff: dict) -> int:
+        b = use.c.state.battle
+        if b is None:
+            return 0
+        n = 0
+        for u in units_for(use, eff.get("target", "self")):
+            if not u.get("owner"):
+                continue
+            grants = b.turn.more.setdefault("granted", {})
+            grants[u["owner"]] = {"source": use.label, "dice": int(eff.get("dice") or 0)}
+            most = f", rolling up to {eff['dice']} skill dice" if eff.get("dice") else ""
+            use.c.say("engage", f"{use.label}: {u['name']} may engage once now without gaining fatigue for it"
+                                f"{most} (/engage).", unit=u["id"])
+            n += 1
+        return n
+
+    def describe(self, eff: dict) -> str:
+        most = f", rolling up to {eff['dice']} skill dice" if eff.get("dice") else ""
+        who = "an ally (or you)" if eff.get("target") == "ally" else "you"
+        return f"{who} may engage once without gaining fatigue for it{most}"
 
 
 @register

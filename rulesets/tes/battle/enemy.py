@@ -227,6 +227,9 @@ def hit(c: Ctx, cur: EnemyTurn, h: Hit, choice: list[str] | None = None) -> None
     if not on_map(t) or h.amount <= 0:
         return
     if t.owner:
+        from rulesets.tes.battle.abilities import innate
+
+        innate(c, t.owner, "when an enemy engages you", target=u.id)
         harm.damage_adventurer(c, t.owner, h.amount, source=u, choice=choice, label=u.name)
     else:
         harm.damage_enemy(c, t.id, h.amount, label=u.name)

@@ -55,6 +55,7 @@ def plan_move(c: Ctx, owner: str, args: dict) -> tuple[list[Hex], bool]:
     u = c.unit(f"a:{owner}")
     adv = c.adv(owner)
     free = bool(args.get("free"))
+    blocked = frozenset() if free and turn.more.get("free_through") else c.occupied(u.id)  # "through units"
     start = pos(u)
     if args.get("path"):
         path = parse_path(args["path"])
@@ -69,7 +70,7 @@ def plan_move(c: Ctx, owner: str, args: dict) -> tuple[list[Hex], bool]:
         occ = c.occupant(goal[0])
         if occ and occ.id != u.id:
             raise RuleError(f"Hex {goal[0]} is occupied by {occ.name}; end your move in an empty hex.")
-        route = shortest_path(start, goal[0], c.map.passable, c.occupied(u.id))
+        route = shortest_path(start, goal[0], c.map.passable, blocked)
         if route is None:
             raise RuleError(f"There is no open route to {goal[0]}: other units or impassable hexes block it.")
         path = route
@@ -89,7 +90,7 @@ def plan_move(c: Ctx, owner: str, args: dict) -> tuple[list[Hex], bool]:
         if c.has(u, "daze") and turn.rolled:
             raise RuleError("You are dazed and already rolled dice this turn, so you cannot move. `/endturn`.")
         limit = adv.stat("stamina")
-    ok, why = path_is_legal(start, path, c.map.passable, c.occupied(u.id), limit,
+    ok, why = path_is_legal(start, path, c.map.passable, blocked, limit,
                             occupant_name=lambda h: getattr(c.occupant(h), "name", None), impassable=c.map.impassable)
     if not ok:
         raise RuleError(f"{why} Choose a route of up to {limit} free, passable hexes.")
@@ -188,11 +189,18 @@ def check_target(c: Ctx, me: Unit, target: Unit, form: str, adv) -> None:
 
 
 def plan_engage(c: Ctx, owner: str, args: dict) -> dict:
-    turn = my_turn(c, owner)
+    granted = (c.b.turn.more.get("granted") or {}).get(owner) if c.b.step == "adventurer" else None
+    turn = c.b.turn if granted and c.b.turn.owner != owner else my_turn(c, owner)
     no_pending(c)
     adv = c.adv(owner)
     me = c.unit(f"a:{owner}")
-    if turn.moves >= 2:
+    if not any(args.get(k) for k in ("dice", "item")):
+        raise RuleError("Say what to roll: `/engage dice:` with your skill dice (e.g. `dice:combat` or "
+                        "`dice:2 combat`) and `target:` an enemy, or `item:` a ready weapon. "
+                        "`/adventurer show` shows your dice.")
+    if granted and turn.owner != owner:
+        pass  # an engage an ability gives on another adventurer's turn
+    elif turn.moves >= 2:
         raise RuleError("You moved twice this turn, so you cannot engage any more. `/endturn`.")
     if turn.engages and turn.last == "move":
         raise RuleError("You moved after engaging; no more engages this turn. `/endturn`.")
@@ -232,8 +240,10 @@ def plan_engage(c: Ctx, owner: str, args: dict) -> dict:
                             "weapon or none.")
     if args.get("overtax") and (item is None or c.pack.items[item].keyword != "overtax"):
         raise RuleError("Overtax needs a weapon with the overtax keyword in `item:`.")
+    if granted and granted.get("dice") and len(dice_ids) > granted["dice"]:
+        raise RuleError(f"{granted['source']} lets you roll up to {granted['dice']} skill dice, not {len(dice_ids)}.")
     return {"form": form, "target": target.id if target else None, "dice": dice_ids, "item": item,
-            "overtax": bool(args.get("overtax"))}
+            "overtax": bool(args.get("overtax")), "granted": bool(granted)}
 
 
 def roll_die(c: Ctx, faces, label: str, line: str, die_id: str | None, type_id: str, free: bool = False) -> RolledDie:
@@ -248,23 +258,28 @@ def do_engage(c: Ctx, owner: str, args: dict) -> None:
     turn = c.b.turn
     adv = c.adv(owner)
     me = c.unit(f"a:{owner}")
-    if turn.engages >= 1:
+    granted = (turn.more.get("granted") or {}).pop(owner, None) if plan.get("granted") else None
+    if granted:
+        c.say("engage", f"{adv.name} engages with {granted['source']}: no fatigue for this engage.", unit=me.id)
+    elif turn.engages >= 1:
         n = 2 if c.state.difficulty == "expert" else 1
         track.gain_fatigue(adv, "light", n, c.track_size, party=c.state.adventurers.values(), supply=c.pack.supply)
         c.say("fatigue", f"{adv.name} engages again this turn and gains {n} light fatigue.", unit=me.id)
     if plan["form"] != adv.battle_form:
         adv.battle_form = plan["form"]
         c.say("form", f"{adv.name} switches to {BATTLE_FORM_NAMES[plan['form']]} form.", unit=me.id)
-    turn.engages += 1
-    turn.acted = True
-    turn.rolled = turn.rolled or bool(plan["dice"])
-    turn.last = "engage"
+    if turn.owner == owner:
+        turn.engages += 0 if granted else 1
+        turn.acted = True
+        turn.rolled = turn.rolled or bool(plan["dice"])
+        turn.last = "engage"
     rolled = []
     for d in plan["dice"]:
         info = adv.dice[d]
         dt = c.pack.die(info["type"])
         rolled.append(roll_die(c, dt.faces, dt.name, info["line"], d, dt.id))
     engage = EngageRecord(attacker=me.id)
+    engage.pierce += int((turn.more.get("marked") or {}).get(plan["target"] or "", 0))  # e.g. Mark Target
     if plan["item"]:
         it = c.pack.items[plan["item"]]
         effs = list(it.effects) + (list(it.overtax_effects) if plan["overtax"] else [])
@@ -273,6 +288,9 @@ def do_engage(c: Ctx, owner: str, args: dict) -> None:
         for _ in range(extra):
             rolled.append(roll_die(c, c.pack.enemy_combat_die, "Enemy Combat (free)", "combat", None, "enemy",
                                    free=True))
+    extra = (turn.more.get("extra_dice") or {}).pop(owner, 0)  # free dice an ability added
+    for _ in range(min(extra, c.pack.supply.enemy_combat_dice)):
+        rolled.append(roll_die(c, c.pack.enemy_combat_die, "Enemy Combat (free)", "combat", None, "enemy", free=True))
     target = c.unit(plan["target"]) if plan["target"] else None
     turn.engage_line = [list(map(int, (me.q, me.r)))] + ([[target.q, target.r]] if target else [])
     c.b.pending = PendingRoll(owner=owner, form=plan["form"], target=plan["target"], item=plan["item"],
@@ -290,6 +308,10 @@ def do_engage(c: Ctx, owner: str, args: dict) -> None:
         rr = [e for e in effs if e.get("type") == "reroll" and (not e.get("forms") or plan["form"] in e["forms"])]
         if rr:
             run_effects(Use(c, me, it.name, form=plan["form"]), rr)
+    if rolled:
+        from rulesets.tes.battle.abilities import innate
+
+        innate(c, owner, "after you engage", target=plan["target"], engage=engage)
     if not rolled:
         resolve(c, owner, {"order": []})
 

@@ -10,10 +10,11 @@ from typing import Any
 from rulesets.tes.battle import enemy as enemy_ai
 from rulesets.tes.battle import companion, harm, objectives, pool, track
 from rulesets.tes.battle import status as status_rules
+from rulesets.tes.battle import abilities
 from rulesets.tes.battle.effects import Use, give_status, run_effects
 from rulesets.tes.rules import args as args_
 from rulesets.tes.battle.model import Ctx, adv_uid, on_map, pos, prevent_timeout_minutes, short_label
-from rulesets.tes.battle.state import Battle, BattleSummary, EnemyPhase, PreventionAsk, Turn, Unit
+from rulesets.tes.battle.state import Battle, BattleSummary, EngageRecord, EnemyPhase, PreventionAsk, Turn, Unit
 from kernel.core import Event, RuleError
 from kernel.hexes import Hex
 
@@ -116,6 +117,8 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
     encounter_triggers(c, ("before battle", "start of battle"))
     for u in c.units("enemy"):
         enemy_ai.enemy_skills_at(c, u, "start of battle")
+    abilities.innates(c, "start of battle")
+    abilities.race_start_of_battle(c)
     c.b.step = "adventurer"
     next_adventurer(c)
 
@@ -180,6 +183,7 @@ def start_turn(c: Ctx, owner: str) -> bool:
     done = track.recovery(adv, c.pack)
     if done:
         c.say("recovery", f"Recovery ({adv.cooldown_stat}): " + "; ".join(done) + ".", unit=u.id)
+    abilities.start_of_turn(c, owner)
     here = pos(u)
     if here in c.map.escape and c.b.objective == "escape-or-eliminate-all":
         c.say("escape", f"{adv.name} stands on an escape hex and may escape now: `/battle escape`.", unit=u.id)
@@ -191,6 +195,7 @@ def end_turn(c: Ctx, owner: str) -> None:
     u = c.unit(adv_uid(owner))
     if c.has(u, "daze"):
         status_rules.remove(c, u, "daze", "End of turn")
+    abilities.innate(c, owner, "end of your turn")
     c.say("turn-end", f"{adv.name} ends the turn.", unit=u.id)
     next_adventurer(c)
 
@@ -430,6 +435,7 @@ def race_ability(c: Ctx, owner: str) -> None:
     ab = race.ability
     if adv.race_ability_used:
         raise RuleError(f"{ab.name} works once per battle and {adv.name} already used it.")
+    abilities.check_race_timing(c, owner, ab)
     turn = c.b.turn
     if ab.timing in ("your turn", "start of your turn") and turn.owner != owner:
         raise RuleError(f"{ab.name} is used on your own turn.")
@@ -442,7 +448,7 @@ def race_ability(c: Ctx, owner: str) -> None:
     run_effects(use, ab.effects, manual=ab.manual, text=ab.text)
 
 
-def class_ability(c: Ctx, owner: str, name: str, form: str | None = None) -> None:
+def class_ability(c: Ctx, owner: str, name: str, form: str | None = None, target: Any = None) -> None:
     adv = c.adv(owner)
     if not adv.class_id:
         raise RuleError(f"{adv.name} has no class yet, so there are no class abilities to use.")
@@ -462,6 +468,7 @@ def class_ability(c: Ctx, owner: str, name: str, form: str | None = None) -> Non
         raise RuleError(f"{ab.name} can be used once per turn.")
     if adv.tenacity < ab.cost:
         raise RuleError(f"{ab.name} costs {ab.cost} tenacity and {adv.name} has {adv.tenacity}.")
+    aimed, ally = abilities.aim(c, owner, ab, target, ab.form or adv.battle_form)
     if ab.form and ab.form != adv.battle_form:
         if form != ab.form:
             raise RuleError(f"{ab.name} needs {ab.form} form: add `form:{ab.form}` to switch (1 light fatigue).")
@@ -474,7 +481,8 @@ def class_ability(c: Ctx, owner: str, name: str, form: str | None = None) -> Non
         turn.acted = True
     u = c.unit(adv_uid(owner))
     c.say("ability", f"✨ {adv.name} spends {ab.cost} tenacity on {ab.name}.", unit=u.id)
-    run_effects(Use(c, u, ab.name, target=None), ab.effects, manual=ab.manual, text=ab.text)
+    run_effects(Use(c, u, ab.name, target=aimed, ally=ally, form=adv.battle_form,
+                    engage=EngageRecord(attacker=u.id)), ab.effects, manual=ab.manual, text=ab.text)
 
 
 __all__ = ["setup", "proceed", "next_adventurer", "end_turn", "escape", "finish", "answer_prevention",

@@ -227,9 +227,22 @@ def damage_adventurer(c: Ctx, owner: str, amount: int, *, true: bool = False, so
     used: list[str] = []
     left = amount
     if not true:
+        from rulesets.tes.battle.abilities import enduring_reduction
+
+        cut, why = enduring_reduction(c, owner, left)
+        left -= cut
+        if why:
+            used.append(why)
         sources = prevention_sources(c, owner, enemy_engage=bool(source and source.side == "enemy"))
-        keys = auto_choice(sources, amount, cushion=adv.bonus_hp, tenacity=adv.tenacity) if choice is None else choice
-        left, used = apply_prevention(c, owner, amount, keys, sources, attacker=source)
+        keys = auto_choice(sources, left, cushion=adv.bonus_hp, tenacity=adv.tenacity) if choice is None else choice
+        left, more_used = apply_prevention(c, owner, left, keys, sources, attacker=source)
+        used += more_used
+        from rulesets.tes.battle.abilities import race_when_damaged
+
+        cut, why = race_when_damaged(c, owner, left)
+        left -= cut
+        if why:
+            used.append(why)
     taken = left
     bonus_lost = 0
     if not true and adv.bonus_hp and left:
@@ -339,6 +352,7 @@ def defeat_enemy(c: Ctx, uid: str, by: str | None) -> None:
             return
         c.say("skill", f"Reassemble: {u.name} rolls {face} ({roll}) and stays down.", unit=uid, roll=roll)
     u.defeated = True
+    where = pos(u)
     if u.q is not None:
         u.fell_at = [u.q, u.r]
     u.q = u.r = None
@@ -356,6 +370,9 @@ def defeat_enemy(c: Ctx, uid: str, by: str | None) -> None:
     c.say("defeated", f"☠️ {u.name} is defeated{who}.", unit=uid, by=by)
     if by:
         grant(c, f"defeat-{u.enemy}", by)
+    from rulesets.tes.battle.abilities import enemy_defeated
+
+    enemy_defeated(c, by, where)
 
 
 def heal(c: Ctx, u: Unit, amount: int) -> int:

@@ -229,6 +229,9 @@ def start(c: Ctx, owner: str, args: dict) -> None:
     c.say("lockpick", f"🔐 {adv.name} picks the lock of the {kind} cache: the top card of the {DECK_NAME[kind]} "
                       f"shows code **{code_text(lp.code, lp.keys)}** with {lp.attempts} attempts{keys}.",
           unit=u.id, code=lp.code, keys=lp.keys, attempts=lp.attempts)
+    from rulesets.tes.battle.abilities import lockpick_innate
+
+    lockpick_innate(c, owner)
     _roll(c, lp, list(range(DICE)))
 
 

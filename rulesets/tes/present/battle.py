@@ -371,9 +371,11 @@ async def reroll(inv: Invocation, dice, player=None) -> Reply:
 @command("ability", "Use your race ability (name: race) or a class ability.",
          Opt("name", str, "race, or the class ability's name", required=True),
          Opt("form", str, "Switch to this form first (1 light fatigue) if the ability needs it",
-             autocomplete="forms"), PLAYER, renders=True)
-async def ability(inv: Invocation, name, form=None, player=None) -> Reply:
-    args = {"name": name} | ({"form": form} if form else {})
+             autocomplete="forms"),
+         Opt("target", str, "The enemy (name, label or hex q,r) or the ally the ability names"),
+         PLAYER, renders=True)
+async def ability(inv: Invocation, name, form=None, target=None, player=None) -> Reply:
+    args = {"name": name} | ({"form": form} if form else {}) | ({"target": target} if target else {})
     out = await inv.do("battle.ability", args, player=player)
     return await battle_reply(inv, out)
 

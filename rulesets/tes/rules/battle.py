@@ -165,7 +165,8 @@ class Resolve(TurnAction):
     summary = "Resolve your rolled dice (which ones, in what order)."
 
     def step(self, c, owner, args):
-        eng.my_turn(c, owner)
+        if not (c.b.pending and c.b.pending.owner == owner):  # an ally may resolve an engage given to them
+            eng.my_turn(c, owner)
         eng.resolve(c, owner, args)
 
 
@@ -175,7 +176,8 @@ class Reroll(TurnAction):
     summary = "Reroll dice of your waiting roll with a reroll an item or ability gave you."
 
     def step(self, c, owner, args):
-        eng.my_turn(c, owner)
+        if not (c.b.pending and c.b.pending.owner == owner):
+            eng.my_turn(c, owner)
         eng.reroll(c, owner, args)
 
 
@@ -215,16 +217,18 @@ class Ability(TurnAction):
     summary = "Use your race ability or a class ability."
 
     def step(self, c, owner, args):
-        eng.no_pending(c)
         name = str(args.get("name") or "").strip()
         adv = c.adv(owner)
         race = c.pack.races[adv.race]
         if not name:
             raise RuleError(f"Name the ability: `race` for {race.ability.name}, or a class ability.")
-        if name.lower() in ("race", race.ability.name.lower()):
+        is_race = name.lower() in ("race", race.ability.name.lower())
+        if not (is_race and any(e.get("type") == "reroll" for e in race.ability.effects)):
+            eng.no_pending(c)  # a reroll ability is used while its roll waits
+        if is_race:
             flow.race_ability(c, owner)
         else:
-            flow.class_ability(c, owner, name, args.get("form"))
+            flow.class_ability(c, owner, name, args.get("form"), args.get("target"))
 
 
 @action
