@@ -175,7 +175,7 @@ def start_turn(c: Ctx, owner: str) -> bool:
         b.first_turn_done = True
         harm.grant(c, "first-turn", owner)
     b.last_turn_owner = owner
-    c.say("turn", f"▶️ Round {b.round}: {adv.name}'s turn (<@{owner}>).", unit=u.id, player=owner)
+    c.say("turn", f"▶️ Round {b.round}: {adv.name}'s turn ({{@player}}).", unit=u.id, player=owner)
     if track.count(adv, status="bane"):
         harm.damage_adventurer(c, owner, 1, true=True, label="Bane")
         if not on_map(u):
@@ -228,7 +228,7 @@ def run_enemies(c: Ctx) -> bool:
                     minutes = prevent_timeout_minutes(c.state)
                     c.b.asking = PreventionAsk(owner=t.owner, amount=h.amount, enemy=cur.uid, sources=sources,
                                                deadline=c.now + minutes * 60 if minutes > 0 and c.now else None)
-                    c.say("ask", f"🛡️ <@{t.owner}>: {c.unit(cur.uid).name} deals {h.amount} damage "
+                    c.say("ask", f"🛡️ {{@player}}: {c.unit(cur.uid).name} deals {h.amount} damage "
                                  f"to {t.name}. Choose prevention with `/battle prevent` "
                                  f"({', '.join(str(i) + '. ' + s['label'] for i, s in enumerate(sources, 1))}).",
                           player=t.owner)

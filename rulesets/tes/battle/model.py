@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from kernel.core import Dice, Event, RuleError
+from kernel.core import Dice, Event, RuleError, word
+from kernel.present import mention
 from kernel.hexes import Hex, adjacent_tiles, reachable, route_distance
 from rulesets.tes.battle.state import Battle, TileSpot, Unit
 from rulesets.tes.state import Adventurer, Campaign
@@ -202,7 +203,9 @@ class Ctx:
         if self.state.battle is None:
             return
         log = self.b.log
-        log.append(text)
+        # The picture log keeps each line as the battle wrote it then (a saved battle must replay to the
+        # same state): people as the front doors write them; the picture names them (render.printable).
+        log.append(word(text, data, mention))
         del log[:-LOG_KEEP]
 
     # ---- units -----------------------------------------------------------
