@@ -242,7 +242,7 @@ def test_ready_and_stow_keep_the_four_slots_and_one_armor_per_body_area():
     adv.ready = ["leather-cap"]
     adv.pack.append("chainmail-shirt")
     s, _ = run(s, "item.ready", "S", {"item": "chainmail shirt"})  # chest and head: both worn
-    s.adventurers["S"].traits_probe = None
+    assert s.adventurers["S"].ready == ["leather-cap", "chainmail-shirt"]
     with pytest.raises(RuleError, match="not in your pack"):
         run(s, "item.ready", "S", {"item": "iron axe"})
 
