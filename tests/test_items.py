@@ -174,9 +174,13 @@ def test_consumables_and_potions_work_between_battles():
 def test_item_rune_of_warding():
     s = _battle(["rune-of-warding"])
     s, ev = run(s, "item.use", "S", {"item": "rune of warding", "target": "Ryan"})
-    t = texts(ev)
-    assert "apply this yourselves" in t and "2 bonus HP" in t  # manual: shown for the party
+    assert "start of each battle" in texts(ev)
     assert s.adventurers["S"].ready == [] and s.adventurers["R"].enchants == ["rune-of-warding"]
+    s, _ = run(s, "battle.retreat", "S")
+    s.battle = None
+    s.adventurers["R"].bonus_hp = 0
+    s, ev = jailbreak(s, {"S": "-2,2", "R": "-2,1"})
+    assert s.adventurers["R"].bonus_hp == 2 and s.adventurers["S"].bonus_hp == 0
 
 
 def test_item_travellers_cloak():

@@ -156,7 +156,10 @@ def _use_in_battle(c: Ctx, owner: str, item_id: str, target: Any) -> None:
 def _enchant(c: Ctx, owner: str, item_id: str, who) -> None:
     it = c.pack.items[item_id]
     who.enchants.append(item_id)
-    c.say("manual", f"📝 {it.name}: {it.text} (apply this yourselves)", manual=True)
+    if it.manual or not it.effects:
+        c.say("manual", f"📝 {it.name}: {it.text} (apply this yourselves)", manual=True)
+    elif it.timing == "start of battle":
+        c.say("item", f"{it.name} works for {who.name} at the start of each battle: {it.text}", item=item_id)
     c.say("item", f"{it.name} is tucked under {who.name}'s mat; it is no longer in the inventory.", item=item_id)
 
 
