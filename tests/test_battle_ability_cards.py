@@ -60,6 +60,7 @@ def _snapshot(s):
     adv, ryan, e1 = s.adventurers["S"], s.adventurers["R"], s.battle.units["e1"]
     return {"hp": adv.hp, "r_hp": ryan.hp, "bonus": adv.bonus_hp, "r_ten": ryan.tenacity, "e_hp": e1.hp,
             "track": len(adv.cooldown), "light": track.count(adv, fatigue="light"),
+            "items": len(adv.ready) + len(adv.pack),
             "free": s.battle.turn.free_move}
 
 
@@ -120,6 +121,8 @@ def test_class_ability_card(klass, side, ab):
             assert s.battle.turn.more["extra_dice"]["S"] == eff["amount"]
         elif t == "manual":
             assert eff["text"] in words
+        elif t == "draw-item":  # the card is drawn from the item decks into the inventory
+            assert after["items"] == before["items"] + eff.get("amount", 1), f"{ab.name}: no item drawn"
         else:
             pytest.fail(f"{ab.name}: no check for a {t} effect")
 

@@ -742,7 +742,9 @@ async def test_battle_round_through_discord(world: World) -> None:
                           ("battle escape", {}), ("battle prevent", {"use": "auto"}), ("battle drop", {"slot": 4}),
                           ("battle class", {"class": "knight"}), ("battle prevention", {"mode": "ask"}),
                           ("lockpick", {}), ("battle deploy", {"form": "magic"}),
-                          ("battle adjust", {"unit": "99,99", "hp": -1}), ("reroll", {"dice": "1"})):
+                          ("battle adjust", {"unit": "99,99", "hp": -1}), ("reroll", {"dice": "1"}),
+                          ("item use", {"item": "nothing"}), ("item ready", {"item": "nothing"}),
+                          ("item stow", {"item": "nothing"}), ("item drop", {"item": "nothing"})):
             res = await w.slash(member, cmd, opts)
             text, ephemeral = answer(res)
             assert text, (cmd, res.log)

@@ -33,7 +33,7 @@ def _near(c, uid: str, to: str) -> None:
 
 def test_every_primitive_has_a_test_here():
     tested = {"damage", "prevent", "heal", "bonus-hp", "tenacity", "status", "move", "recover", "fatigue", "pierce",
-              "add-dice", "reroll", "companion", "manual", "engage"}
+              "add-dice", "reroll", "companion", "manual", "engage", "draw-item"}
     assert set(REGISTRY) == tested
 
 
@@ -214,10 +214,19 @@ def test_manual_shows_its_text_for_the_party(battle):
 
 def test_a_manual_card_is_shown_not_applied(battle):
     c = ctx(battle)
-    run_effects(Use(c, c.unit("a:S"), "Pilfer"), [], text="Draw 1 common item.")
-    assert c.events[-1].kind == "manual" and "Draw 1 common item." in c.events[-1].text
-    pilfer = c.pack.classes["rogue"].novice.ability("pilfer")
-    assert pilfer.manual and not pilfer.effects and pilfer.text == "Draw 1 common item."
+    run_effects(Use(c, c.unit("a:S"), "Nimble Fingers"), [], text="Change two die results.")
+    assert c.events[-1].kind == "manual" and "Change two die results." in c.events[-1].text
+
+
+def test_draw_item_draws_from_the_campaign_deck(battle):
+    from rulesets.tes.battle.state import ItemDeck
+
+    battle.item_decks = {"legendary": ItemDeck(draw=["loyal-hound"])}
+    c = ctx(battle)
+    eff = effect({"type": "draw-item", "rarity": "legendary"})
+    assert describe(eff) == "draw 1 legendary item"
+    run_effects(Use(c, c.unit("a:S"), "Test"), [eff])
+    assert "loyal-hound" in c.adv("S").ready and battle.item_decks["legendary"].draw == []
 
 
 def test_effects_only_in_their_forms(battle):
@@ -231,8 +240,8 @@ def test_effects_only_in_their_forms(battle):
 
 
 def test_loader_refuses_a_type_or_field_without_behaviour():
-    assert REGISTRY.validate({"type": "draw-item", "deck": "common"})[1] == [
-        'has type "draw-item", which is not one of ' + ", ".join(f'"{t}"' for t in REGISTRY)]
+    assert REGISTRY.validate({"type": "teleport", "deck": "common"})[1] == [
+        'has type "teleport", which is not one of ' + ", ".join(f'"{t}"' for t in REGISTRY)]
     full, problems = REGISTRY.validate({"type": "prevent", "while": "now", "true": True})
     assert full is None and 'unknown key "true"' in problems[0]
     full, problems = REGISTRY.validate({"type": "fatigue"})

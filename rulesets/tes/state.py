@@ -100,6 +100,11 @@ class Adventurer:
     placed: list[str] = field(default_factory=list)
     ready: list[str] = field(default_factory=list)  # item ids in ready slots (max 4)
     pack: list[str] = field(default_factory=list)  # item ids in the pack (ready + pack <= 8)
+    expended: list[str] = field(default_factory=list)  # held potions turned sideways (expend keyword)
+    pet_chips: dict[str, int] = field(default_factory=dict)  # pet item id -> HP chips on it
+    armed: list[str] = field(default_factory=list)  # ready armor whose overtax fires on the next enemy engage
+    enchants: list[str] = field(default_factory=list)  # enchantment cards tucked under this mat
+    holding: str | None = None  # a drawn card waiting for room (the inventory was full)
     race_ability_used: bool = False
     next_die: int = 1  # counter for new die ids
 

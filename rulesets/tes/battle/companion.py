@@ -86,6 +86,10 @@ def setup(c: Ctx, enc: Any) -> None:
             if it and it.timing == "start of battle" and any(e.get("type") == "companion" for e in it.effects):
                 run_effects(Use(c, c.unit(f"a:{owner}"), it.name), [e for e in it.effects
                                                                       if e.get("type") == "companion"])
+        for item_id in list(adv.enchants):  # enchantments tucked under the mat (rulesets.tes.battle.items)
+            it = c.pack.items.get(item_id)
+            if it and it.timing == "start of battle" and not it.manual:
+                run_effects(Use(c, c.unit(f"a:{owner}"), it.name), it.effects)
     for cid in getattr(enc, "companions", ()):
         join(c, cid, None, source=enc.name)
 

@@ -495,3 +495,6 @@ def describe(eff: dict) -> str:
 
 
 __all__ = ["REGISTRY", "Use", "amount_of", "units_for", "give_status", "run_effects", "describe"]
+
+# Item primitives (draw-item) live with the item rules and register themselves.
+from rulesets.tes.battle import items as _items  # noqa: E402,F401

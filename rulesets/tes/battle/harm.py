@@ -56,6 +56,14 @@ def prevention_sources(c: Ctx, owner: str, *, enemy_engage: bool) -> list[dict[s
                 if amount:
                     out.append({"kind": "item", "item": item_id, "value": amount, "spend": "stay",
                                 "label": f"{it.name} (armor)", "key": f"item:{item_id}"})
+    for item_id in adv.ready:  # pets: "when you are dealt damage", any damage
+        it = c.pack.items.get(item_id)
+        if it and it.subtype == "pet":
+            amount = sum(int(e.get("amount", 0)) for e in it.effects
+                         if e.get("type") == "prevent" and isinstance(e.get("amount"), int))
+            if amount:
+                out.append({"kind": "item", "item": item_id, "value": amount, "spend": "stay",
+                            "label": f"{it.name} (pet)", "key": f"item:{item_id}"})
     if enemy_engage:
         out.extend(interrupt_sources(c, owner))
     actives = []
@@ -188,6 +196,10 @@ def apply_prevention(c: Ctx, owner: str, amount: int, keys: list[str], sources: 
             continue
         stop = min(left, s["value"])
         left -= stop
+        if s["kind"] == "item":
+            from rulesets.tes.battle.items import after_prevention
+
+            left = after_prevention(c, owner, s["item"], left, attacker)
         if s["kind"] == "active":
             entry = next(e for e in adv.active if f"active:{e['die']}" == key)
             if s["spend"] == "reduce" and entry["value"] - stop > 0:

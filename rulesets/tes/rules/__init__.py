@@ -47,3 +47,4 @@ from rulesets.tes.rules import lockpick as _lockpick  # noqa: E402,F401
 from rulesets.tes.rules import battle_prompts as _battle_prompts  # noqa: E402,F401
 from rulesets.tes.rules import adjust as _adjust  # noqa: E402,F401
 from rulesets.tes.rules import rest as _rest  # noqa: E402,F401
+from rulesets.tes.rules import items as _items  # noqa: E402,F401
