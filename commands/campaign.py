@@ -82,7 +82,8 @@ async def campaign_new(inv: Invocation, name, ruleset=None, difficulty=None, pac
     seed = random.SystemRandom().randrange(1, 2**53)
     out = await inv.do("campaign.new", {
         "name": name, "ruleset": chosen.name, "difficulty": difficulty or "adept", "pack": pack_id,
-        "pack_version": version, "channel_id": inv.channel_id, "guild_id": inv.guild_id, "seed": seed,
+        "pack_version": version, "rules": chosen.rules, "channel_id": inv.channel_id, "guild_id": inv.guild_id,
+        "seed": seed,
     })
     e = Embed(title=f"Campaign opened: {out.state.name}", color=COLOR_OK, description=events_text(out.events))
     nxt = present.new_campaign_next() if hasattr(present, "new_campaign_next") else "Players join with `/campaign join`."

@@ -8,7 +8,7 @@ one a campaign plays by the ``ruleset`` name its state records.
 What a ruleset's state must offer the kernel (``GameState``): ``channel_id``,
 ``guild_id``, ``name``, ``leader``, ``members``, ``settings`` (settings only),
 ``seed``, ``dice_counter``, ``forced``, ``ended``, ``ruleset``, ``pack``,
-``pack_version``, ``schema``, and ``to_dict`` / ``clone``.
+``pack_version``, ``schema``, ``rules`` (the rules revision it plays by), and ``to_dict`` / ``clone``.
 """
 from __future__ import annotations
 
@@ -53,6 +53,10 @@ class Ruleset:
     # States saved before campaigns recorded their ruleset were all of one game: that ruleset reads them.
     reads_unlabelled: bool = False
     description: str = ""
+    # The ruleset's rules revision: a new campaign records it (``campaign.new``'s ``rules`` argument, set by the
+    # command layer like the pack version) and keeps playing by it, so its log always replays the same way.  A
+    # ruleset raises it when a change of its rules would make an old log play differently.
+    rules: int = 1
     # The ruleset's presenter for the shared commands (see RulesetPresenter); set by its present package.
     present: Any = None
     # Import: a first look at a file's claimed state (the typed state, or RuleError), and whether its pack is here.

@@ -5,6 +5,7 @@ from rulesets.tes import rules
 from rulesets.tes.battle.model import Ctx
 from rulesets.tes.content import load_pack
 from kernel.core import Action
+from rulesets.tes.state import RULES
 
 
 def run(state, type_, actor, args=None, forced=None):
@@ -17,7 +18,8 @@ def party(*, difficulty="adept", ryan=True):
     """Shannon (Argonian, One Hand and Shield, player S) and Ryan (Dark Elf, Destruction Staff, player R)."""
     s, _ = run(None, "campaign.new", "S", {"name": "Test", "difficulty": difficulty, "pack": "starter",
                                            "channel_id": "c", "guild_id": "g", "seed": 7,
-                                           "pack_version": load_pack("starter").content_hash})
+                                           "pack_version": load_pack("starter").content_hash,
+                                           "rules": RULES})
     s, _ = run(s, "adventurer.create", "S", {"name": "Shannon", "race": "argonian", "line": "one-hand-and-shield"})
     if ryan:
         s, _ = run(s, "campaign.join", "R")

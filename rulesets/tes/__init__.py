@@ -10,7 +10,7 @@ from kernel.rulesets import Ruleset, register
 from rulesets.tes import rules
 from rulesets.tes.rules.battle_prompts import open_prompt
 from rulesets.tes.rules.transfer import check_pack, check_state
-from rulesets.tes.state import SCHEMA, Campaign
+from rulesets.tes.state import RULES, SCHEMA, Campaign
 
 NAME = "tes"
 
@@ -24,6 +24,7 @@ RULESET = register(Ruleset(
     check_state=check_state,
     check_pack=check_pack,
     open_prompt=open_prompt,
+    rules=RULES,
     description="Co-op adventurers on a hex map: creation, mats, clash battles with enemy AI, lockpicking.",
 ))
 

@@ -16,6 +16,14 @@ from rulesets.tes.battle.state import Battle, BattleSummary, CompanionEntry, Ite
 #    (item decks, lasting companions, class rewards, battle count, last battle are fields)
 SCHEMA = 3
 
+#: The rules revision a new campaign plays by (``Campaign.rules``).  A campaign keeps the revision it began on,
+#: so its log replays exactly; its leader moves it to the newest with ``/campaign update`` between battles.
+#: 1: every campaign before revisions were recorded.
+#: 2: an interrupt's free move during an enemy's turn is made (the player is asked where); "after an enemy
+#:    engages you" interrupts are offered; a prevention question comes for damage on your own turn and from
+#:    enemy skills too, and never for no damage; an ally's guard interrupt answers damage to an ally.
+RULES = 2
+
 #: keys that schema 2 kept in ``settings`` and schema 3 keeps in fields of their own
 _MOVED_OUT_OF_SETTINGS = ("item_decks", "companions", "class_rewards", "battle_count", "last_battle")
 
@@ -203,6 +211,7 @@ class Campaign:
     schema: int = SCHEMA
     ruleset: str = "tes"
     names: dict[str, str] = field(default_factory=dict)  # member id -> display name, refreshed when they act
+    rules: int = 1  # the rules revision the campaign plays by (RULES when it began; 1 before they were recorded)
 
     def to_dict(self, *, copy: bool = True) -> dict[str, Any]:
         c = _plain if copy else _same
@@ -234,6 +243,7 @@ class Campaign:
             "ended": self.ended,
             "pack_version": self.pack_version,
             "names": dict(self.names),
+            "rules": self.rules,
         }
 
     @classmethod
@@ -266,6 +276,7 @@ class Campaign:
             pack_version=str(d.get("pack_version") or ""),
             names={str(k): v[:32] for k, v in (d.get("names") or {}).items() if isinstance(v, str)}
             if isinstance(d.get("names"), dict) else {},
+            rules=max(1, min(RULES, int(d.get("rules") or 1))),
         )
 
     def clone(self) -> "Campaign":

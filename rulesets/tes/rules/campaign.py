@@ -4,7 +4,7 @@ from __future__ import annotations
 from kernel import party
 from kernel.core import Event, RuleError
 from rulesets.tes.rules import TABLE, Handler, action
-from rulesets.tes.state import DIFFICULTIES, Campaign
+from rulesets.tes.state import DIFFICULTIES, RULES, Campaign
 from kernel.text import clean_name, slug
 
 MAX_PARTY = party.MAX_PARTY
@@ -62,6 +62,7 @@ class NewCampaign(Handler):
             seed=int(a.get("seed", 0)),
             settings=dict(DEFAULT_SETTINGS),
             pack_version=str(a.get("pack_version") or ""),  # recorded at the edge; "" = the pack's unversioned copy
+            rules=rules_revision(a.get("rules")),  # recorded at the edge; none = the first revision
         )
         return camp, [
             Event(
@@ -71,6 +72,15 @@ class NewCampaign(Handler):
                 {"leader": camp.leader, "name": camp.name, "pack": camp.pack},
             )
         ]
+
+
+def rules_revision(value) -> int:
+    """The rules revision an action's argument names (none or a broken one: 1, the first)."""
+    try:
+        n = int(value or 1)
+    except (TypeError, ValueError):
+        return 1
+    return max(1, min(RULES, n))
 
 
 def pack_version(pack_id: str) -> str:
