@@ -176,13 +176,46 @@ def test_archer_innate_offers_a_blank_reroll_after_a_ranged_engage():
     assert c.b.pending.rerolls and c.b.pending.rerolls[0]["blank_only"]
 
 
-def test_manual_innates_show_their_text():
+def test_spellsworn_spellblade_hits_the_target_after_a_light_engage_once_magicka_was_rolled():
+    """Spellblade: after an engage in light or heavy form, 1 damage (master: 2) to the target, if the
+    adventurer rolled at least one Magicka die this turn."""
+    s, _ = _classed("spellsworn", form="light")
+    s.adventurers["S"].hp = 5
+    s, _ = run(s, "battle.move", "S", {"to": "0,2"})  # next to the High Elf Bandit (3 HP)
+    s, ev = run(s, "battle.engage", "S", {"target": "HEB1", "dice": [["combat", 1]]}, forced=[6])
+    s, ev = run(s, "battle.resolve", "S", {})
+    assert "Spellblade" not in texts(ev)  # no Magicka die rolled this turn yet
     s, _ = _classed("spellsworn", form="light")
     c = ctx(s)
-    from rulesets.tes.battle import abilities
+    c.b.turn.more["rolled_magicka"] = ["S"]
+    s, _ = run(s, "battle.move", "S", {"to": "0,2"})
+    s.battle.turn.more["rolled_magicka"] = ["S"]
+    hp = s.battle.units["e1"].hp
+    s, _ = run(s, "battle.engage", "S", {"target": "HEB1", "dice": [["combat", 1]]}, forced=[2])
+    s, ev = run(s, "battle.resolve", "S", {})
+    words = texts(ev)
+    assert "Shannon's innate Spellblade (after your engage is resolved)" in words
+    assert s.battle.units["e1"].hp == hp - 2  # 1 from the Combat die, 1 from Spellblade
+    s, _ = _classed("spellsworn", side="master", form="heavy")
+    s.battle.turn.more["rolled_magicka"] = ["S"]
+    s, _ = run(s, "battle.move", "S", {"to": "0,2"})
+    s, ev = run(s, "battle.engage", "S", {"target": "HEB1", "dice": [["combat", 1]]}, forced=[5])
+    s, ev = run(s, "battle.resolve", "S", {})
+    # tenacity rolled, then 2 from Spellblade, part of the same engage: the Bandit's Dodge counts the idle die
+    assert "Spellblade: High Elf Bandit is dealt 2 damage (Dodge prevents 1)" in texts(ev)
+    assert s.battle.units["e1"].hp == 2
 
-    assert abilities.innate(c, "S", "after you engage")
-    assert "Spellblade" in texts(c.events) and "apply this yourselves" in texts(c.events)
+
+def test_spellblade_counts_a_magicka_die_rolled_earlier_in_the_turn():
+    s = party()
+    ryan = s.adventurers["R"]  # Dark Elf, Destruction Staff: Magicka dice
+    ryan.class_id, ryan.battle_form = "spellsworn", "magic"
+    s, _ = jailbreak(s, {"S": "-2,2", "R": "-2,1"})
+    s, _ = run(s, "battle.endturn", "S")
+    assert s.battle.turn.owner == "R"
+    s, _ = run(s, "battle.engage", "R", {"dice": [["force-shock", 1]]}, forced=[6])  # a blank, no target
+    s, _ = run(s, "battle.resolve", "R", {})
+    assert s.battle.turn.more["rolled_magicka"] == ["R"]
 
 
 # ------------------------------------------------------------- item 2 --

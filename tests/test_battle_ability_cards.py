@@ -9,6 +9,7 @@ from rulesets.tes.battle import enemy, harm, track
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle.state import EnemyTurn, Hit
 from rulesets.tes.content import load_pack
+from kernel.core import RuleError
 
 PACK = load_pack("starter")
 OWN_TURN = ("your turn", "start of your turn", "end of your turn", "any time", "when you defeat an enemy")
@@ -18,8 +19,9 @@ PLAYED_ELSEWHERE = {
     "class:acrobat:poise", "class:pilgrim:steadfast", "class:dragonknight:scaled-armor",
     "race:high-elf", "race:breton", "race:nord", "race:wood-elf", "race:argonian", "race:khajiit",
     "race:dark-elf", "class:scout:quick-shot", "class:scout:mark-target",
-    "class:warden:glacial-shield", "class:knight:shield-wall",  # interrupts on an ally's damage: manual
-    "class:rogue:slip-away", "class:archer:fall-back",  # free moves during an enemy's turn: manual (notes)
+    # guards of an ally and free moves during an enemy's turn: test_battle_reactions.py
+    "class:warden:glacial-shield", "class:knight:shield-wall",
+    "class:rogue:slip-away", "class:archer:fall-back",
 }
 for k in PACK.classes.values():
     PLAYED_ELSEWHERE.add(f"innate:{k.id}")  # every innate: test_battle_abilities.py (timing tests)
@@ -87,6 +89,21 @@ def test_class_ability_card(klass, side, ab):
         args["target"] = "HEB1"
     elif needs_ally(ab):
         args["target"] = "Ryan"
+    types = [e["type"] for e in ab.effects]
+    if ab.timing == "when you defeat an enemy":  # it is used on the turn you defeat one
+        with pytest.raises(RuleError, match="when you defeat an enemy"):
+            run(s, "battle.ability", "S", dict(args))
+        harm.damage_enemy(ctx(s), "e2", 20, true=True, by="S")
+        before = _snapshot(s)
+    if "form" in types:
+        args["form"] = "magic"
+    if "move" in types and types.index("move") < len(types) - 1:  # it moves you, then does more: to: is needed
+        with pytest.raises(RuleError, match="to:"):
+            run(s, "battle.ability", "S", dict(args))
+        args["to"] = [0, 2]  # through the High Elf Bandit at -1,2
+    if "revive" in types:
+        harm.defeat_adventurer(ctx(s), "R")
+        args["target"] = "Ryan"
     s, ev = run(s, "battle.ability", "S", args)
     words = texts(ev)
     after = _snapshot(s)
@@ -109,8 +126,21 @@ def test_class_ability_card(klass, side, ab):
         elif t == "status":
             unit = s.battle.units["a:S"] if who == "self" else s.battle.units["e1"]
             assert ctx(s).has(unit, eff["status"]), f"{ab.name}: no {eff['status']}"
+        elif t == "move" and "to" in args:
+            me = s.battle.units["a:S"]
+            assert [me.q, me.r] == args["to"] and "(through units)" in words
         elif t == "move":
             assert after["free"] >= eff["amount"]
+        elif t == "form":
+            assert s.adventurers["S"].battle_form == "magic" and after["light"] == before["light"]
+        elif t == "reroll":
+            assert "no roll of yours waiting" in words
+        elif t == "revive":
+            ryan = s.battle.units["a:R"]
+            assert not ryan.defeated and s.adventurers["R"].hp == eff["amount"] and ryan.q is not None
+        elif t == "challenge":
+            assert s.battle.more["challenges"] == {"e1": "a:S", "e2": "a:S"} or \
+                s.battle.more["challenges"].get("e1") == "a:S"
         elif t == "recover":
             assert "recovers" in words
         elif t == "fatigue":
@@ -160,8 +190,9 @@ def test_every_ability_of_the_pack_has_a_test():
     """Lists any class or race ability (or innate) this file or test_battle_abilities.py does not play."""
     import inspect
     import test_battle_abilities as played
+    import test_battle_reactions as reactions
 
-    source = inspect.getsource(played)
+    source = inspect.getsource(played) + inspect.getsource(reactions)
     missing = []
     for k in PACK.classes.values():
         if k.novice.innate.name not in source and f'"{k.id}"' not in source:

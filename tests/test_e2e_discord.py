@@ -744,7 +744,8 @@ async def test_battle_round_through_discord(world: World) -> None:
                           ("lockpick", {}), ("battle deploy", {"form": "magic"}),
                           ("battle adjust", {"unit": "99,99", "hp": -1}), ("reroll", {"dice": "1"}),
                           ("item use", {"item": "nothing"}), ("item ready", {"item": "nothing"}),
-                          ("item stow", {"item": "nothing"}), ("item drop", {"item": "nothing"})):
+                          ("item stow", {"item": "nothing"}), ("item drop", {"item": "nothing"}),
+                          ("battle stay", {})):
             res = await w.slash(member, cmd, opts)
             text, ephemeral = answer(res)
             assert text, (cmd, res.log)
@@ -753,6 +754,67 @@ async def test_battle_round_through_discord(world: World) -> None:
         res = await w.slash(w.leader, "battle retreat")
         text, ephemeral = answer(res)
         assert not ephemeral and text, text
+
+
+async def test_a_free_move_offered_during_the_enemy_turn_is_answered_by_menu_and_button(world: World) -> None:
+    """Ryan (a Rogue) is engaged during the enemy phase: Slip Away is offered; the post pings Bob with a menu of
+    hexes and a Stay button; a stranger's click is refused privately; Bob's pick moves Ryan and the enemies
+    go on; a second offer is declined with /battle stay."""
+    w, fake = world, world.fake
+    await party(w)
+    from kernel.core import Action
+
+    res = await w.slash(w.bob, "adventurer class", {"class": "rogue"})
+    assert not answer(res)[1], answer(res)
+
+    async def force(*values: int) -> None:  # the test's dice (Discord itself never forces dice)
+        await w.bot.table.service.execute(str(w.chan.id), Action("dice.force", str(w.leader.id),
+                                                                 {"values": list(values)}))
+
+    await force(2, 2)  # the draws: a High Elf Bandit and a Skeever Pup (both go for the weakest)
+    res = await w.slash(w.leader, "battle start", {"encounter": "jailbreak"})
+    assert not answer(res)[1], answer(res)
+    from kernel.hexes import Hex, neighbours
+    from rulesets.tes.battle.model import map_info
+    from rulesets.tes.content import load_pack
+
+    state = await w.state()
+    ryan = state.battle.units[f"a:{w.bob.id}"]
+    passable = map_info(load_pack(state.pack, version=state.pack_version), state.battle).passable
+    for uid in ("e1",):  # a bandit stands next to Ryan (the other hex next to him stays open to move to)
+        unit = state.battle.units[uid]
+        taken = {(u.q, u.r) for u in state.battle.units.values()}
+        spot = next(f"{h.q},{h.r}" for h in neighbours(Hex(ryan.q, ryan.r)) if h in passable and h not in taken)
+        res = await w.slash(w.leader, "battle adjust", {"unit": unit.short, "to": spot, "reason": "test setup"})
+        assert not answer(res)[1], answer(res)
+        state = await w.state()
+    res = await w.slash(w.leader, "battle adjust", {"unit": "Ryan", "tenacity": 2, "hp": -1, "reason": "setup"})
+    assert not answer(res)[1], answer(res)  # the weakest: the bandits go for Ryan
+    res = await w.slash(w.leader, "endturn")
+    await force(2, 2)  # each enemy rolls 1 damage
+    res = await w.slash(w.bob, "endturn")
+    text, ephemeral = answer(res)
+    assert not ephemeral and "Slip Away for 1 tenacity lets Ryan move up to 2 hexes" in text, text
+    assert f"<@{w.bob.id}>" in text and "Stay where you are" in labels(res.message)
+    menu = next(c for c in res.message.iter_components() if c.get("type") == 3)
+    assert menu["options"] and menu["options"][0]["label"].startswith("1. Move to ")
+    stranger = await fake.select(w.cara, res.message, menu["custom_id"], [menu["options"][0]["value"]], timeout=10)
+    assert_refused(stranger, "only their player or the party leader")
+    before = (await w.state()).battle.units[f"a:{w.bob.id}"]
+    picked = await fake.select(w.bob, res.message, menu["custom_id"], [menu["options"][0]["value"]], timeout=10)
+    text, ephemeral = answer(picked)
+    assert not ephemeral and "makes a free move (Slip Away)" in text, text
+    after = (await w.state()).battle.units[f"a:{w.bob.id}"]
+    assert (after.q, after.r) != (before.q, before.r)
+    again = await fake.select(w.bob, res.message, menu["custom_id"], [menu["options"][0]["value"]], timeout=10)
+    assert_refused(again, "out of date")
+    state = await w.state()
+    if state.battle.offers:  # the Skeever Pup reached Ryan and engaged him too
+        res = await w.slash(w.bob, "battle stay")
+        text, ephemeral = answer(res)
+        assert not ephemeral and "stays in place and keeps the tenacity" in text, text
+    state = await w.state()
+    assert not state.battle.offers and state.battle.round == 2
 
 
 # ============================================================================= 9. names, privacy, honest failures

@@ -33,7 +33,8 @@ def _near(c, uid: str, to: str) -> None:
 
 def test_every_primitive_has_a_test_here():
     tested = {"damage", "prevent", "heal", "bonus-hp", "tenacity", "status", "move", "recover", "fatigue", "pierce",
-              "add-dice", "reroll", "companion", "manual", "engage", "draw-item"}
+              "add-dice", "reroll", "companion", "manual", "engage", "draw-item", "defense", "immune", "challenge",
+              "revive", "form"}
     assert set(REGISTRY) == tested
 
 
@@ -69,10 +70,83 @@ def test_prevent_in_the_cooldown_track_stops_damage(battle):
     assert adv.cooldown[-1]["die"] == "dx"  # spend = "stay": the die stays
 
 
-def test_prevent_now_only_guards_yourself():
-    full, problems = REGISTRY.validate({"type": "prevent", "while": "now", "amount": 2, "target": "ally"})
-    assert full is None and any("works only with while" in p for p in problems)
+def test_prevent_for_an_ally_is_a_die_in_their_slot_or_a_guard_interrupt():
+    full, problems = REGISTRY.validate({"type": "prevent", "while": "cooldown", "amount": 2, "target": "ally"})
+    assert full is None and any('works with while = "active"' in p for p in problems)
     assert REGISTRY.validate({"type": "prevent", "while": "active", "target": "ally"})[1] == []
+    guard, problems = REGISTRY.validate({"type": "prevent", "while": "now", "amount": 3, "target": "ally",
+                                         "within": 1})
+    assert problems == [] and describe(guard) == "prevent 3 damage to an ally within 1 hex now"
+    assert REGISTRY.validate({"type": "prevent", "while": "now", "within": 2})[1] == [
+        '(prevent): within (how far the ally may be) needs target = "ally"']
+    every, problems = REGISTRY.validate({"type": "prevent", "while": "now", "all": True})
+    assert problems == [] and describe(every) == "prevent all of the damage damage to you now".replace(
+        "damage damage", "damage")
+
+
+def test_defense_prevents_some_of_every_blow_while_the_enduring_ability_holds(battle):
+    eff = effect({"type": "defense", "amount": 1})
+    assert describe(eff) == "you have 1 defense"
+    c = ctx(battle)
+    assert run_effects(Use(c, c.unit("a:S"), "Test"), [eff]) is None  # read when damage is dealt, not run
+
+
+def test_immune_names_the_statuses(battle):
+    eff = effect({"type": "immune", "statuses": "daze"})
+    assert eff["statuses"] == ["daze"] and describe(eff) == "you cannot gain daze"
+    assert REGISTRY.validate({"type": "immune", "statuses": ["sleepy"]})[0] is None
+
+
+def test_challenge_marks_the_enemies_within_reach(battle):
+    c = ctx(battle)
+    eff = effect({"type": "challenge", "within": 3})
+    assert describe(eff) == "each enemy within 3 hexes must target you if able until your next turn"
+    c.unit("e1").q, c.unit("e1").r = 0, 2  # 2 hexes from Shannon
+    c.unit("e2").q, c.unit("e2").r = 4, 2  # 6 hexes away
+    run_effects(Use(c, c.unit("a:S"), "Challenge"), [eff])
+    assert c.b.more["challenges"] == {"e1": "a:S"}
+    assert "High Elf Bandit must target Shannon" in c.events[-1].text
+
+
+def test_revive_brings_a_defeated_ally_back_next_to_you(battle):
+    c = ctx(battle)
+    harm.defeat_adventurer(c, "R")
+    eff = effect({"type": "revive", "amount": 3})
+    assert describe(eff) == "a defeated ally returns with 3 HP in a hex next to you"
+    run_effects(Use(c, c.unit("a:S"), "Revive", ally="a:R"), [eff])
+    ryan = c.unit("a:R")
+    assert not ryan.defeated and c.adv("R").hp == 3
+    from kernel.hexes import Hex, distance
+    assert distance(Hex(ryan.q, ryan.r), Hex(-2, 2)) == 1
+    run_effects(Use(c, c.unit("a:S"), "Revive"), [eff])  # nobody named: nothing happens, and it says so
+    assert "nobody returns" in c.events[-1].text
+
+
+def test_form_changes_the_battle_form_without_fatigue(battle):
+    c = ctx(battle)
+    eff = effect({"type": "form"})
+    assert describe(eff) == "change battle form without gaining fatigue"
+    before = len(c.adv("S").cooldown)
+    run_effects(Use(c, c.unit("a:S"), "Form Shift", new_form="magic"), [eff])
+    assert c.adv("S").battle_form == "magic" and len(c.adv("S").cooldown) == before
+
+
+def test_conditions_and_counts_on_effects(battle):
+    c = ctx(battle)
+    eff = effect({"type": "tenacity", "amount": 1, "per": "adjacent-enemy", "most": 2})
+    run_effects(Use(c, c.unit("a:S"), "Ember Heart"), [eff])
+    assert c.adv("S").tenacity == 0  # no adjacent enemy: 0
+    _near(c, "e1", "a:S")
+    c.unit("e2").q, c.unit("e2").r = -2, 3
+    run_effects(Use(c, c.unit("a:S"), "Ember Heart"), [eff])
+    assert c.adv("S").tenacity == 2
+    cond = effect({"type": "bonus-hp", "amount": 1, "if": "rolled-magicka"})
+    run_effects(Use(c, c.unit("a:S"), "Test"), [cond])
+    assert c.adv("S").bonus_hp == 0
+    c.b.turn.more["rolled_magicka"] = ["S"]
+    run_effects(Use(c, c.unit("a:S"), "Test"), [cond])
+    assert c.adv("S").bonus_hp == 1
+    assert REGISTRY.validate({"type": "tenacity", "if": "raining"})[0] is None
 
 
 def test_heal_an_ally_up_to_their_maximum(battle):
@@ -283,13 +357,13 @@ def test_kernel_registry_refuses_a_primitive_without_behaviour():
 
 
 def test_a_card_part_without_behaviour_is_shown_and_the_rest_applied(battle):
-    """The Dragonknight's Dragon Leap: the free move is applied; the damage after it is the party's to apply."""
+    """A card with a part the bot cannot apply: the free move is applied; the rest is the party's to apply."""
     c = ctx(battle)
-    leap = next(a for a in c.pack.classes["dragonknight"].novice.abilities if a.id == "dragon-leap")
-    assert [e["type"] for e in leap.effects] == ["move", "manual"]
-    run_effects(Use(c, c.unit("a:S"), "Dragon Leap"), leap.effects, manual=leap.manual, text=leap.text)
+    effects = [effect({"type": "move", "amount": 3, "through": True}),
+               effect({"type": "manual", "text": "Then shout a battle cry."})]
+    run_effects(Use(c, c.unit("a:S"), "Leap"), effects)
     assert c.b["turn"]["free_move"] == 3 and c.b["turn"]["free_through"] is True
-    assert c.events[-1].kind == "manual" and "1 damage to each adjacent enemy" in c.events[-1].text
+    assert c.events[-1].kind == "manual" and "battle cry" in c.events[-1].text
 
 
 def test_engage_grants_an_engage_without_fatigue(battle):

@@ -100,9 +100,11 @@ def test_item_ebony_greaves():
     taken, _ = _hit(s, 3)
     assert taken == 1
     s, _ = run(s, "item.use", "S", {"item": "ebony greaves"})
+    hp = s.adventurers["S"].hp
     taken, t = _hit(s, 5)
-    assert "Prevent all of the damage" in t and "apply this yourselves" in t  # manual overtax, shown
-    assert s.adventurers["S"].ready == []
+    assert taken == 0 and s.adventurers["S"].hp == hp  # the overtax prevents all of the damage
+    assert "Ebony Greaves (armor) prevents 2" in t and "(overtax) prevents 3 more damage" in t
+    assert s.adventurers["S"].ready == [] and "discarded after its overtax" in t
 
 
 # ------------------------------------------------------------- potions --

@@ -8,19 +8,14 @@ that moment.  ``enduring_reduction`` is read when damage is dealt.
 from __future__ import annotations
 
 from kernel.hexes import distance
-from rulesets.tes.battle.effects import Use, run_effects
-from rulesets.tes.battle.model import Ctx, adv_uid, on_map, pos
+from rulesets.tes.battle.effects import Use, amount_of, applies, run_effects
+from rulesets.tes.battle.model import Ctx, adv_uid, class_sheet, on_map, pos
 
-#: The innate's condition that an effect list cannot say, by card timing and class.
+#: The innate's condition that packs written before effect conditions (``if``) could not say, by class.
 ADJACENT_ENEMY = ("dragonknight",)
 
 
-def sheet(c: Ctx, owner: str):
-    adv = c.adv(owner)
-    if not adv.class_id or adv.class_id not in c.pack.classes:
-        return None
-    klass = c.pack.classes[adv.class_id]
-    return klass.master if adv.class_side == "master" else klass.novice
+sheet = class_sheet
 
 
 def _ally_for(c: Ctx, u, text: str) -> str | None:
@@ -43,12 +38,22 @@ def innate(c: Ctx, owner: str, timing: str, *, target: str | None = None, engage
     u = c.unit(adv_uid(owner))
     if not on_map(u):
         return False
-    if adv.class_id in ADJACENT_ENEMY and timing == "start of your turn" and not ab.manual:
+    if adv.class_id in ADJACENT_ENEMY and timing == "start of your turn" and not ab.manual \
+            and not any(e.get("if") or e.get("per") for e in ab.effects):  # a pack written before conditions
         if not any(c.opposing(u, x) and on_map(x) and distance(pos(x), pos(u)) == 1 for x in c.units()):
             return False
     forms = [f for e in ab.effects for f in (e.get("forms") or [])]
     if forms and adv.battle_form not in forms and not ab.manual:
         return False
+    probe = Use(c, u, ab.name, target=target, engage=engage, form=adv.battle_form)
+    def works(e) -> bool:
+        if not applies(probe, e) or (e.get("per") and not amount_of(probe, e)):
+            return False
+        aimed = e.get("type") in ("damage", "status") and e.get("target", "target") in ENEMY_TARGETS
+        return not aimed or bool(target and on_map(c.unit(target)))
+
+    if ab.effects and not ab.manual and not any(works(e) for e in ab.effects):
+        return False  # its condition does not hold now (e.g. no adjacent enemy, no target)
     ally = None
     if any(e.get("target") == "ally" for e in ab.effects):
         ally = _ally_for(c, u, ab.text)
@@ -82,6 +87,14 @@ def enduring_reduction(c: Ctx, owner: str, amount: int) -> tuple[int, str]:
         side_name = side.innate.name if side.innate else "Innate"
         got = min(nxt.pop(owner), amount)
         return got, f"{side_name} prevents {got}"
+    for ab in side.abilities:  # defense: every time damage is dealt to you
+        if ab.keyword != "enduring" or ab.manual or adv.tenacity < ab.cost:
+            continue
+        n = sum(int(e.get("amount", 0)) for e in ab.effects if e.get("type") == "defense"
+                and isinstance(e.get("amount"), int))
+        if n > 0:
+            got = min(n, amount)
+            return got, f"{ab.name} (enduring, {n} defense) prevents {got}"
     done = c.b.more.setdefault("enduring", {})
     for ab in side.abilities:
         if ab.keyword != "enduring" or ab.manual or adv.tenacity < ab.cost:
@@ -97,6 +110,20 @@ def enduring_reduction(c: Ctx, owner: str, amount: int) -> tuple[int, str]:
     return 0, ""
 
 
+
+
+def immune_to(c: Ctx, owner: str, status: str) -> str | None:
+    """The enduring ability that keeps this adventurer from gaining ``status`` now, by name, or None."""
+    side = sheet(c, owner)
+    if side is None:
+        return None
+    adv = c.adv(owner)
+    for ab in side.abilities:
+        if ab.keyword != "enduring" or ab.manual or adv.tenacity < ab.cost:
+            continue
+        if any(e.get("type") == "immune" and status in (e.get("statuses") or ()) for e in ab.effects):
+            return ab.name
+    return None
 
 
 def start_of_turn(c: Ctx, owner: str) -> None:
@@ -120,7 +147,7 @@ def needs_target(ab) -> bool:
 
 
 def needs_ally(ab) -> bool:
-    return not ab.manual and any(e.get("target") == "ally" for e in ab.effects)
+    return not ab.manual and any(e.get("target") == "ally" for e in ab.effects if e.get("type") != "prevent")
 
 
 def reach_of(ab) -> int | None:
@@ -163,6 +190,20 @@ def aim(c: Ctx, owner: str, ab, spec, form: str) -> tuple[str | None, str | None
             raise RuleError(f"{ab.name} reaches {'adjacent units' if reach == 1 else f'{reach} hexes'}; "
                             f"{t.name} is {d} hexes away.")
         return t.id, None
+    if any(e.get("type") == "revive" for e in ab.effects) and not ab.manual:
+        down = [u for u in c.b.units.values() if u.side == "adventurer" and u.defeated and u.id != me.id]
+        if not down:
+            raise RuleError(f"{ab.name} brings back a defeated ally, and no ally of {adv.name} is defeated.")
+        if not spec:
+            if len(down) == 1:
+                return None, down[0].id
+            raise RuleError(f"{ab.name}: name the ally to revive with `target:` ("
+                            + ", ".join(u.name for u in down) + ").")
+        key = str(spec).strip().lower()
+        hit = next((u for u in down if key in (u.name.lower(), u.short.lower(), u.id.lower())), None)
+        if hit is None:
+            raise RuleError(f"`{spec}` is not a defeated ally. Defeated: " + ", ".join(u.name for u in down) + ".")
+        return None, hit.id
     if needs_ally(ab):
         if not spec:
             return None, me.id
@@ -267,5 +308,5 @@ def lockpick_innate(c: Ctx, owner: str) -> bool:
     return True
 
 
-__all__ = ["lockpick_innate", "enemy_defeated", "innate", "innates", "enduring_reduction", "sheet", "start_of_turn", "aim", "needs_target",
+__all__ = ["immune_to", "lockpick_innate", "enemy_defeated", "innate", "innates", "enduring_reduction", "sheet", "start_of_turn", "aim", "needs_target",
            "needs_ally", "check_race_timing", "race_start_of_battle", "race_when_damaged"]

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kernel.effects import Field, Primitive, amount, boolean, one_of, text
-from kernel.hexes import distance
+from kernel.effects import Field, Primitive, amount, as_list, boolean, list_of, one_of, text
+from kernel.hexes import Hex, distance
 from rulesets.tes.battle import harm, track
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle.model import Ctx, on_map, pos
@@ -50,15 +50,56 @@ class Use:
     previous: int = 0
     status_die: tuple[str, str] | None = None  # (owner, die id) of an S-code die being resolved
     status_die_placed: bool = False
+    to: list[int] | None = None  # where an ability's move goes now ([q, r]; None: free movement for later)
+    new_form: str | None = None  # the battle form a form change takes
 
 
 def amount_of(use: Use, eff: dict) -> int:
     a = eff.get("amount", "value")
     if a == "value":
-        return int(use.value or 0)
-    if a == "previous":
-        return int(use.previous or 0)
-    return int(a)
+        n = int(use.value or 0)
+    elif a == "previous":
+        n = int(use.previous or 0)
+    else:
+        n = int(a)
+    if eff.get("per"):  # "1 for each adjacent enemy (at most 2)"
+        n *= count_of(use, eff["per"])
+        if eff.get("most"):
+            n = min(n, int(eff["most"]))
+    return n
+
+
+def _adjacent_enemies(use: Use) -> list:
+    here = pos(use.source) if use.source else None
+    if here is None:
+        return []
+    return [u for u in use.c.units() if use.c.opposing(use.source, u) and distance(pos(u), here) == 1]
+
+
+def count_of(use: Use, what: str) -> int:
+    """How many there are of what an effect's amount is counted by (``per``)."""
+    if what == "adjacent-enemy":
+        return len(_adjacent_enemies(use))
+    return 0
+
+
+def applies(use: Use, eff: dict) -> bool:
+    """Whether an effect works now: its battle forms (``forms``) and its condition (``if``)."""
+    forms = eff.get("forms")
+    if forms and use.form not in forms:
+        return False
+    return not eff.get("if") or holds(use, eff["if"])
+
+
+def holds(use: Use, condition: str) -> bool:
+    """Whether an effect's condition (``if``) holds now."""
+    if condition == "adjacent-enemy":
+        return bool(_adjacent_enemies(use))
+    if condition == "rolled-magicka":
+        b = use.c.state.battle
+        owner = use.source.get("owner") if use.source else None
+        return bool(b is not None and owner and owner in (b.turn.more.get("rolled_magicka") or []))
+    return False
 
 
 def amount_words(eff: dict) -> str:
@@ -110,6 +151,10 @@ def _who(eff: dict, default: str, verb: str) -> str:
 
 
 # -------------------------------------------------------------- primitives --
+def _hexes(v) -> str | None:
+    return None if isinstance(v, int) and not isinstance(v, bool) and v >= 1 else "must be a whole number of hexes"
+
+
 @register
 class Damage(Primitive):
     type = "damage"
@@ -125,6 +170,9 @@ class Damage(Primitive):
             if not u.get("owner"):  # an enemy or a companion
                 total += harm.damage_enemy(use.c, u["id"], n, true=bool(eff.get("true")), engage=use.engage,
                                            by=by, label=use.label)
+            elif not eff.get("true") and use.source.get("side") == "enemy" and \
+                    harm.queue_harm(use.c, u["owner"], n, use.source, use.label):
+                continue  # a player is asked about it first; the battle deals it then
             else:
                 total += harm.damage_adventurer(use.c, u["owner"], n, true=bool(eff.get("true")),
                                                 source=use.source, label=use.label)
@@ -141,12 +189,15 @@ class Prevent(Primitive):
     summary = "prevent damage: now (an interrupt), or while the die sits in an active slot or the cooldown track"
     fields = {"amount": Field(amount, default=1), "while": Field(one_of("now", "active", "cooldown"), required=True),
               "spend": Field(one_of("remove", "reduce", "stay"), default="remove"),
-              "target": Field(one_of("self", "ally"), default="self")}
+              "target": Field(one_of("self", "ally"), default="self"),
+              "within": Field(_hexes), "all": Field(boolean, default=False)}
 
     def problems(self, eff: dict) -> list[str]:
-        if eff.get("while") != "active" and eff.get("target", "self") != "self":
-            return [f'target "{eff["target"]}" works only with while = "active" (a die guarding an ally); '
-                    "write the card as manual instead"]
+        if eff.get("while") == "cooldown" and eff.get("target", "self") != "self":
+            return [f'target "{eff["target"]}" works with while = "active" (a die guarding an ally) or "now" '
+                    '(an interrupt "when an ally is dealt damage"); write the card as manual instead']
+        if eff.get("within") is not None and eff.get("target") != "ally":
+            return ['within (how far the ally may be) needs target = "ally"']
         return []
 
     def apply(self, use: Use, eff: dict) -> int:
@@ -155,7 +206,121 @@ class Prevent(Primitive):
     def describe(self, eff: dict) -> str:
         where = {"now": "now", "active": "while this die is in an active slot",
                  "cooldown": "while this die is in the cooldown track"}[eff["while"]]
-        return f"prevent {amount_words(eff)} damage to {_to(eff, 'self')} {where}"
+        how = "all of the" if eff.get("all") else f"{amount_words(eff)}"
+        who = _to(eff, "self")
+        if eff.get("target") == "ally" and eff.get("within"):
+            who = f"an ally within {eff['within']} {'hex' if eff['within'] == 1 else 'hexes'}"
+        return f"prevent {how} damage to {who} {where}"
+
+
+@register
+class Defense(Primitive):
+    type = "defense"
+    summary = "you have this much defense: each time you are dealt damage (not true damage), that much is prevented"
+    fields = {"amount": Field(amount, default=1)}
+
+    def apply(self, use: Use, eff: dict) -> int:
+        return 0  # read when damage is dealt (rulesets.tes.battle.abilities.enduring_reduction)
+
+    def describe(self, eff: dict) -> str:
+        return f"you have {amount_words(eff)} defense"
+
+
+@register
+class Immune(Primitive):
+    type = "immune"
+    summary = "you cannot gain these statuses"
+    fields = {"statuses": Field(list_of("statuses", STATUS_EFFECTS), required=True, read=as_list)}
+
+    def apply(self, use: Use, eff: dict) -> int:
+        return 0  # read when a status is given (rulesets.tes.battle.status.give)
+
+    def describe(self, eff: dict) -> str:
+        return "you cannot gain " + " or ".join(eff["statuses"])
+
+
+@register
+class Challenge(Primitive):
+    type = "challenge"
+    summary = "each enemy within that many hexes must target you if able, until your next turn"
+    fields = {"within": Field(_hexes, default=3)}
+
+    def apply(self, use: Use, eff: dict) -> int:
+        c, me = use.c, use.source
+        b = c.state.battle
+        here = pos(me)
+        if b is None or here is None:
+            return 0
+        taunted = [u for u in c.units() if c.opposing(me, u) and u.side == "enemy"
+                   and (c.range_to(here, pos(u)) or 99) <= int(eff.get("within", 3))]
+        challenges = b.more.setdefault("challenges", {})
+        for u in taunted:
+            challenges[u.id] = me.id
+        names = ", ".join(u.name for u in taunted) or "no enemy"
+        c.say("challenge", f"{use.label}: {names} must target {me['name']} if able until "
+                           f"{me['name']}'s next turn.", unit=me.id, enemies=[u.id for u in taunted])
+        return len(taunted)
+
+    def describe(self, eff: dict) -> str:
+        return f"each enemy within {eff.get('within', 3)} hexes must target you if able until your next turn"
+
+
+@register
+class Revive(Primitive):
+    type = "revive"
+    summary = "a defeated ally (the ability's target) returns to the battle with this much HP next to you"
+    fields = {"amount": Field(amount, default=1)}
+
+    def apply(self, use: Use, eff: dict) -> int:
+        from kernel.hexes import neighbours
+
+        c, me = use.c, use.source
+        b = c.state.battle
+        ally = c.unit(use.ally) if use.ally and b is not None and use.ally in b.units else None
+        if ally is None or not ally.defeated or not ally.owner:
+            c.say("note", f"{use.label}: no defeated ally was named, so nobody returns.")
+            return 0
+        here = pos(me)
+        taken = c.occupied()
+        spots = [h for h in neighbours(here) if h in c.map.passable and h not in taken] if here else []
+        if not spots:
+            c.say("note", f"{use.label}: no unoccupied hex is next to {me['name']}, so {ally.name} cannot return.")
+            return 0
+        fell = Hex(*ally.fell_at) if ally.fell_at else here
+        spot = min(spots, key=lambda h: (distance(h, fell), h.q, h.r))
+        adv = c.adv(ally.owner)
+        adv.hp = min(adv.max_hp, max(1, amount_of(use, eff)))
+        ally.defeated = False
+        ally.fell_at = None
+        ally.q, ally.r = spot.q, spot.r
+        c.say("revive", f"{use.label}: {adv.name} is revived with {adv.hp} HP in hex {spot}.", unit=ally.id,
+              amount=adv.hp)
+        return adv.hp
+
+    def describe(self, eff: dict) -> str:
+        return f"a defeated ally returns with {amount_words(eff)} HP in a hex next to you"
+
+
+@register
+class FormChange(Primitive):
+    type = "form"
+    summary = "change to another battle form without gaining fatigue (the form the player names)"
+    fields: dict = {}
+
+    def apply(self, use: Use, eff: dict) -> int:
+        adv = use.c.adv_of(use.source)
+        if adv is None or not use.new_form or use.new_form == adv.battle_form:
+            return 0
+        from rulesets.tes.content import BATTLE_FORM_NAMES
+
+        adv.battle_form = use.new_form
+        use.form = use.new_form
+        use.c.say("form", f"{use.label}: {adv.name} switches to {BATTLE_FORM_NAMES[use.new_form]} form "
+                          "without gaining fatigue.", unit=use.source["id"])
+        return 1
+
+    def describe(self, eff: dict) -> str:
+        return "change battle form without gaining fatigue"
 
 
 @register
@@ -260,6 +425,8 @@ class Move(Primitive):
     def apply(self, use: Use, eff: dict) -> int:
         n = amount_of(use, eff)
         turn = use.c.b.get("turn") or {}
+        if use.to is not None and use.source.get("side") == "adventurer" and turn.get("unit") == use.source["id"]:
+            return _move_now(use, n, bool(eff.get("through")))
         if use.source.get("side") == "adventurer" and turn.get("unit") == use.source["id"]:
             turn["free_move"] = turn.get("free_move", 0) + n
             if eff.get("through"):
@@ -276,6 +443,24 @@ class Move(Primitive):
     def describe(self, eff: dict) -> str:
         through = ", through hexes that hold units" if eff.get("through") else ""
         return f"move up to {amount_words(eff)} {_n(eff, 'hex', 'hexes')} for free{through}"
+
+
+def _move_now(use: Use, n: int, through: bool) -> int:
+    """An ability's free move made at once, to the hex the player named (``/ability ... to:``)."""
+    from rulesets.tes.battle.engage import route
+
+    c, me = use.c, use.source
+    start = pos(me)
+    if start is not None and [start.q, start.r] == list(use.to):
+        c.say("move", f"{use.label}: {me['name']} stays in hex {start}.", unit=me["id"])
+        return 0
+    path = route(c, me, {"to": list(use.to)}, n, through=through)
+    me.q, me.r = path[-1].q, path[-1].r
+    line = [[start.q, start.r]] + [[h.q, h.r] for h in path]
+    c.b.turn.path = line
+    c.say("move", f"🚶 {use.label}: {me['name']} moves {start} → " + " → ".join(str(h) for h in path)
+          + (" (through units)" if through else "") + ".", unit=me["id"], path=line)
+    return len(path)
 
 
 RECOVER_WHAT = ("skill", "fatigue", "light-fatigue", "overfatigue", "status", "any", "drained")
@@ -479,8 +664,7 @@ def run_effects(use: Use, effects: tuple[dict, ...] | list[dict], *, manual: boo
             _manual(use, text)
         return
     for eff in effects:
-        forms = eff.get("forms")
-        if forms and use.form not in forms:
+        if not applies(use, eff):
             continue
         prim = REGISTRY.get(eff.get("type", ""))
         if prim is None:  # a pack loaded by the loader never has one
@@ -494,7 +678,7 @@ def describe(eff: dict) -> str:
     return REGISTRY.describe(eff)
 
 
-__all__ = ["REGISTRY", "Use", "amount_of", "units_for", "give_status", "run_effects", "describe"]
+__all__ = ["REGISTRY", "Use", "amount_of", "applies", "units_for", "give_status", "run_effects", "describe"]
 
 # Item primitives (draw-item) live with the item rules and register themselves.
 from rulesets.tes.battle import items as _items  # noqa: E402,F401

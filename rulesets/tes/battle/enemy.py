@@ -188,6 +188,17 @@ def start_turn(c: Ctx, u: Unit) -> None:
         enemy_skills_at(c, u, "start of its turn")
 
 
+def challenged(c: Ctx, u: Unit, targets: list[Unit]) -> list[Unit]:
+    """A challenge (the Knight's) puts its adventurer first among the targets, if the enemy can target them."""
+    who = (c.b.more.get("challenges") or {}).get(u.id)
+    first = next((t for t in targets if t.id == who), None)
+    if first is None:
+        return targets
+    if targets[0].id != who:
+        c.say("challenge", f"{u.name} is challenged by {first.name} and must target them.", unit=u.id)
+    return [first] + [t for t in targets if t.id != who]
+
+
 def take_turn(c: Ctx, u: Unit) -> EnemyTurn | None:
     """Move and roll; returns the pending hits (resolved one by one so a player may be asked)."""
     start_turn(c, u)
@@ -202,7 +213,7 @@ def take_turn(c: Ctx, u: Unit) -> EnemyTurn | None:
     if not targets:
         c.say("enemy", f"{u.name} has nobody to engage.", unit=u.id)
         return EnemyTurn(uid=u.id)
-    targets = by_priority(c, targets, enemy.priority)
+    targets = challenged(c, u, by_priority(c, targets, enemy.priority))
     if enemy.targets is not None:
         targets = targets[:enemy.targets]
     total, rolled = roll_combat(c, u, targets[0])
@@ -220,20 +231,25 @@ def take_turn(c: Ctx, u: Unit) -> EnemyTurn | None:
                      engaged=[t.id for t in targets], rolled=rolled)
 
 
-def hit(c: Ctx, cur: EnemyTurn, h: Hit, choice: list[str] | None = None) -> None:
+def hit(c: Ctx, cur: EnemyTurn, h: Hit, choice: list[str] | None = None,
+        guards: dict[str, str] | None = None) -> None:
+    """Resolve the roll against one target: "when an enemy engages you" abilities, then the damage."""
     u = c.unit(cur.uid)
     t = c.unit(h.target)
     h.done = True
-    if not on_map(t) or h.amount <= 0:
+    engaged_anyway = c.state.rules >= 2  # an engage that rolls no damage still engages (rules revision 2)
+    if not on_map(t) or (h.amount <= 0 and not engaged_anyway):
         return
     if t.owner:
         from rulesets.tes.battle.abilities import innate
 
         innate(c, t.owner, "when an enemy engages you", target=u.id)
-        harm.damage_adventurer(c, t.owner, h.amount, source=u, choice=choice, label=u.name)
-    else:
+        if h.amount > 0:
+            harm.damage_adventurer(c, t.owner, h.amount, source=u, choice=choice, label=u.name, guards=guards)
+    elif h.amount > 0:
         harm.damage_enemy(c, t.id, h.amount, label=u.name)
-    cur.damaged.append(t.id)
+    if h.amount > 0:
+        cur.damaged.append(t.id)
 
 
 def finish_turn(c: Ctx, cur: EnemyTurn) -> None:

@@ -20,6 +20,11 @@ CODE_PRECEDENCE = ("D", "S", "A", "C", "I")
 # ------------------------------------------------------------------ turn --
 def my_turn(c: Ctx, owner: str) -> Turn:
     b = c.b
+    from rulesets.tes.battle.flow import waiting_for
+
+    why = waiting_for(c)
+    if why:
+        raise RuleError(why)
     if b.step != "adventurer":
         raise RuleError("It is not an adventurer's turn right now. See `/battle status`.")
     turn = b.turn
@@ -49,13 +54,10 @@ def parse_path(route: Any) -> list[Hex]:
     return [Hex(q, r) for q, r in args_.route(route)]
 
 
-def plan_move(c: Ctx, owner: str, args: dict) -> tuple[list[Hex], bool]:
-    turn = my_turn(c, owner)
-    no_pending(c)
-    u = c.unit(f"a:{owner}")
-    adv = c.adv(owner)
-    free = bool(args.get("free"))
-    blocked = frozenset() if free and turn.more.get("free_through") else c.occupied(u.id)  # "through units"
+def route(c: Ctx, u: Unit, args: dict, limit: int, *, through: bool = False) -> list[Hex]:
+    """The hexes of a move from ``to`` (the shortest open route) or ``path``, checked: up to ``limit`` hexes,
+    passable, and (unless ``through``: "through occupied hexes") free of other units; it ends in an empty hex."""
+    blocked = frozenset() if through else c.occupied(u.id)
     start = pos(u)
     if args.get("path"):
         path = parse_path(args["path"])
@@ -70,18 +72,34 @@ def plan_move(c: Ctx, owner: str, args: dict) -> tuple[list[Hex], bool]:
         occ = c.occupant(goal[0])
         if occ and occ.id != u.id:
             raise RuleError(f"Hex {goal[0]} is occupied by {occ.name}; end your move in an empty hex.")
-        route = shortest_path(start, goal[0], c.map.passable, blocked)
-        if route is None:
+        found = shortest_path(start, goal[0], c.map.passable, blocked)
+        if found is None:
             raise RuleError(f"There is no open route to {goal[0]}: other units or impassable hexes block it.")
-        path = route
+        path = found
     else:
         raise RuleError("Say where to: `/move to:q,r`, or the exact route with `/move path:\"q,r q,r\"`.")
     if not path:
         raise RuleError("You are already there. Give another hex.")
+    ok, why = path_is_legal(start, path, c.map.passable, blocked, limit,
+                            occupant_name=lambda h: getattr(c.occupant(h), "name", None), impassable=c.map.impassable)
+    if not ok:
+        raise RuleError(f"{why} Choose a route of up to {limit} free, passable hexes.")
+    occ = c.occupant(path[-1])
+    if occ and occ.id != u.id:
+        raise RuleError(f"Hex {path[-1]} is occupied by {occ.name}; end your move in an empty hex.")
+    return path
+
+
+def plan_move(c: Ctx, owner: str, args: dict) -> tuple[list[Hex], bool]:
+    turn = my_turn(c, owner)
+    no_pending(c)
+    u = c.unit(f"a:{owner}")
+    adv = c.adv(owner)
+    free = bool(args.get("free"))
     if free:
         limit = int(turn.free_move)
         if limit <= 0:
-            raise RuleError("You have no free movement to use. Move normally (without `free:`).")
+            raise RuleError("You have no free movement to use. Move normally without `free:` (`/move to:q,r`).")
     else:
         if turn.moves >= 2:
             raise RuleError("You already moved twice this turn. Engage is not possible either now; `/endturn`.")
@@ -90,10 +108,7 @@ def plan_move(c: Ctx, owner: str, args: dict) -> tuple[list[Hex], bool]:
         if c.has(u, "daze") and turn.rolled:
             raise RuleError("You are dazed and already rolled dice this turn, so you cannot move. `/endturn`.")
         limit = adv.stat("stamina")
-    ok, why = path_is_legal(start, path, c.map.passable, blocked, limit,
-                            occupant_name=lambda h: getattr(c.occupant(h), "name", None), impassable=c.map.impassable)
-    if not ok:
-        raise RuleError(f"{why} Choose a route of up to {limit} free, passable hexes.")
+    path = route(c, u, args, limit, through=free and bool(turn.more.get("free_through")))  # "through units"
     return path, free
 
 
@@ -278,6 +293,10 @@ def do_engage(c: Ctx, owner: str, args: dict) -> None:
         info = adv.dice[d]
         dt = c.pack.die(info["type"])
         rolled.append(roll_die(c, dt.faces, dt.name, info["line"], d, dt.id))
+    if any(c.pack.lines[adv.dice[d]["line"]].stat == "magicka" for d in plan["dice"]):
+        seen = turn.more.setdefault("rolled_magicka", [])  # read by effects that say "if you rolled Magicka"
+        if owner not in seen:
+            seen.append(owner)
     engage = EngageRecord(attacker=me.id)
     engage.pierce += int((turn.more.get("marked") or {}).get(plan["target"] or "", 0))  # e.g. Mark Target
     if plan["item"]:
@@ -510,6 +529,10 @@ def after_engage(c: Ctx, me: Unit, p: PendingRoll) -> None:
 
     p = PendingRoll.from_dict(p)  # a record, or its saved shape
     engage = p.engage
+    if me.owner:  # your own reaction first: an innate "after your engage is resolved" (the Spellblade's)
+        from rulesets.tes.battle.abilities import innate
+
+        innate(c, me.owner, "after your engage is resolved", target=p.target, engage=engage)
     if p.target:
         t = c.unit(p.target)
         if t.side == "enemy" and on_map(t):

@@ -13,8 +13,9 @@ from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle import abilities
 from rulesets.tes.battle.effects import Use, give_status, run_effects
 from rulesets.tes.rules import args as args_
-from rulesets.tes.battle.model import Ctx, adv_uid, on_map, pos, prevent_timeout_minutes, short_label
-from rulesets.tes.battle.state import Battle, BattleSummary, EngageRecord, EnemyPhase, PreventionAsk, Turn, Unit
+from rulesets.tes.battle.model import (Ctx, adv_uid, on_map, pos, prevent_timeout_minutes, prevention_mode,
+                                       short_label)
+from rulesets.tes.battle.state import Battle, BattleSummary, EngageRecord, EnemyPhase, Hit, PreventionAsk, Turn, Unit
 from kernel.core import Event, RuleError
 from kernel.hexes import Hex
 
@@ -128,7 +129,9 @@ def proceed(c: Ctx) -> None:
     """Run enemy turns and round changes until an adventurer (or a prevention choice) is awaited."""
     for _ in range(1000):
         b = c.b
-        if b is None or b.asking or b.step == "over":
+        if b is None or b.step == "over":
+            return
+        if not settle(c):
             return
         if b.step == "adventurer":
             return
@@ -176,6 +179,9 @@ def start_turn(c: Ctx, owner: str) -> bool:
         harm.grant(c, "first-turn", owner)
     b.last_turn_owner = owner
     c.say("turn", f"▶️ Round {b.round}: {adv.name}'s turn ({{@player}}).", unit=u.id, player=owner)
+    challenges = b.more.get("challenges")
+    if challenges and u.id in challenges.values():  # a challenge lasts until its adventurer's next turn
+        b.more["challenges"] = {k: v for k, v in challenges.items() if v != u.id}
     if track.count(adv, status="bane"):
         harm.damage_adventurer(c, owner, 1, true=True, label="Bane")
         if not on_map(u):
@@ -201,8 +207,11 @@ def end_turn(c: Ctx, owner: str) -> None:
 
 
 def run_enemies(c: Ctx) -> bool:
+    """Enemy turns one by one; False when the battle waits for a player (a question or a free move)."""
     phase = c.b.enemy_phase
     for _ in range(1000):
+        if not settle(c):
+            return False
         cur = phase.current
         if cur is None:
             if not phase.queue:
@@ -220,23 +229,88 @@ def run_enemies(c: Ctx) -> bool:
         for h in cur.hits:
             if h.done:
                 continue
-            t = c.unit(h.target)
-            if t.owner and on_map(t) and prevention_mode(c, t.owner) == "ask":
-                sources = harm.prevention_sources(c, t.owner, enemy_engage=True)
-                if sources:
-
-                    minutes = prevent_timeout_minutes(c.state)
-                    c.b.asking = PreventionAsk(owner=t.owner, amount=h.amount, enemy=cur.uid, sources=sources,
-                                               deadline=c.now + minutes * 60 if minutes > 0 and c.now else None)
-                    c.say("ask", f"🛡️ {{@player}}: {c.unit(cur.uid).name} deals {h.amount} damage "
-                                 f"to {t.name}. Choose prevention with `/battle prevent` "
-                                 f"({', '.join(str(i) + '. ' + s['label'] for i, s in enumerate(sources, 1))}).",
-                          player=t.owner)
-                    return False
-            enemy_ai.hit(c, cur, h)
+            if not ask_about(c, h, cur.uid):
+                return False
+            enemy_ai.hit(c, cur, h, choice=h.choice, guards=h.guards)
+            if c.b.offers:  # an interrupt's free move (Backflip) waits for its player
+                return False
+        if c.state.rules >= 2 and not cur.reacted:
+            cur.reacted = True
+            offer_reactions(c, cur)
+            if c.b.offers:
+                return False
         enemy_ai.finish_turn(c, cur)
         phase.current = None
     return True
+
+
+# ------------------------------------------------- questions and free moves --
+def settle(c: Ctx) -> bool:
+    """Deal the damage waiting in ``Battle.harms`` (asking first where a player must answer).
+
+    False while the battle waits for a player: a prevention question or a free move offered.
+    """
+    b = c.b
+    if b.asking or b.offers:
+        return False
+    while b.harms:
+        h = b.harms[0]
+        if not ask_about(c, h, h.source):
+            return False
+        b.harms.pop(0)
+        t = c.unit(h.target)
+        source = b.units.get(h.source or "")
+        if t.owner and on_map(t):
+            harm.damage_adventurer(c, t.owner, h.amount, source=source, choice=h.choice, guards=h.guards,
+                                   engage=h.engage, label=h.label)
+        if b.offers:
+            return False
+    return True
+
+
+def ask_about(c: Ctx, h, enemy: str | None) -> bool:
+    """Open the next question about the damage ``h`` (the target's prevention, then allies' guards, for
+    players in ask mode); True when nothing is left to ask."""
+    t = c.unit(h.target)
+    if not t.owner or not on_map(t):
+        return True
+    rules2 = c.state.rules >= 2
+    queued = bool(c.b.harms) and c.b.harms[0] is h
+    minutes = prevent_timeout_minutes(c.state)
+    deadline = c.now + minutes * 60 if minutes > 0 and c.now else None
+    who = c.unit(enemy).name if enemy and enemy in c.b.units else "The damage"
+    what = f" ({h.label})" if h.label and h.label != who else ""
+    if h.choice is None and prevention_mode(c.state, t.owner) == "ask" and (h.amount > 0 or not rules2):
+        sources = harm.prevention_sources(c, t.owner, enemy_engage=h.engage)
+        if sources:
+            c.b.asking = PreventionAsk(owner=t.owner, amount=h.amount, enemy=enemy or "", sources=sources,
+                                       deadline=deadline, queued=queued)
+            c.say("ask", f"🛡️ {{@player}}: {who}{what} deals {h.amount} damage "
+                         f"to {t.name}. Choose prevention with `/battle prevent` "
+                         f"({', '.join(str(i) + '. ' + s['label'] for i, s in enumerate(sources, 1))}).",
+                  player=t.owner)
+            return False
+    if rules2 and h.amount > 0:
+        for s in harm.guard_sources(c, t.owner):
+            key = f"{s['owner']}:{s['ability']}"
+            if key in h.guards or prevention_mode(c.state, s["owner"]) != "ask":
+                continue
+            c.b.asking = PreventionAsk(owner=s["owner"], amount=h.amount, enemy=enemy or "", sources=[s],
+                                       deadline=deadline, target=t.owner, guard=key, queued=queued)
+            c.say("ask", f"🛡️ {{@player}}: {who}{what} deals {h.amount} damage to {t.name}. "
+                         f"Guard them with {s['label']}? Answer with `/battle prevent` (use:1 or use:none).",
+                  player=s["owner"])
+            return False
+    return True
+
+
+def current_hit(c: Ctx):
+    """The damage the open prevention question is about."""
+    aw = c.b.asking
+    if aw.queued and c.b.harms:
+        return c.b.harms[0]
+    cur = c.b.enemy_phase.current
+    return next(h for h in cur.hits if not h.done)
 
 
 def answer_prevention(c: Ctx, owner: str, spec: Any) -> None:
@@ -245,27 +319,130 @@ def answer_prevention(c: Ctx, owner: str, spec: Any) -> None:
         raise RuleError("Nobody is being asked about prevention right now.")
     if aw.owner != owner:
         raise RuleError(f"The bot is waiting for {c.adv(aw.owner).name} to choose prevention, not you.")
-    sources = harm.prevention_sources(c, owner, enemy_engage=True)
+    h = current_hit(c)
     use = args_.prevention_use(spec)  # "auto" or source numbers ([] for none); raw text from older logs
-    if use == "auto":
-        adv = c.adv(owner)
-        keys = harm.auto_choice(sources, aw.amount, cushion=adv.bonus_hp, tenacity=adv.tenacity)
+    if aw.guard:
+        if use != "auto" and any(not 1 <= k <= len(aw.sources) for k in use):
+            raise RuleError(f"Choose source 1 ({aw.sources[0]['label']}), or none.")
+        h.guards[aw.guard] = "auto" if use == "auto" else ("use" if use else "no")
     else:
-        keys = []
-        for k in use:
-            if not 1 <= k <= len(sources):
-                raise RuleError(f"Choose sources numbered 1 to {len(sources)}.")
-            keys.append(sources[k - 1]["key"])
-    phase = c.b.enemy_phase
-    cur = phase.current
-    h = next(h for h in cur.hits if not h.done)
+        sources = harm.prevention_sources(c, owner, enemy_engage=h.engage)
+        if use == "auto":
+            adv = c.adv(owner)
+            keys = harm.auto_choice(sources, aw.amount, cushion=adv.bonus_hp, tenacity=adv.tenacity)
+        else:
+            keys = []
+            for k in use:
+                if not 1 <= k <= len(sources):
+                    raise RuleError(f"Choose sources numbered 1 to {len(sources)}.")
+                keys.append(sources[k - 1]["key"])
+        h.choice = keys
     c.b.asking = None
-    enemy_ai.hit(c, cur, h, choice=keys)
     proceed(c)
 
 
-def prevention_mode(c: Ctx, owner: str) -> str:
-    return (c.state.settings.get("prevention") or {}).get(owner, "auto")  # a player's setting
+def offer_reactions(c: Ctx, cur) -> None:
+    """Units react: an engaged adventurer's "after an enemy engages you" interrupt that moves them is
+    offered (its tenacity is spent only if the move is made)."""
+    for owner in c.b.order:
+        uid = adv_uid(owner)
+        u = c.unit(uid)
+        if uid not in cur.engaged or not on_map(u):
+            continue
+        side = abilities.sheet(c, owner)
+        adv = c.adv(owner)
+        for ab in side.abilities if side is not None else ():
+            if ab.keyword != "interrupt" or ab.timing != "after an enemy engages you" or ab.manual:
+                continue
+            if adv.tenacity < ab.cost or f"{owner}:{ab.id}" in c.b.turn.interrupts:
+                continue
+            if ab.form and ab.form != adv.battle_form:
+                continue
+            moves = [e for e in ab.effects if e.get("type") == "move"]
+            if not moves or not offer_destinations(c, owner, sum(int(e.get("amount", 0)) for e in moves),
+                                                    any(e.get("through") for e in moves)):
+                continue
+            harm.offer_move(c, owner, sum(int(e.get("amount", 0)) for e in moves), ab.name,
+                            through=any(e.get("through") for e in moves), ability=ab.id, cost=ab.cost,
+                            effects=[e for e in ab.effects if e.get("type") != "move"])
+
+
+MAX_DESTINATIONS = 24
+
+
+def offer_destinations(c: Ctx, owner: str, amount: int, through: bool) -> list[Hex]:
+    """The unoccupied hexes a free move of ``amount`` reaches, nearest first (then by q, r)."""
+    from kernel.hexes import reachable
+
+    u = c.unit(adv_uid(owner))
+    here = pos(u)
+    if here is None or amount <= 0:
+        return []
+    blocked = frozenset() if through else frozenset(c.occupied(u.id))
+    reach = reachable(here, amount, c.map.passable, blocked)
+    taken = c.occupied(u.id)
+    out = sorted((h for h, d in reach.items() if h != here and h not in taken), key=lambda h: (reach[h], h.q, h.r))
+    return out[:MAX_DESTINATIONS]
+
+
+def react(c: Ctx, owner: str, args: dict) -> None:
+    """Answer a free move offered during an enemy's turn: move (``to``/``path``, or ``pick``: a hex of the
+    offer's menu) or ``stay``."""
+    from rulesets.tes.battle import engage as eng
+
+    b = c.b
+    o = b.offers[0] if b.offers else None
+    if o is None:
+        raise RuleError("No free move is waiting for you. On your own turn, move with `/move to:q,r`.")
+    if o.owner != owner:
+        raise RuleError(f"The battle waits for {c.adv(o.owner).name} to move or stay, not you.")
+    adv = c.adv(owner)
+    u = c.unit(adv_uid(owner))
+    if args.get("stay"):
+        b.offers.pop(0)
+        c.say("stay", f"{adv.name} stays in place" + (f" and keeps the tenacity {o.source} would cost."
+                                                       if o.ability and o.cost else "."), unit=u.id)
+        proceed(c)
+        return
+    if args.get("pick"):
+        picks = args_.numbers(args["pick"], "Pick one hex from the menu.")
+        options = offer_destinations(c, owner, o.amount, o.through)
+        if len(picks) != 1 or not 1 <= picks[0] <= len(options):
+            raise RuleError(f"Pick one hex from the menu (1 to {len(options)}).")
+        args = {"to": [options[picks[0] - 1].q, options[picks[0] - 1].r]}
+    path = eng.route(c, u, args, o.amount, through=o.through)
+    if o.ability:
+        if adv.tenacity < o.cost:
+            raise RuleError(f"{o.source} costs {o.cost} tenacity and {adv.name} has {adv.tenacity}.")
+        adv.tenacity -= o.cost
+        b.turn.interrupts.append(f"{owner}:{o.ability}")
+        c.say("interrupt", f"⚡ Interrupt: {adv.name} spends {o.cost} tenacity on {o.source}.", unit=u.id,
+              ability=o.ability, player=owner)
+    start = pos(u)
+    u.q, u.r = path[-1].q, path[-1].r
+    line = [[start.q, start.r]] + [[h.q, h.r] for h in path]
+    b.enemy_acts.setdefault("moves", []).append({"unit": u.id, "path": line, "side": u.side})
+    c.say("move", f"🚶 {u.name} makes a free move ({o.source}): {start} → " + " → ".join(str(h) for h in path)
+          + ".", unit=u.id, path=line)
+    b.offers.pop(0)
+    if o.effects:
+        run_effects(Use(c, u, o.source, form=adv.battle_form), o.effects)
+    proceed(c)
+
+
+def waiting_for(c: Ctx) -> str | None:
+    """Why nothing else may happen now: a player must answer a question or make an offered move first."""
+    b = c.b
+    if b is None:
+        return None
+    if b.asking:
+        adv = c.adv(b.asking.owner)
+        return f"The battle waits for {adv.name}'s player to answer the prevention question (`/battle prevent`)."
+    if b.offers:
+        adv = c.adv(b.offers[0].owner)
+        return (f"The battle waits for {adv.name}'s player to make the free move offered "
+                "(`/move to:q,r`) or stay (`/battle stay`).")
+    return None
 
 
 # ---------------------------------------------------------------- rounds --
@@ -448,27 +625,59 @@ def race_ability(c: Ctx, owner: str) -> None:
     run_effects(use, ab.effects, manual=ab.manual, text=ab.text)
 
 
-def class_ability(c: Ctx, owner: str, name: str, form: str | None = None, target: Any = None) -> None:
+def class_ability_named(c: Ctx, owner: str, name: str):
+    """The adventurer's class ability called ``name`` (its id or name), or None."""
+    side = abilities.sheet(c, owner)
+    key = str(name or "").strip().lower()
+    return next((a for a in side.abilities if a.id == key or a.name.lower() == key), None) if side else None
+
+
+def class_ability(c: Ctx, owner: str, name: str, form: str | None = None, target: Any = None,
+                  to: Any = None) -> None:
     adv = c.adv(owner)
-    if not adv.class_id:
-        raise RuleError(f"{adv.name} has no class yet, so there are no class abilities to use.")
-    klass = c.pack.classes[adv.class_id]
-    side = klass.master if adv.class_side == "master" else klass.novice
-    key = name.strip().lower()
-    ab = next((a for a in side.abilities if a.id == key or a.name.lower() == key), None)
+    ab = class_ability_named(c, owner, name)
     if ab is None:
-        raise RuleError(f"{klass.name} has no ability `{name}`. Its abilities: "
+        if not adv.class_id:
+            raise RuleError(f"{adv.name} has no class yet, so there are no class abilities to use.")
+        side = abilities.sheet(c, owner)
+        raise RuleError(f"{c.pack.classes[adv.class_id].name} has no ability `{name}`. Its abilities: "
                         + ", ".join(f"{a.name} ({a.cost})" for a in side.abilities) + ".")
     turn = c.b.turn
     if ab.keyword == "enduring":
         raise RuleError(f"{ab.name} is enduring: it works by itself while your tenacity is {ab.cost} or more.")
-    if ab.timing in ("your turn", "start of your turn", "end of your turn") and turn.owner != owner:
+    if c.state.rules >= 2 and ab.keyword == "interrupt":
+        raise RuleError(f"{ab.name} is an interrupt: it works {ab.timing}, and the bot offers it to you then "
+                        "(automatically, or asked in `/battle prevention mode:ask`).")
+    if c.state.rules >= 2 and ab.timing == "when you defeat an enemy" and \
+            owner not in (turn.more.get("defeated_by") or []):
+        raise RuleError(f"{ab.name} is used when you defeat an enemy: use it on the turn you do.")
+    if ab.timing in ("your turn", "start of your turn", "end of your turn", "when you defeat an enemy") \
+            and turn.owner != owner and (c.state.rules >= 2 or ab.timing != "when you defeat an enemy"):
         raise RuleError(f"{ab.name} is used on your own turn.")
     if ab.id in turn.used and turn.owner == owner:
         raise RuleError(f"{ab.name} can be used once per turn.")
     if adv.tenacity < ab.cost:
         raise RuleError(f"{ab.name} costs {ab.cost} tenacity and {adv.name} has {adv.tenacity}.")
     aimed, ally = abilities.aim(c, owner, ab, target, ab.form or adv.battle_form)
+    new_form = None
+    if any(e.get("type") == "form" for e in ab.effects) and not ab.manual:  # a change of form is the ability
+        from rulesets.tes.content import BATTLE_FORMS
+
+        new_form = str(form or "").strip().lower()
+        if new_form not in BATTLE_FORMS:
+            raise RuleError(f"{ab.name} changes your battle form: name the new one with `form:` "
+                            f"({', '.join(f for f in BATTLE_FORMS if f != adv.battle_form)}).")
+        if new_form == adv.battle_form:
+            raise RuleError(f"{adv.name} is already in {new_form} form; name another form with `form:`.")
+        form = None
+    moves = [i for i, e in enumerate(ab.effects) if e.get("type") == "move"]
+    if to is not None and not moves:
+        raise RuleError(f"{ab.name} moves nobody; leave `to:` out.")
+    if moves and to is None and moves[0] < len(ab.effects) - 1 and not ab.manual:
+        raise RuleError(f"{ab.name} moves you, then does more: name where you land with `to:q,r` "
+                        "(your own hex to stay).")
+    if not ab.timing.startswith(("your turn", "start of your turn")) and to is not None:
+        raise RuleError(f"{ab.name} is not used on your turn, so `to:` does not apply.")
     if ab.form and ab.form != adv.battle_form:
         if form != ab.form:
             raise RuleError(f"{ab.name} needs {ab.form} form: add `form:{ab.form}` to switch (1 light fatigue).")
@@ -481,7 +690,7 @@ def class_ability(c: Ctx, owner: str, name: str, form: str | None = None, target
         turn.acted = True
     u = c.unit(adv_uid(owner))
     c.say("ability", f"✨ {adv.name} spends {ab.cost} tenacity on {ab.name}.", unit=u.id)
-    run_effects(Use(c, u, ab.name, target=aimed, ally=ally, form=adv.battle_form,
+    run_effects(Use(c, u, ab.name, target=aimed, ally=ally, form=adv.battle_form, to=to, new_form=new_form,
                     engage=EngageRecord(attacker=u.id)), ab.effects, manual=ab.manual, text=ab.text)
 
 

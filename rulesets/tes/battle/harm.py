@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets.tes.battle import track
-from rulesets.tes.battle.model import Ctx, pos, stats_of
-from rulesets.tes.battle.state import EngageRecord, Unit
+from rulesets.tes.battle.model import Ctx, class_sheet, pos, prevention_mode, stats_of
+from rulesets.tes.battle.state import EngageRecord, Hit, Offer, Unit
 from kernel.hexes import distance
 
 
@@ -82,10 +82,9 @@ INTERRUPT_TIMINGS = ("when an enemy engages you",)
 def interrupt_sources(c: Ctx, owner: str) -> list[dict[str, Any]]:
     """Interrupt class abilities that can answer an enemy engaging this adventurer now."""
     adv = c.adv(owner)
-    if not adv.class_id or adv.class_id not in c.pack.classes:
+    side = class_sheet(c, owner)
+    if side is None:
         return []
-    klass = c.pack.classes[adv.class_id]
-    side = klass.master if adv.class_side == "master" else klass.novice
     used = c.b.turn.interrupts
     out = []
     for ab in side.abilities:
@@ -105,6 +104,96 @@ def interrupt_sources(c: Ctx, owner: str) -> list[dict[str, Any]]:
                     "prevent": stop, "spend": "tenacity",
                     "label": f"{ab.name} ({ab.cost} tenacity, interrupt)", "key": f"interrupt:{ab.id}"})
     return out
+
+
+#: Class ability timings of interrupts that guard an ally who is dealt damage (Glacial Shield, Shield Wall).
+GUARD_TIMINGS = ("when an ally is dealt damage",)
+
+
+def guard_sources(c: Ctx, owner: str) -> list[dict[str, Any]]:
+    """Allies' interrupts that can prevent damage dealt to this adventurer now, in turn order (rules 2).
+
+    A guard's prevent effect names the ally (``target = "ally"``); ``within`` is how far the ally may be
+    (1: adjacent; none: any ally on the map).  Each is used once per turn, like every interrupt.
+    """
+    if c.state.rules < 2:
+        return []
+    here = pos(c.unit(f"a:{owner}"))
+    if here is None:
+        return []
+    out: list[dict[str, Any]] = []
+    for g in c.b.order:
+        gu = c.unit(f"a:{g}")
+        side = class_sheet(c, g) if g != owner else None
+        if side is None or pos(gu) is None or gu.defeated or gu.escaped:
+            continue
+        adv = c.adv(g)
+        for ab in side.abilities:
+            if ab.keyword != "interrupt" or ab.timing not in GUARD_TIMINGS or ab.manual:
+                continue
+            if adv.tenacity < ab.cost or f"{g}:{ab.id}" in c.b.turn.interrupts:
+                continue
+            if ab.form and ab.form != adv.battle_form:
+                continue  # switching form would cost fatigue: never done for you
+            for eff in ab.effects:
+                if eff.get("type") != "prevent" or eff.get("target") != "ally" or eff.get("while") != "now":
+                    continue
+                within = eff.get("within")
+                if within is not None:
+                    d = c.range_to(pos(gu), here)
+                    if d is None or d > int(within):
+                        continue
+                out.append({"kind": "guard", "owner": g, "ability": ab.id, "cost": ab.cost,
+                            "value": int(eff.get("amount", 0)), "spend": "tenacity",
+                            "label": f"{adv.name}'s {ab.name} ({ab.cost} tenacity, interrupt)",
+                            "key": f"guard:{g}:{ab.id}"})
+                break
+    return out
+
+
+def apply_guards(c: Ctx, owner: str, left: int, answers: dict[str, str] | None) -> tuple[int, list[str]]:
+    """Allies' guard interrupts on damage still ``left`` after the adventurer's own prevention.
+
+    ``answers``: "owner:ability" -> "use" or "no" (asked players); any other guard is used automatically,
+    cheapest first, and only when the damage would still cost HP after the adventurer's bonus HP.
+    """
+    answers = answers or {}
+    cands = guard_sources(c, owner)
+    if not cands or left <= 0:
+        return left, []
+    adv = c.adv(owner)
+    used: list[str] = []
+
+    def spend(s: dict) -> None:
+        nonlocal left
+        g = c.adv(s["owner"])
+        side = class_sheet(c, s["owner"])
+        ab = side.ability(s["ability"])
+        before = g.tenacity
+        g.tenacity -= ab.cost
+        c.b.turn.interrupts.append(f"{s['owner']}:{ab.id}")
+        stop = min(left, s["value"])
+        left -= stop
+        c.say("interrupt", f"⚡ Interrupt: {g.name} spends {ab.cost} tenacity on {ab.name} to guard {adv.name}.",
+              unit=f"a:{s['owner']}", ability=ab.id, player=s["owner"])
+        used.append(f"{g.name}'s {ab.name} prevents {stop} (tenacity {before} → {g.tenacity})")
+
+    def key(s: dict) -> str:
+        return f"{s['owner']}:{s['ability']}"
+
+    for s in [s for s in cands if answers.get(key(s)) == "use"]:
+        if left <= 0:
+            break
+        spend(s)
+    auto = [s for s in cands if answers.get(key(s), "auto") == "auto"]
+    while auto and left > adv.bonus_hp:
+        short = left - adv.bonus_hp
+        fits = [s for s in auto if s["value"] >= short]
+        pick = min(fits, key=lambda s: (s["cost"], s["value"])) if fits else \
+            max(auto, key=lambda s: (s["value"], -s["cost"]))
+        auto.remove(pick)
+        spend(pick)
+    return left, used
 
 
 def auto_choice(sources: list[dict], amount: int, *, cushion: int = 0, tenacity: int | None = None) -> list[str]:
@@ -159,20 +248,41 @@ def use_interrupt(c: Ctx, owner: str, ability_id: str, attacker: Unit | None) ->
     from rulesets.tes.battle.effects import Use, run_effects
 
     adv = c.adv(owner)
-    klass = c.pack.classes[adv.class_id]
-    side = klass.master if adv.class_side == "master" else klass.novice
-    ab = side.ability(ability_id)
+    ab = class_sheet(c, owner).ability(ability_id)
     adv.tenacity -= ab.cost
     c.b.turn.interrupts.append(f"{owner}:{ab.id}")
     me = c.unit(f"a:{owner}")
     c.say("interrupt", f"⚡ Interrupt: {adv.name} spends {ab.cost} tenacity on {ab.name} before the damage lands.",
           unit=me.id, ability=ab.id, player=owner)
     rest = [e for e in ab.effects if e.get("type") != "prevent"]
-    if any(e.get("type") == "move" for e in rest):
+    moves = [e for e in rest if e.get("type") == "move"]
+    if moves and c.state.rules >= 2 and c.b.turn.owner != owner:  # an enemy's turn: the player is asked where
+        offer_move(c, owner, sum(int(e.get("amount", 0)) for e in moves), ab.name,
+                   through=any(e.get("through") for e in moves))
+        rest = [e for e in rest if e.get("type") != "move"]
+    elif moves and c.state.rules < 2:
         c.say("note", f"{ab.name}: the free move cannot be made during an enemy's turn here; it is skipped.")
         rest = [e for e in rest if e.get("type") != "move"]
     if rest:
         run_effects(Use(c, me, ab.name, target=attacker.id if attacker else None), rest)
+
+
+def offer_move(c: Ctx, owner: str, amount: int, source: str, *, through: bool = False, ability: str | None = None,
+               cost: int = 0, effects: list[dict] | None = None) -> None:
+    """Give a player a free move during another unit's turn: the battle waits until they move or stay."""
+    from rulesets.tes.battle.model import prevent_timeout_minutes
+
+    minutes = prevent_timeout_minutes(c.state)
+    n = int(c.b.more.get("offers_made", 0)) + 1
+    c.b.more["offers_made"] = n
+    c.b.offers.append(Offer(id=n, owner=owner, amount=amount, source=source, through=through, ability=ability,
+                            cost=cost, effects=list(effects or []),
+                            deadline=c.now + minutes * 60 if minutes > 0 and c.now else None))
+    paid = f" for {cost} tenacity" if ability and cost else ""
+    c.say("offer", f"🏃 {{@player}}: {source}{paid} lets {c.adv(owner).name} move up to {amount} "
+                   f"{'hex' if amount == 1 else 'hexes'} for free now"
+                   + (", through hexes that hold units" if through else "")
+                   + ". Choose where with `/move to:q,r`, or `/battle stay`.", player=owner, unit=f"a:{owner}")
 
 
 def apply_prevention(c: Ctx, owner: str, amount: int, keys: list[str], sources: list[dict],
@@ -215,6 +325,23 @@ def apply_prevention(c: Ctx, owner: str, amount: int, keys: list[str], sources: 
     return left, used
 
 
+def queue_harm(c: Ctx, owner: str, amount: int, source, label: str) -> bool:
+    """From rules revision 2: damage an enemy's skill deals to an adventurer waits in ``Battle.harms`` when a
+    player must be asked about it first (the adventurer's player, or an ally's guard in ask mode).  True if it
+    was queued (the battle deals it once the questions are answered), False: deal it now."""
+    if c.state.rules < 2 or c.state.battle is None or amount <= 0:
+        return False
+    ask = prevention_mode(c.state, owner) == "ask" and prevention_sources(c, owner, enemy_engage=False)
+    guards = [s for s in guard_sources(c, owner) if prevention_mode(c.state, s["owner"]) == "ask"]
+    if not ask and not guards:
+        return False
+    n = int(c.b.more.get("harms_made", 0)) + 1
+    c.b.more["harms_made"] = n
+    c.b.harms.append(Hit(target=f"a:{owner}", amount=amount, source=source.id if source else None, label=label,
+                         engage=False, id=n))
+    return True
+
+
 def remove_active_die(c: Ctx, holder: str, die_id: str, notes: list[str] | None = None) -> None:
     """Take a die out of an active slot and exhaust it to its owner's track (fatigue dice go to the holder's)."""
     adv = c.adv(holder)
@@ -230,8 +357,14 @@ def remove_active_die(c: Ctx, holder: str, die_id: str, notes: list[str] | None 
 
 
 def damage_adventurer(c: Ctx, owner: str, amount: int, *, true: bool = False, source: Unit | None = None,
-                      choice: list[str] | None = None, label: str = "") -> int:
-    """Deal damage; returns the damage taken (bonus HP and HP lost)."""
+                      choice: list[str] | None = None, label: str = "", guards: dict[str, str] | None = None,
+                      engage: bool | None = None) -> int:
+    """Deal damage; returns the damage taken (bonus HP and HP lost).
+
+    ``choice``: the adventurer's own prevention (source keys; None: automatic); ``guards``: answers of the
+    allies asked about their guard interrupts (any other is automatic); ``engage``: an enemy's engage deals
+    it (armor and interrupts answer; by default, any damage an enemy deals).
+    """
     adv = c.adv(owner)
     u = c.unit(f"a:{owner}")
     if u.defeated or u.escaped or amount <= 0:
@@ -245,9 +378,12 @@ def damage_adventurer(c: Ctx, owner: str, amount: int, *, true: bool = False, so
         left -= cut
         if why:
             used.append(why)
-        sources = prevention_sources(c, owner, enemy_engage=bool(source and source.side == "enemy"))
+        by_engage = bool(source and source.side == "enemy") if engage is None else engage
+        sources = prevention_sources(c, owner, enemy_engage=by_engage)
         keys = auto_choice(sources, left, cushion=adv.bonus_hp, tenacity=adv.tenacity) if choice is None else choice
         left, more_used = apply_prevention(c, owner, left, keys, sources, attacker=source)
+        used += more_used
+        left, more_used = apply_guards(c, owner, left, guards)
         used += more_used
         from rulesets.tes.battle.abilities import race_when_damaged
 
@@ -382,6 +518,10 @@ def defeat_enemy(c: Ctx, uid: str, by: str | None) -> None:
     c.say("defeated", f"☠️ {u.name} is defeated{who}.", unit=uid, by=by)
     if by:
         grant(c, f"defeat-{u.enemy}", by)
+        if c.b.turn.owner == by:  # "when you defeat an enemy" abilities may be used this turn
+            c.b.turn.more.setdefault("defeated_by", [])
+            if by not in c.b.turn.more["defeated_by"]:
+                c.b.turn.more["defeated_by"].append(by)
     from rulesets.tes.battle.abilities import enemy_defeated
 
     enemy_defeated(c, by, where)

@@ -322,8 +322,9 @@ def after_prevention(c: Ctx, owner: str, item_id: str, left: int, attacker=None)
         return left
     if it.subtype == "armor" and item_id in adv.armed and attacker is not None and attacker.side == "enemy":
         me = c.unit(f"a:{owner}")
-        more = sum(int(e.get("amount", 0)) for e in it.overtax_effects
-                   if e.get("type") == "prevent" and isinstance(e.get("amount"), int))
+        prevents = [e for e in it.overtax_effects if e.get("type") == "prevent"]
+        more = left if any(e.get("all") for e in prevents) else \
+            sum(int(e.get("amount", 0)) for e in prevents if isinstance(e.get("amount"), int))
         stop = min(left, more)
         left -= stop
         if stop:

@@ -267,6 +267,15 @@ class Ctx:
         return self.b.turn.unit
 
 
+def class_sheet(c: "Ctx", owner: str):
+    """The side of the adventurer's class sheet in play (novice or master), or None without a class."""
+    adv = c.adv(owner)
+    klass = c.pack.classes.get(adv.class_id) if adv.class_id else None
+    if klass is None:
+        return None
+    return klass.master if adv.class_side == "master" else klass.novice
+
+
 def stats_of(c: "Ctx", u: Unit):
     """The stat block of a non-adventurer unit: its companion entry, else its enemy entry."""
     if u.companion:
@@ -313,6 +322,11 @@ def require_battle(state: Campaign) -> Battle:
 
 
 DEFAULT_PREVENT_TIMEOUT_MINUTES = 60
+
+
+def prevention_mode(state, owner: str) -> str:
+    """A player's prevention setting: "auto" (the bot chooses) or "ask"."""
+    return (state.settings.get("prevention") or {}).get(owner, "auto")
 
 
 def prevent_timeout_minutes(state) -> int:

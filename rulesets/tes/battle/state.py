@@ -320,9 +320,25 @@ class PendingRoll(Record):
 # ---------------------------------------------------------- enemy phase --
 @dataclass
 class Hit(Record):
+    """Damage about to be dealt to one unit, waiting until every question about it is answered.
+
+    An enemy's engage hits (``EnemyTurn.hits``) and, from rules revision 2, other damage to an adventurer
+    that a player must be asked about (``Battle.harms``: an enemy skill's damage, on any turn).
+    ``choice`` is the target's own prevention (source keys, once its player answered; None: automatic),
+    ``guards`` the answers of allies' guard interrupts ("owner:ability" -> "use", "no" or "auto").
+    """
+
+    OPTIONAL = frozenset({"source", "label", "choice", "guards", "engage", "id"})
+
     target: str = ""
     amount: int = 0
     done: bool = False
+    source: str | None = None  # the unit dealing it (an enemy hit: the enemy whose turn it is)
+    label: str = ""  # what deals it, as the damage line names it ("Riposte 1")
+    choice: list[str] | None = None
+    guards: dict[str, str] = field(default_factory=dict)
+    engage: bool = True  # dealt by an enemy's engage (armor and "when an enemy engages you" answer it)
+    id: int = 0  # a queued harm's number in the battle (its question's key)
     more: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
@@ -331,13 +347,14 @@ class EnemyTurn(Record):
     """The turn of a unit the bot plays: its hits are dealt one by one (a player may be asked first)."""
 
     NESTED = {"hits": ("list", Hit)}
-    OPTIONAL = frozenset({"rolled"})
+    OPTIONAL = frozenset({"rolled", "reacted"})
 
     uid: str = ""
     hits: list[Hit] = field(default_factory=list)
     engaged: list[str] = field(default_factory=list)
     damaged: list[str] = field(default_factory=list)
     rolled: list[RolledDie] = field(default_factory=list)
+    reacted: bool = False  # the units it engaged were offered their "after an enemy engages you" interrupts
     more: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
@@ -354,13 +371,38 @@ class EnemyPhase(Record):
 class PreventionAsk(Record):
     """A player in ``ask`` mode is asked how to prevent an enemy's damage."""
 
-    OPTIONAL = frozenset({"deadline"})  # questions saved before deadlines were recorded have none
+    OPTIONAL = frozenset({"deadline", "target", "guard", "queued"})  # saved before these: an enemy hit on you
 
     owner: str = ""
     amount: int = 0
     enemy: str = ""
     sources: list[dict[str, Any]] = field(default_factory=list)  # harm.prevention_sources, numbered from 1
     deadline: float | None = None  # when the automatic choice applies by itself (None: it waits)
+    target: str | None = None  # the adventurer the damage is for, when it is not ``owner`` (a guard question)
+    guard: str | None = None  # "owner:ability": the ally's guard interrupt this question offers
+    queued: bool = False  # the damage is ``Battle.harms[0]`` (not the enemy turn's current hit)
+    more: dict[str, Any] = field(default_factory=dict, repr=False)
+
+
+@dataclass
+class Offer(Record):
+    """A free move an interrupt gives a player during an enemy's turn: the battle waits for them to move or stay.
+
+    ``ability`` and ``cost``: an interrupt not paid yet ("after an enemy engages you": its tenacity is spent
+    when the move is made); ``through``: the move may pass hexes that hold units.
+    """
+
+    OPTIONAL = frozenset({"ability", "cost", "through", "deadline", "effects"})
+
+    id: int = 0  # its number in the battle (its prompt's key)
+    owner: str = ""
+    amount: int = 0
+    source: str = ""  # what gives the move, as players read it ("Backflip")
+    through: bool = False
+    ability: str | None = None
+    cost: int = 0
+    effects: list[dict[str, Any]] = field(default_factory=list)  # the ability's other effects, run when used
+    deadline: float | None = None  # when the player stays by themselves (None: it waits)
     more: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
@@ -412,9 +454,10 @@ class Battle(Record):
 
     NESTED = {"units": ("dict", Unit), "turn": ("one", Turn), "pending": ("one", PendingRoll),
               "asking": ("one", PreventionAsk), "enemy_phase": ("one", EnemyPhase),
-              "lockpick": ("one", LockpickCheck), "tiles": ("list", TileSpot)}
+              "lockpick": ("one", LockpickCheck), "tiles": ("list", TileSpot), "harms": ("list", Hit),
+              "offers": ("list", Offer)}
     ALIASES = {"await": "asking"}
-    OPTIONAL = frozenset({"brought", "enemy_acts"})
+    OPTIONAL = frozenset({"brought", "enemy_acts", "harms", "offers"})
 
     no: int = 0
     encounter: str = ""
@@ -449,6 +492,10 @@ class Battle(Record):
     brought: dict[str, dict[str, Any]] = field(default_factory=dict)
     # what the enemies did in the last enemy phase, for the map: {"moves": [...], "engages": [...]}
     enemy_acts: dict[str, list] = field(default_factory=dict)
+    # damage waiting for a player's answer before it is dealt (rules revision 2; see Hit)
+    harms: list[Hit] = field(default_factory=list)
+    # free moves interrupts gave during an enemy's turn, the first one waiting for its player (see Offer)
+    offers: list[Offer] = field(default_factory=list)
     more: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod

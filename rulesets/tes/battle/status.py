@@ -37,6 +37,13 @@ def give(c: Ctx, u: Unit, status: str, label: str, die: tuple[str, str] | None =
         return False
     adv = c.adv_of(u)
     has = status in names_of(c.state, u)
+    if adv is not None:
+        from rulesets.tes.battle.abilities import immune_to
+
+        guard = immune_to(c, u.owner, status)
+        if guard:
+            c.say("status", f"{label}: {u.name} cannot gain {status} ({guard}).", unit=u.id)
+            return False
     if die is not None:
         if has:
             c.say("status", f"{label}: {u.name} already has {status}, so the die is not placed.", unit=u.id)

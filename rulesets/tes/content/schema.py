@@ -72,6 +72,7 @@ TIMINGS: tuple[str, ...] = (
     "start of your turn",
     "end of your turn",
     "after you engage",
+    "after your engage is resolved",
     "when you engage",
     "when an enemy engages you",
     "after an enemy engages you",
@@ -101,10 +102,26 @@ TIMINGS: tuple[str, ...] = (
 TARGETS = ("target", "near-target", "self", "ally", "allies-in-range", "adjacent-enemies", "all-in-range", "attacker")
 
 
-def _effect_registry():
-    from kernel.effects import Field, Registry, as_list, list_of
+#: Conditions an effect may carry (``if``): it applies only when the condition holds.
+CONDITIONS: dict[str, str] = {
+    "adjacent-enemy": "an enemy is adjacent to you",
+    "rolled-magicka": "you rolled at least one Magicka die this turn",
+}
+#: What an effect's amount may be counted by (``per``, with ``most`` as the cap): the amount for each of them.
+COUNTS: dict[str, str] = {
+    "adjacent-enemy": "adjacent enemy",
+}
 
-    return Registry({"forms": Field(list_of("battle forms", BATTLE_FORMS), read=as_list)})
+
+def _whole(v) -> str | None:
+    return None if isinstance(v, int) and not isinstance(v, bool) and v >= 1 else "must be a whole number from 1"
+
+
+def _effect_registry():
+    from kernel.effects import Field, Registry, as_list, list_of, one_of
+
+    return Registry({"forms": Field(list_of("battle forms", BATTLE_FORMS), read=as_list),
+                     "if": Field(one_of(*CONDITIONS)), "per": Field(one_of(*COUNTS)), "most": Field(_whole)})
 
 
 #: The effect primitives a pack may use.  The loader checks effects against it; the battle engine

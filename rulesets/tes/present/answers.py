@@ -65,8 +65,11 @@ async def _answer_click(click: str, inv: Invocation, arg: str, values: list[str]
 
 PICK_ONE = {"roll": "Choose at least one die from the menu (or press **Resolve none**).",
             "prevent": "Choose at least one source from the menu (or press **Use no prevention**).",
-            "lockpick": "Choose at least one die to keep (or press **Try this attempt**)."}
-STALE = {"roll": STALE_ROLL, "prevent": STALE_ASK, "lockpick": STALE_LOCK}
+            "lockpick": "Choose at least one die to keep (or press **Try this attempt**).",
+            "move": "Choose one hex from the menu (or press **Stay where you are**)."}
+STALE_MOVE = ("This free move is out of date: it was already made or declined (or the time-out kept the "
+              "adventurer in place). Nothing was changed; see `/battle status`.")
+STALE = {"roll": STALE_ROLL, "prevent": STALE_ASK, "lockpick": STALE_LOCK, "move": STALE_MOVE}
 
 
 @on_click("roll")
@@ -82,6 +85,11 @@ async def _prevent_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
 @on_click("lpk")
 async def _lockpick_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
     return await _answer_click("lpk", inv, arg, values)
+
+
+@on_click("mov")
+async def _move_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
+    return await _answer_click("mov", inv, arg, values)
 
 
 # ------------------------------------------------------------ deadlines --

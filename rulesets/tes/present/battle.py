@@ -109,8 +109,16 @@ def whose_turn_line(state) -> tuple[str, str | None]:
         return "Waiting for the enemies.", None
     owner = found[0]
     adv = state.adventurers.get(owner)
+    if b.asking and b.asking.guard:
+        target = state.adventurers.get(b.asking.target or "")
+        return (f"Now: <@{owner}> chooses whether {adv.name if adv else 'their adventurer'} guards "
+                f"{target.name if target else 'an ally'} (`/battle prevent`)."), owner
     if b.asking:
-        return f"Now: <@{owner}> chooses how {adv.name if adv else 'they'} prevent damage (`/battle prevent`).", owner
+        return f"Now: <@{owner}> chooses how {adv.name if adv else 'they'} prevents damage (`/battle prevent`).", owner
+    if b.offers:
+        return (f"Now: <@{owner}> moves {adv.name if adv else 'their adventurer'} up to {b.offers[0].amount} "
+                f"{'hex' if b.offers[0].amount == 1 else 'hexes'} for free (`/move to:q,r`) or stays "
+                "(`/battle stay`)."), owner
     return f"Now: **{adv.name if adv else owner}**'s turn — <@{owner}>.", owner
 
 
@@ -312,8 +320,15 @@ async def battle_drop(inv: Invocation, slot, player=None) -> Reply:
     return await battle_reply(inv, out)
 
 
+@command("battle stay", "Stay where you are instead of a free move an interrupt offered you during an enemy's turn.",
+         PLAYER, renders=True)
+async def battle_stay(inv: Invocation, player=None) -> Reply:
+    out = await inv.do("battle.stay", {}, player=player)
+    return await battle_reply(inv, out)
+
+
 # ------------------------------------------------------- turn commands --
-@command("move", "Move up to your Stamina in hexes (battle).",
+@command("move", "Move up to your Stamina in hexes (battle), or make a free move an interrupt offered you.",
          Opt("to", str, "Destination hex q,r — the bot finds the shortest route"),
          Opt("path", str, "The exact route, hexes separated by spaces: \"1,2 2,2\""),
          Opt("free", bool, "Use free movement from an ability instead of a move action"), PLAYER, renders=True)
@@ -370,12 +385,14 @@ async def reroll(inv: Invocation, dice, player=None) -> Reply:
 
 @command("ability", "Use your race ability (name: race) or a class ability.",
          Opt("name", str, "race, or the class ability's name", required=True),
-         Opt("form", str, "Switch to this form first (1 light fatigue) if the ability needs it",
+         Opt("form", str, "Switch to this form first (1 light fatigue) if the ability needs it; Form Shift: the new form",
              autocomplete="forms"),
          Opt("target", str, "The enemy (name, label or hex q,r) or the ally the ability names"),
+         Opt("to", str, "An ability that moves you: the hex q,r to move to now (required when it does more after)"),
          PLAYER, renders=True)
-async def ability(inv: Invocation, name, form=None, target=None, player=None) -> Reply:
-    args = {"name": name} | ({"form": form} if form else {}) | ({"target": target} if target else {})
+async def ability(inv: Invocation, name, form=None, target=None, to=None, player=None) -> Reply:
+    args = {"name": name} | ({"form": form} if form else {}) | ({"target": target} if target else {}) \
+        | ({"to": args_.one_hex(to, "Give the hex to move to with `to:`, e.g. `to:2,1`.")} if to else {})
     out = await inv.do("battle.ability", args, player=player)
     return await battle_reply(inv, out)
 

@@ -92,6 +92,8 @@ SHOWN = {
                                              ("stop", "Stop", "danger", {"stop": True})),
                  "menu": "Or keep these dice for the next attempt (the others are rolled again)", "min_menu": 1,
                  "what": "lockpick check", "natural": "listed"},
+    "move": {"click": "mov", "buttons": (("stay", "Stay where you are", "secondary", {"stay": True}),),
+             "menu": "Move to (or type /move to:q,r)", "min_menu": 1, "what": "free move", "natural": "listed"},
 }
 KIND_OF_CLICK = {v["click"]: k for k, v in SHOWN.items()}
 
@@ -112,10 +114,24 @@ def show(inv: Invocation, prompt, cid: int, reply: Reply, state) -> None:
 def _deadline_line(prompt, reply: Reply, state) -> None:
     from rulesets.tes.battle import harm
 
-    sources = list(state.battle.asking.sources)
-    auto = [s["label"] for s in sources if s["key"] in harm.auto_choice(sources, int(prompt.data.get("amount") or 0))]
     minutes = prevent_timeout_minutes(state)
-    auto_text = ", ".join(auto) or "nothing"
+    if prompt.kind == "move":
+        adv = state.adventurers.get(prompt.owner)
+        who = adv.name if adv else "The adventurer"
+        if prompt.deadline is not None and minutes > 0:
+            line = f"⏳ Without an answer within {minutes} minutes (<t:{int(prompt.deadline)}:R>), {who} stays put."
+        else:
+            line = f"(No time-out is set: the battle waits until {who}'s player moves or stays.)"
+        reply.content = clip(f"{reply.content}\n{line}", 1990)
+        return
+    aw = state.battle.asking
+    sources = list(aw.sources)
+    if aw.guard:
+        auto_text = (f"{sources[0]['label']} only if the damage would still cost HP" if sources else "nothing")
+    else:
+        auto = [s["label"] for s in sources
+                if s["key"] in harm.auto_choice(sources, int(prompt.data.get("amount") or 0))]
+        auto_text = ", ".join(auto) or "nothing"
     if prompt.deadline is not None and minutes > 0:
         line = (f"⏳ Without an answer within {minutes} minutes (<t:{int(prompt.deadline)}:R>), the automatic choice "
                 f"applies: {auto_text}.")
@@ -126,7 +142,8 @@ def _deadline_line(prompt, reply: Reply, state) -> None:
 
 def changed_by_enemies(out) -> list[str]:
     """Owners of the adventurers the enemy phase in this action's events touched, in order."""
-    active = out.action.type in ("battle.prevent", "battle.prevent-timeout")
+    active = out.action.type in ("battle.prevent", "battle.prevent-timeout", "battle.react", "battle.stay",
+                                 "battle.offer-timeout", "battle.move")
     owners: list[str] = []
     for e in out.events:
         unit = str(e.data.get("unit") or "")

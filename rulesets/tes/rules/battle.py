@@ -27,12 +27,22 @@ def _in_battle(state, action) -> str:
 
 
 class TurnAction(Handler):
-    """An adventurer's battle action: find them in the battle, then run ``step`` on a battle context."""
+    """An adventurer's battle action: find them in the battle, then run ``step`` on a battle context.
+
+    While the battle waits for a player (a prevention question, a free move offered) only the actions that
+    answer it (``answers``) are taken; after every action the battle deals any damage that waited for an answer.
+    """
+
+    answers = False
 
     def apply(self, state, action, ctx):
         owner = _in_battle(state, action)
         c = _ctx(state, ctx)
+        why = flow.waiting_for(c)
+        if why and not self.answers:
+            raise RuleError(why)
         self.step(c, owner, action.args)
+        flow.proceed(c)
         return state, c.events
 
     def step(self, c: Ctx, owner: str, args: dict) -> None:
@@ -144,10 +154,37 @@ class Deploy(TurnAction):
 @action
 class Move(TurnAction):
     type = "battle.move"
-    summary = "Move up to your Stamina in hexes."
+    summary = "Move up to your Stamina in hexes (or make a free move an interrupt offered you)."
+    answers = True
 
     def step(self, c, owner, args):
+        if c.b.offers and c.b.offers[0].owner == owner:
+            flow.react(c, owner, args)
+            return
+        why = flow.waiting_for(c)
+        if why:
+            raise RuleError(why)
         eng.do_move(c, owner, args)
+
+
+@action
+class Stay(TurnAction):
+    type = "battle.stay"
+    summary = "Stay where you are instead of the free move an interrupt offered you."
+    answers = True
+
+    def step(self, c, owner, args):
+        flow.react(c, owner, {"stay": True})
+
+
+@action
+class React(TurnAction):
+    type = "battle.react"
+    summary = "Answer a free move offered during an enemy's turn: a hex from its menu, or stay."
+    answers = True
+
+    def step(self, c, owner, args):
+        flow.react(c, owner, args)
 
 
 @action
@@ -223,12 +260,14 @@ class Ability(TurnAction):
         if not name:
             raise RuleError(f"Name the ability: `race` for {race.ability.name}, or a class ability.")
         is_race = name.lower() in ("race", race.ability.name.lower())
-        if not (is_race and any(e.get("type") == "reroll" for e in race.ability.effects)):
-            eng.no_pending(c)  # a reroll ability is used while its roll waits
+        ab = race.ability if is_race else flow.class_ability_named(c, owner, name)
+        if not (ab is not None and not ab.manual and any(e.get("type") == "reroll" for e in ab.effects)
+                and c.b.pending and c.b.pending.owner == owner):
+            eng.no_pending(c)  # an ability that rerolls is used while its roll waits
         if is_race:
             flow.race_ability(c, owner)
         else:
-            flow.class_ability(c, owner, name, args.get("form"), args.get("target"))
+            flow.class_ability(c, owner, name, args.get("form"), args.get("target"), args.get("to"))
 
 
 @action
@@ -268,7 +307,8 @@ class PreventionMode(Handler):
 @action
 class Prevent(TurnAction):
     type = "battle.prevent"
-    summary = "Answer a prevention question during an enemy turn."
+    summary = "Answer a prevention question (your damage, or an ally's guard)."
+    answers = True
 
     def step(self, c, owner, args):
         flow.answer_prevention(c, owner, args.get("use"))
@@ -337,6 +377,8 @@ def whose_turn(state):
         return None
     if b.asking:
         return b.asking.owner, f"b{b.no}-r{b.round}-ask-{len(b.log)}"
+    if b.offers:
+        return b.offers[0].owner, f"b{b.no}-r{b.round}-offer-{len(b.log)}"
     if b.step == "adventurer" and b.turn.owner:
         t = b.turn
         return t.owner, f"b{b.no}-r{b.round}-{t.unit}"

@@ -32,14 +32,29 @@ def roll_key(state) -> str | None:
 
 
 def ask_key(state) -> str | None:
-    """The prevention question waiting for an answer, e.g. ``b1.r2.e1.h0`` (battle, round, enemy, its hit)."""
+    """The prevention question waiting for an answer, e.g. ``b1.r2.e1.h0`` (battle, round, enemy, its hit);
+    ``b1.r2.q3`` for damage that waited in the queue; a guard question ends with ``.g`` and the guard."""
     b = state.battle if state is not None else None
     aw = b.asking if b else None
     if not aw:
         return None
-    cur = b.enemy_phase.current if b.enemy_phase else None
-    hit = next((i for i, h in enumerate(cur.hits if cur else []) if not h.done), 0)
-    return f"b{b.no}.r{b.round}.{_UNSAFE.sub('_', str(aw.enemy))}.h{hit}"
+    if aw.queued and b.harms:
+        key = f"b{b.no}.r{b.round}.q{b.harms[0].id}"
+    else:
+        cur = b.enemy_phase.current if b.enemy_phase else None
+        hit = next((i for i, h in enumerate(cur.hits if cur else []) if not h.done), 0)
+        key = f"b{b.no}.r{b.round}.{_UNSAFE.sub('_', str(aw.enemy))}.h{hit}"
+    if aw.guard:
+        key += f".g{_UNSAFE.sub('_', aw.guard)}"
+    return key[:48]
+
+
+def offer_key(state) -> str | None:
+    """The free move waiting for its player, e.g. ``b1.r2.m3`` (battle, round, offer)."""
+    b = state.battle if state is not None else None
+    if not b or not b.offers:
+        return None
+    return f"b{b.no}.r{b.round}.m{b.offers[0].id}"
 
 
 def lockpick_key(state) -> str | None:
@@ -65,6 +80,16 @@ def open_prompt(state) -> Prompt | None:
                           for i, s in enumerate(sources, 1)),
             default="auto", pick=len(sources), ordered=True, deadline=aw.deadline,
             timeout_action="battle.prevent-timeout", data={"arg": "use", "amount": aw.amount})
+    if b.offers:
+        from rulesets.tes.battle.flow import offer_destinations
+
+        o = b.offers[0]
+        spots = offer_destinations(Ctx(state, _pack(state), None), o.owner, o.amount, o.through)
+        return Prompt(
+            id=offer_key(state), kind="move", owner=o.owner, action="battle.react",
+            options=tuple(Option(str(i), f"{i}. Move to {h}", "") for i, h in enumerate(spots, 1)),
+            default="stay", pick=1 if spots else 0, deadline=o.deadline, timeout_action="battle.offer-timeout",
+            data={"arg": "pick", "source": o.source})
     if b.pending:
         p = b.pending
         return Prompt(
@@ -82,6 +107,33 @@ def open_prompt(state) -> Prompt | None:
     return None
 
 
+
+
+def _pack(state):
+    from rulesets.tes.content import load_pack
+
+    return load_pack(state.pack, version=state.pack_version)
+
+
+@action
+class OfferTimeout(Handler):
+    type = "battle.offer-timeout"
+    leader_only = True  # the bot fires it in the leader's name; it shows in the log as a time-out
+    summary = "Nobody made the free move offered in time: the adventurer stays."
+
+    def apply(self, state, action, ctx):
+        b = require_battle(state)
+        key = str(action.args.get("ask") or action.args.get("prompt") or "")
+        if not b.offers or offer_key(state) != key:
+            raise RuleError("That free move was already made or declined; nothing timed out.")
+        if prevent_timeout_minutes(state) <= 0:
+            raise RuleError("The party leader turned the time-out off; the offer waits.")
+        owner = b.offers[0].owner
+        c = Ctx(state, ctx.pack_for(state), ctx.dice, now=ctx.now)
+        c.say("timeout", f"⏰ {state.adventurers[owner].name} made no move within {prevent_timeout_minutes(state)} "
+                         "minutes, so they stay where they are.", player=owner)
+        flow.react(c, owner, {"stay": True})
+        return state, c.events
 
 
 @action
