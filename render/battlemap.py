@@ -662,11 +662,22 @@ def _draw_title(d: ImageDraw.ImageDraw, title: str, x: float, cy: float, width: 
     draw_text(d, (x, cy + 15), lines[1], f, WHITE, "lm")
 
 
+class _LogLines(list):
+    """The log's lines as drawn; ``bold`` is how many of the last ones belong to the newest entry."""
+
+    bold = 1
+
+
 def _log_lines(view: dict, W: int, flog) -> list[str]:
-    lines: list[str] = []
+    lines = _LogLines()
+    last = 1
     for entry in list(view.get("log") or [])[-LOG_LINES:]:
-        lines.extend(wrap(str(entry), flog, W - 2 * M - 24, max_lines=2))
-    return lines[-(LOG_LINES + 2):]
+        wrapped = wrap(str(entry), flog, W - 2 * M - 24, max_lines=2)
+        lines.extend(wrapped)
+        last = len(wrapped)
+    out = _LogLines(lines[-(LOG_LINES + 2):])
+    out.bold = last
+    return out
 
 
 def _log_height(lines: list[str]) -> int:
@@ -678,8 +689,9 @@ def _draw_log(d: ImageDraw.ImageDraw, W: int, y: float, lines: list[str], flog) 
                         outline=(120, 110, 98), width=2)
     draw_text(d, (M + 12, y + 8), "LOG", font(20, True), INK_SOFT, "la")
     ly = y + 38
+    newest = len(lines) - getattr(lines, "bold", 1)  # every line of the newest entry is bold
     for i, line in enumerate(lines):
-        last = i == len(lines) - 1
+        last = i >= newest
         draw_text(d, (M + 12, ly), line, font(LOG_FONT, last) if last else flog, INK, "la")
         ly += LOG_ROW
 

@@ -686,3 +686,14 @@ def test_memoised_text_draws_the_same_pixels_as_pillow():
                 b = Image.new("RGB", (320, 80), common.BG)
                 common.draw_text(ImageDraw.Draw(b), (60.4, 40.7), "Vilya (Ryan) · 3/4 HP →", f, common.INK, anchor)
                 assert a.tobytes() == b.tobytes(), anchor
+
+
+def test_every_line_of_the_newest_log_entry_is_bold():
+    """A long newest entry wraps onto two lines; both are drawn bold, not only the second."""
+    from render.battlemap import _log_lines
+    from render.common import font
+
+    view = {"log": ["Short line.", "Ryan: Slip Away for 1 tenacity lets Ryan move up to 2 hexes for free now. "
+                                   "Choose where with /move to:q,r, or /battle stay."]}
+    lines = _log_lines(view, 1100, font(22))
+    assert len(lines) == 3 and lines.bold == 2
