@@ -150,8 +150,8 @@ def use_set(c: Ctx, lp: LockpickCheck, owner: str, text: Any, adjusted: list[tup
     if not pairs:
         raise RuleError(args_.SET_ERROR)
     if len(pairs) > most:
-        raise RuleError(f"{it.name} sets {'one die' if most == 1 else f'up to {most} dice'}: write one "
-                        "`die=value`, e.g. `set:3=5`.")
+        raise RuleError(f"{it.name} sets {'one die' if most == 1 else f'up to {most} dice'}: write "
+                        f"{'one' if most == 1 else f'at most {most}'} `die=value`, e.g. `set:3=5`.")
     setting: list[tuple[int, int]] = []
     for d, v in pairs:
         if not 1 <= d <= len(lp.dice):
