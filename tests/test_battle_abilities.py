@@ -474,7 +474,7 @@ def test_mark_target_pierces_every_engage_against_it_this_turn():
     assert s.battle.pending.engage.pierce == 2
 
 
-def test_rogue_innate_nimble_fingers_is_shown_when_a_lockpick_check_starts():
+def test_rogue_innate_nimble_fingers_gives_a_free_step_when_a_lockpick_check_starts():
     from rulesets.tes.state import ItemDeck
     from test_battle_lockpick import COMMON
 
@@ -484,4 +484,5 @@ def test_rogue_innate_nimble_fingers_is_shown_when_a_lockpick_check_starts():
     s.item_decks = {"common": ItemDeck(draw=list(COMMON))}
     s, _ = run(s, "battle.move", "S", {"path": "-1,2 -1,3 0,3"})
     s, ev = run(s, "battle.lockpick", "S", {}, forced=[1, 1, 1])
-    assert "Nimble Fingers" in texts(ev) and "apply this yourselves" in texts(ev)
+    assert "Nimble Fingers" in texts(ev) and "1 die result may still turn 1 step for free" in texts(ev)
+    assert s.battle.lockpick.free == 1  # played in full in test_battle_lockpick_cards.py

@@ -34,7 +34,7 @@ def _near(c, uid: str, to: str) -> None:
 def test_every_primitive_has_a_test_here():
     tested = {"damage", "prevent", "heal", "bonus-hp", "tenacity", "status", "move", "recover", "fatigue", "pierce",
               "add-dice", "reroll", "companion", "manual", "engage", "draw-item", "defense", "immune", "challenge",
-              "revive", "form"}
+              "revive", "form", "lockpick-free", "lockpick-set"}
     assert set(REGISTRY) == tested
 
 
@@ -301,6 +301,45 @@ def test_draw_item_draws_from_the_campaign_deck(battle):
     assert describe(eff) == "draw 1 legendary item"
     run_effects(Use(c, c.unit("a:S"), "Test"), [eff])
     assert "loyal-hound" in c.adv("S").ready and battle.item_decks["legendary"].draw == []
+
+
+def _picking(battle):
+    from rulesets.tes.battle.state import ItemDeck
+
+    battle.item_decks = {"common": ItemDeck(draw=["iron-sword"])}
+    battle, _ = run(battle, "battle.move", "S", {"path": "-1,2 -1,3 0,3"})
+    battle, _ = run(battle, "battle.lockpick", "S", {}, forced=[1, 2, 3])
+    return battle
+
+
+def test_lockpick_free_gives_the_check_free_steps(battle):
+    eff = effect({"type": "lockpick-free", "amount": 2})
+    assert describe(eff) == "during each lockpick check, change up to 2 die result(s) by 1 each without gaining fatigue"
+    c = ctx(battle)
+    assert run_effects(Use(c, c.unit("a:S"), "Test"), [eff]) is None and c.events == []  # no check: nothing
+    c = ctx(_picking(battle))
+    run_effects(Use(c, c.unit("a:R"), "Test"), [eff])  # Ryan is not picking the lock
+    assert c.b.lockpick.free == 0
+    run_effects(Use(c, c.unit("a:S"), "Test"), [eff])
+    assert c.b.lockpick.free == 2 and c.b.lockpick.free_by == "Test" and "2 die results may each turn" in c.events[-1].text
+
+
+def test_lockpick_set_turns_a_die_and_discards_the_card(battle):
+    from kernel.core import RuleError
+    from rulesets.tes.battle.lockpick_cards import SetUse
+
+    eff = effect({"type": "lockpick-set"})
+    assert eff == {"type": "lockpick-set", "amount": 1, "discard": True}
+    assert describe(eff) == "during a lockpick check, turn one die to any number, then discard this card"
+    battle = _picking(battle)
+    battle.adventurers["S"].ready = ["lockpick-set"]
+    c = ctx(battle)
+    with pytest.raises(RuleError, match="/lockpick set:3=5"):
+        run_effects(Use(c, c.unit("a:S"), "Lockpick Set"), [eff])
+    run_effects(SetUse(c, c.unit("a:S"), "Lockpick Set", item="lockpick-set", setting=[(2, 6)]), [eff])
+    assert c.b.lockpick.dice == [1, 2, 6] and c.adv("S").ready == [] and c.b.lockpick.used == ["lockpick-set"]
+    keep = effect({"type": "lockpick-set", "discard": False})
+    assert describe(keep).endswith("(once per check)")
 
 
 def test_effects_only_in_their_forms(battle):

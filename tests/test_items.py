@@ -196,10 +196,16 @@ def test_item_travellers_cloak():
 
 
 def test_item_lockpick_set():
+    """Used during a lockpick check with `/lockpick set:` (more in test_battle_lockpick_cards.py)."""
     s = _battle(["lockpick-set"])
-    s, ev = run(s, "item.use", "S", {"item": "lockpick set"})
-    assert "change one die result" in texts(ev) and "apply this yourselves" in texts(ev)
-    assert s.adventurers["S"].ready == []
+    with pytest.raises(RuleError, match="/lockpick set:3=5"):
+        run(s, "item.use", "S", {"item": "lockpick set"})
+    s.item_decks = {"common": ItemDeck(draw=["iron-sword"])}  # code 5-2-2
+    s, _ = run(s, "battle.move", "S", {"path": "-1,2 -1,3 0,3"})
+    s, _ = run(s, "battle.lockpick", "S", {}, forced=[2, 2, 1])
+    s, ev = run(s, "battle.lockpick", "S", {"set": [[3, 5]]})
+    assert "turn die 3 from a 1 to a 5" in texts(ev) and "opens the lock" in texts(ev)
+    assert s.adventurers["S"].ready == ["iron-sword"] and s.adventurers["S"].cooldown == []
 
 
 # ---------------------------------------------------------------- pets --

@@ -682,3 +682,4 @@ __all__ = ["REGISTRY", "Use", "amount_of", "applies", "units_for", "give_status"
 
 # Item primitives (draw-item) live with the item rules and register themselves.
 from rulesets.tes.battle import items as _items  # noqa: E402,F401
+from rulesets.tes.battle import lockpick_cards as _lockpick_cards  # noqa: E402,F401

@@ -19,6 +19,10 @@ then the attempt is compared with the code.  On a failed attempt with attempts
 left, the dice named in ``keep`` stay (by default those that matched a digit)
 and the others are rolled again at once: rolling costs nothing, so the check
 goes on until it succeeds, runs out of attempts or the player says ``stop``.
+
+Cards may help (``rulesets.tes.battle.lockpick_cards``): free steps of 1 that
+``adjust`` spends first (the Rogue's Nimble Fingers), and ``set`` (a ready
+Lockpick Set: one die to any number, then the card is discarded).
 """
 from __future__ import annotations
 
@@ -240,13 +244,18 @@ def _roll(c: Ctx, lp: LockpickCheck, which: list[int]) -> None:
         lp.dice = [0] * DICE
     for i in which:
         lp.dice[i] = c.dice.roll(6)
+        if i in lp.freed:  # a new result: it may take a free step again
+            lp.freed.remove(i)
     adv = c.adv(lp.owner)
     result = match(lp.code, lp.keys, lp.locked, lp.dice)
     rolled = "all 3 dice" if len(which) == DICE else ("die " + ", ".join(str(i + 1) for i in which))
+    from rulesets.tes.battle.lockpick_cards import notes
+
+    extra = notes(c, lp)
     c.say("lockpick-roll", f"🎲 Attempt {lp.attempt} of {lp.attempts}: {adv.name} rolls {rolled} → "
                            f"{_dice_text(lp.dice)}. Code: {_status_line(lp, result)}. "
                            "Answer with `/lockpick` (adjust:`die=value` for 1 light fatigue per step, "
-                           "keep:`1,2` for the next attempt, or stop:yes).",
+                           "keep:`1,2` for the next attempt, or stop:yes)." + (f" {extra}" if extra else ""),
           unit=adv_uid(lp.owner), dice=list(lp.dice), attempt=lp.attempt, player=lp.owner)
 
 
@@ -265,7 +274,12 @@ def answer(c: Ctx, owner: str, args: dict) -> None:
         return fail(c, lp)
     changes = parse_adjust(args.get("adjust"), lp.dice)
     keep = None if args.get("keep") is None else _parse_numbers(args["keep"], DICE, "keep")
-    cost = sum(abs(v - lp.dice[i]) for i, v in changes)
+    if args.get("set") is not None:
+        from rulesets.tes.battle.lockpick_cards import use_set
+
+        use_set(c, lp, owner, args["set"], changes)
+    free = _spend_free(c, lp, changes)
+    cost = sum(abs(v - lp.dice[i]) for i, v in changes) - len(free)
     if cost:
         track.gain_fatigue(adv, "light", cost, c.track_size, party=c.state.adventurers.values(), supply=c.pack.supply)
         lp.fatigue += cost
@@ -273,6 +287,11 @@ def answer(c: Ctx, owner: str, args: dict) -> None:
             lp.dice[i] = v
         c.say("lockpick-adjust", f"{adv.name} gains {cost} light fatigue to turn the dice to "
                                  f"{_dice_text(lp.dice)}.", unit=adv_uid(owner), amount=cost)
+    elif free:
+        for i, v in changes:
+            lp.dice[i] = v
+        c.say("lockpick-adjust", f"{adv.name} turns the dice to {_dice_text(lp.dice)} without gaining fatigue.",
+              unit=adv_uid(owner), amount=0)
     result = match(lp.code, lp.keys, lp.locked, lp.dice)
     lp.locked = result["locked"]
     if result["success"]:
@@ -291,6 +310,23 @@ def answer(c: Ctx, owner: str, args: dict) -> None:
           unit=adv_uid(owner))
     lp.attempt += 1
     _roll(c, lp, [i for i in range(DICE) if i not in keep])
+
+
+def _spend_free(c: Ctx, lp: LockpickCheck, changes: list[tuple[int, int]]) -> list[int]:
+    """Free steps of 1 (Nimble Fingers) go to the first changed dice; said, and kept off the fatigue."""
+    if lp.free <= 0:
+        return []
+    from rulesets.tes.battle.lockpick_cards import free_steps
+
+    free = free_steps(lp, changes)
+    if free:
+        lp.free -= len(free)
+        lp.freed.extend(free)
+        dice = " and ".join(f"die {i + 1}" for i in free)
+        left = f" ({lp.free} more free this check)" if lp.free else ""
+        c.say("lockpick-free", f"✨ {lp.free_by}: {dice} turned 1 step for free{left}.", unit=adv_uid(lp.owner),
+              amount=len(free))
+    return free
 
 
 def _end(c: Ctx, lp: LockpickCheck) -> None:

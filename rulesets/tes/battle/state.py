@@ -411,6 +411,8 @@ class Offer(Record):
 class LockpickCheck(Record):
     """A lockpick check in progress (rulesets.tes.battle.lockpick)."""
 
+    OPTIONAL = frozenset({"free", "free_by", "freed", "used"})
+
     owner: str = ""
     hex: list[int] = field(default_factory=list)
     deck: str = "common"
@@ -425,6 +427,10 @@ class LockpickCheck(Record):
     take: str | None = None
     swap: str | None = None
     move_left: int = 0
+    free: int = 0  # die results that may still turn 1 step without fatigue (the Rogue's Nimble Fingers)
+    free_by: str = ""  # what gives those free steps ("Nimble Fingers")
+    freed: list[int] = field(default_factory=list)  # dice whose current result already took a free step
+    used: list[str] = field(default_factory=list)  # item cards used up during this check (a Lockpick Set)
     more: dict[str, Any] = field(default_factory=dict, repr=False)
 
 

@@ -7,7 +7,7 @@ values), so replaying a log never runs a parser.  Canonical forms:
 * a list of numbers as the player counts them (from 1): ``[2, 1]``; "none" is ``[]``
 * dice to roll: ``[[word, count], ...]`` (a die id or a die type's name or id)
 * a unit: ``[q, r]`` when given by its hex, else its name or label as written (trimmed)
-* lockpick adjustments: ``[[die, value], ...]``
+* lockpick adjustments: ``[[die, value], ...]``; a die set to any number (a Lockpick Set): the same form
 
 The rules accept these forms and, for logs written before this, the raw text as well
 (which they hand to the same parsers).
@@ -120,6 +120,18 @@ def adjustments(text: Any, n: int = 3) -> list[list[int]]:
                             "or `adjust:3=2,1=5`. Each step of 1 costs 1 light fatigue.")
         out.append([int(m.group(1)), int(m.group(2))])
     return out
+
+
+SET_ERROR = ("Write the die to set as `die=value`, e.g. `set:3=5` (die 3 becomes a 5): a Lockpick Set turns "
+             "one die to any number, with no fatigue.")
+
+
+def die_setting(text: Any) -> list[list[int]]:
+    """``"3=5"`` -> ``[[3, 5]]``: die 3 becomes a 5 (a Lockpick Set)."""
+    try:
+        return adjustments(text)
+    except (RuleError, TypeError, ValueError):
+        raise RuleError(SET_ERROR) from None
 
 
 ORDER_ERROR = ("Write the dice to resolve as numbers from the roll, e.g. `order:2,1`, "

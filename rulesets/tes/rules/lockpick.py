@@ -1,8 +1,9 @@
 """The lockpick action (rulebook pages 68-70): open a cache chip on the battle map.
 
 ``battle.lockpick`` starts a check when the adventurer has just moved onto a
-cache, and answers the check in progress (adjust the dice, keep some for the
-next attempt, or stop).  The rules live in ``rulesets.tes.battle.lockpick``.
+cache, and answers the check in progress (adjust the dice, set one with a
+Lockpick Set, keep some for the next attempt, or stop).  The rules live in
+``rulesets.tes.battle.lockpick``.
 """
 from __future__ import annotations
 
@@ -28,6 +29,6 @@ class Lockpick(TurnAction):
         my_turn(c, owner)
         if b.pending:
             raise RuleError("Resolve your roll first (`/resolve`); then move onto the cache to pick its lock.")
-        if args.get("adjust") or args.get("keep") or args.get("stop"):
+        if args.get("adjust") or args.get("keep") or args.get("stop") or args.get("set"):
             raise RuleError("No lockpick check is going on. Move onto a cache and use `/lockpick` to start one.")
         lp.start(c, owner, args)
