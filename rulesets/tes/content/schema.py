@@ -98,7 +98,8 @@ TIMINGS: tuple[str, ...] = (
 )
 
 #: Effect targets (rulesets.tes.battle.effects says which units each one reaches).
-TARGETS = ("target", "near-target", "self", "ally", "allies-in-range", "adjacent-enemies", "all-in-range", "attacker")
+TARGETS = ("target", "near-target", "self", "ally", "allies-in-range", "adjacent-enemies", "all-in-range", "attacker",
+           "other-allies-in-range")
 
 
 def _effect_registry():
