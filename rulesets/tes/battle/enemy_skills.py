@@ -307,8 +307,8 @@ class Health(Primitive):
 
     def describe(self, eff: dict) -> str:
         who = eff.get("target", "self")
-        who = "it" if who == "self" else WHO_WORDS.get(who, who)
-        return f"raise the Health of {who} by {amount_words(eff)} for this battle, and its HP with it"
+        whose = "its Health" if who == "self" else f"the Health of {WHO_WORDS.get(who, who)}"
+        return f"raise {whose} by {amount_words(eff)} for this battle, and its HP with it"
 
 
 __all__ = ["LEGACY", "legacy", "skill_with", "dodge", "survive", "extra_dice", "raise_dead", "closest_free_hex"]
