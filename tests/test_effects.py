@@ -35,6 +35,7 @@ def test_every_primitive_has_a_test_here():
     tested = {"damage", "prevent", "heal", "bonus-hp", "tenacity", "status", "move", "recover", "fatigue", "pierce",
               "add-dice", "reroll", "companion", "manual", "engage", "draw-item", "defense", "immune", "challenge",
               "revive", "form", "lockpick-free", "lockpick-set"}
+    tested |= {"dodge", "survive", "combat-dice", "raise-dead", "health"}  # tests/test_battle_enemy_skills.py
     assert set(REGISTRY) == tested
 
 

@@ -29,7 +29,7 @@ WHO_WORDS = {
     "target": "the target", "near-target": "the target and each enemy next to it", "self": "you",
     "ally": "an ally (or you)", "allies-in-range": "you and each ally within 2 hexes",
     "adjacent-enemies": "each adjacent enemy", "all-in-range": "every unit within 2 hexes",
-    "attacker": "the attacker",
+    "attacker": "the attacker", "other-allies-in-range": "each other ally within 2 hexes",
 }
 
 
@@ -133,6 +133,9 @@ def units_for(use: Use, who: str) -> list[dict]:
     if who == "adjacent-enemies":
         return [u for u in c.units() if here and c.opposing(me, u) and distance(pos(u), here) == 1
                 and u["id"] not in use.engaged]
+    if who == "other-allies-in-range":
+        return [u for u in c.units() if here and u["id"] != me.get("id") and not c.opposing(me, u)
+                and distance(pos(u), here) <= 2]
     if who in ("allies-in-range", "all-in-range"):
         return [u for u in c.units() if here and (who == "all-in-range" or not c.opposing(me, u))
                 and distance(pos(u), here) <= 2]
@@ -683,3 +686,5 @@ __all__ = ["REGISTRY", "Use", "amount_of", "applies", "units_for", "give_status"
 # Item primitives (draw-item) live with the item rules and register themselves.
 from rulesets.tes.battle import items as _items  # noqa: E402,F401
 from rulesets.tes.battle import lockpick_cards as _lockpick_cards  # noqa: E402,F401
+# Enemy skill primitives (dodge, survive, combat-dice, raise-dead, health) live with the enemy skills.
+from rulesets.tes.battle import enemy_skills as _enemy_skills  # noqa: E402,F401

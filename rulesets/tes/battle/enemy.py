@@ -10,6 +10,7 @@ from __future__ import annotations
 from rulesets.tes.battle import harm
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle.effects import Use, run_effects
+from rulesets.tes.battle.enemy_skills import extra_dice, legacy
 from rulesets.tes.battle.model import Ctx, on_map, pos, stats_of
 from rulesets.tes.battle.state import EngageRecord, EnemyTurn, Hit, RolledDie, Turn, Unit
 from kernel.hexes import Hex, distance, reachable, shortest_path, toward
@@ -31,10 +32,14 @@ def by_priority(c: Ctx, units: list[Unit], priority: str) -> list[Unit]:
     return sorted(units, key=lambda t: (sign * c.hp(t), order_index(c, t)))
 
 
+def turn_key(u: Unit) -> tuple:
+    """A unit's place in the enemy turn order: quest units first, then highest level, then lower hex number."""
+    return (0 if u.quest else 1, -int(u.level or 0), int(u.slot or 0), u.id)
+
+
 def turn_order(c: Ctx) -> list[str]:
     enemies = c.units("enemy")
-    return [u.id for u in sorted(enemies, key=lambda u: (0 if u.quest else 1, -int(u.level or 0),
-                                                              int(u.slot or 0), u.id))]
+    return [u.id for u in sorted(enemies, key=turn_key)]
 
 
 def targetable_from(c: Ctx, u: Unit, here: Hex) -> list[Unit]:
@@ -139,15 +144,14 @@ def enemy_skills_at(c: Ctx, u: Unit, timing: str, *, attacker: Unit | None = Non
             if engage is None or not engage.damaged_by.get(u.id):
                 continue
             use.target = attacker.id
-        elif s.id in ("dodge", "pack-hunter", "reassemble"):
-            continue  # built into damage, the roll and defeat
-        elif s.id == "mend-allies":
-            for o in c.units("enemy"):
-                if o.id != u.id and distance(pos(o), pos(u)) <= 2:
-                    h = harm.heal(c, o, use.value)
-                    if h:
-                        c.say("heal", f"{s.label}: {o.name} heals {h} HP.", unit=o.id)
-            continue
+        elif legacy(s):  # an old pack's text-only skill, applied by its id as the bot always did
+            if s.id == "mend-allies":
+                for o in c.units("enemy"):
+                    if o.id != u.id and distance(pos(o), pos(u)) <= 2:
+                        h = harm.heal(c, o, use.value)
+                        if h:
+                            c.say("heal", f"{s.label}: {o.name} heals {h} HP.", unit=o.id)
+            continue  # Dodge, Pack Hunter and Reassemble are read by damage, the roll and defeat
         if timing == "after it engages":
             use.engaged = list(damaged or []) if s.id in DAMAGED_ONLY else list(engaged or [])
             if not use.engaged and s.id in DAMAGED_ONLY:
@@ -158,11 +162,8 @@ def enemy_skills_at(c: Ctx, u: Unit, timing: str, *, attacker: Unit | None = Non
 def roll_combat(c: Ctx, u: Unit, first_target: Unit | None) -> tuple[int, list[RolledDie]]:
     enemy = stats_of(c, u)
     n = enemy.combat
-    if first_target is not None and any(s.id == "pack-hunter" for s in enemy.skills) and not c.has(u, "fear"):
-        if any(o.id != u.id and distance(pos(o), pos(first_target)) == 1 for o in c.units("enemy")):
-            n += 1
-            c.say("skill", f"Pack Hunter: another enemy is next to {first_target['name']}, so {u.name} "
-                           "rolls 1 more die.", unit=u.id)
+    if first_target is not None:
+        n += extra_dice(c, u, first_target)  # e.g. Pack Hunter
     if n > c.pack.supply.enemy_combat_dice:
         n = c.pack.supply.enemy_combat_dice
         c.say("note", f"Only {n} enemy Combat dice are in the supply, so {u.name} rolls {n}.", unit=u.id)

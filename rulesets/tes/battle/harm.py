@@ -470,12 +470,13 @@ def damage_enemy(c: Ctx, uid: str, amount: int, *, true: bool = False, engage: E
         reduce = min(amount, defense)
         if reduce:
             notes.append(f"defense prevents {reduce}")
-        if engage is not None and any(s.id == "dodge" for s in enemy.skills) and not engage.dodged.get(uid):
-            engage.dodged[uid] = True
-            n = min(amount - reduce, int(engage.idle_dice))
+        if engage is not None:
+            from rulesets.tes.battle.enemy_skills import dodge
+
+            n, note = dodge(c, u, amount - reduce, engage)
             if n:
                 reduce += n
-                notes.append(f"Dodge prevents {n}")
+                notes.append(note)
     taken = amount - reduce
     u.hp = max(0, u.hp - taken)
     c.say("damage", f"{label or 'Damage'}: {u.name} is dealt {amount}{' true' if true else ''} damage"
@@ -488,17 +489,10 @@ def damage_enemy(c: Ctx, uid: str, amount: int, *, true: bool = False, engage: E
 
 def defeat_enemy(c: Ctx, uid: str, by: str | None) -> None:
     u = c.unit(uid)
-    enemy = stats_of(c, u)
-    if any(s.id == "reassemble" for s in enemy.skills) and not u.reassembled:
-        u.reassembled = True
-        roll = c.dice.roll(6)
-        face = c.pack.enemy_combat_die[roll - 1]
-        if any(r.icon == "damage" for r in face.results):
-            u.hp = 1
-            c.say("skill", f"Reassemble: {u.name} rolls {face} ({roll}) and pulls itself together with 1 HP.",
-                  unit=uid, roll=roll)
-            return
-        c.say("skill", f"Reassemble: {u.name} rolls {face} ({roll}) and stays down.", unit=uid, roll=roll)
+    from rulesets.tes.battle.enemy_skills import survive
+
+    if survive(c, u):  # e.g. Reassemble: it stays on the map
+        return
     u.defeated = True
     where = pos(u)
     if u.q is not None:

@@ -99,7 +99,8 @@ TIMINGS: tuple[str, ...] = (
 )
 
 #: Effect targets (rulesets.tes.battle.effects says which units each one reaches).
-TARGETS = ("target", "near-target", "self", "ally", "allies-in-range", "adjacent-enemies", "all-in-range", "attacker")
+TARGETS = ("target", "near-target", "self", "ally", "allies-in-range", "adjacent-enemies", "all-in-range", "attacker",
+           "other-allies-in-range")
 
 
 #: Conditions an effect may carry (``if``): it applies only when the condition holds.
