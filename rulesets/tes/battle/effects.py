@@ -50,6 +50,7 @@ class Use:
     previous: int = 0
     status_die: tuple[str, str] | None = None  # (owner, die id) of an S-code die being resolved
     status_die_placed: bool = False
+    hexes: list[list[int]] = field(default_factory=list)  # hexes named for S dice placed in a hex, used in order
 
 
 def amount_of(use: Use, eff: dict) -> int:
@@ -498,3 +499,5 @@ __all__ = ["REGISTRY", "Use", "amount_of", "units_for", "give_status", "run_effe
 
 # Item primitives (draw-item) live with the item rules and register themselves.
 from rulesets.tes.battle import items as _items  # noqa: E402,F401
+# A status-code die placed in a hex (hex-die) lives with the hex dice rules.
+from rulesets.tes.battle import hexdice as _hexdice  # noqa: E402,F401
