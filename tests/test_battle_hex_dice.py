@@ -6,16 +6,21 @@ Argonian Bandit (e2) on 4,1.  Ryan is given an Ember Rune die (face 6: "3 rune")
 from __future__ import annotations
 
 import copy
+import io
 
 import pytest
 from battle_helpers import ctx, jailbreak, party, run, texts
+from PIL import Image
 
+import render
 from kernel.core import RuleError
 from kernel.hexes import Hex
+from render import battlemap
 from rulesets.tes.battle import flow, harm, hexdice
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle.model import place_tile
 from rulesets.tes.battle.state import Battle, HexDie
+from rulesets.tes.present.battle import map_view
 
 RUNE = 6  # Ember Rune's face "3 rune"
 BLANK = [1] * 12  # enemy Combat dice: blank
@@ -303,3 +308,72 @@ async def test_resolve_at_at_the_table(tmp_path):
     assert "at: " in text and "Write hexes as `q,r`" in text
     assert "`at:` names 1 hex, but none of the dice you resolve is placed in a hex" in text
     assert state.battle.pending is None and "High Elf Bandit is dealt 4 damage" in text  # plain /resolve works
+
+
+def _pixels(img: Image.Image):
+    flat = getattr(img, "get_flattened_data", None)
+    return list(flat()) if flat else list(img.getdata())
+
+
+def _render(view) -> Image.Image:
+    return Image.open(io.BytesIO(render.render("map", view))).convert("RGB")
+
+
+def test_the_map_shows_the_die_in_its_hex():
+    s = ryans_turn()
+    s, _ = rune(s, {"at": [[0, 1]]})
+    view = map_view(s, ctx(s).pack)
+    assert view["dice"] == [{"q": 0, "r": 1, "value": 3, "label": "Ember Rune", "side": "adventurer",
+                             "owner": "RYA", "player": ""}]
+    bare = copy.deepcopy(view)
+    bare.pop("dice")
+    img, img_bare = _render(view), _render(bare)
+    lay = battlemap._Layout(view["hexes"])
+    cx, cy = lay.centre(0, 1)
+    cy += battlemap.HEADER_H
+    w = lay.s * 0.62
+    box = (int(cx - w / 2), int(cy - w / 2), int(cx + w / 2), int(cy + w / 2))
+    blue = battlemap.SIDE_COLOURS["adventurer"]
+
+    def count(im, colour):
+        return sum(1 for p in _pixels(im.crop(box)) if all(abs(a - b) <= 30 for a, b in zip(p, colour)))
+
+    assert count(img, blue) > w * 6 and count(img_bare, blue) == 0  # the die's frame and number
+    assert count(img, (255, 255, 255)) > w * w * 0.2  # its white face
+    # the number (inside the frame) is readable on a phone: the picture shown 400 px wide
+    inner = int(w / 7) + 3
+    digit = [y for y in range(box[1] + inner, box[3] - inner)
+             if any(all(abs(a - b) <= 30 for a, b in zip(img.getpixel((x, y)), blue))
+                    for x in range(box[0] + inner, box[2] - inner))]
+    assert digit and (digit[-1] - digit[0] + 1) * 400 / img.size[0] >= 7
+
+
+def test_the_picture_in_the_docs_renders():
+    """docs/images/map-rune.png: Ryan's rune next to the High Elf Bandit, Shannon standing on her own."""
+    import os
+
+    view = rune_picture_view()
+    assert [(d["q"], d["r"], d["owner"]) for d in view["dice"]] == [(0, 2, "RYA"), (-1, 2, "SHA")]
+    assert _render(view).size[0] == battlemap.TARGET_W
+    shipped = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "images",
+                           "map-rune.png")
+    assert Image.open(shipped).size[0] == battlemap.TARGET_W
+
+
+def rune_picture_view() -> dict:
+    """The battle drawn in docs/images/map-rune.png (``python tests/test_battle_hex_dice.py`` writes it)."""
+    s = ryans_turn(move_to=(0, 1))
+    s.adventurers["S"].dice["d98"] = {"type": "ember-rune", "line": "destruction-staff", "level": 2}
+    s, _ = rune(s, target="e1")  # next to the High Elf Bandit: 0,2
+    s, _ = run(s, "battle.endturn", "R", forced=BLANK)
+    s, _ = run(s, "battle.engage", "S", {"dice": "d98", "form": "magic"}, forced=[RUNE])
+    s, _ = run(s, "battle.resolve", "S", {"at": [[-1, 2]]})
+    s, _ = run(s, "battle.move", "S", {"to": [-1, 2]})  # onto her own die: it does not go off for her
+    return map_view(s, ctx(s).pack)
+
+
+if __name__ == "__main__":  # refresh docs/images/map-rune.png
+    import sys
+
+    with open(sys.argv[1] if len(sys.argv) > 1 else "docs/images/map-rune.png", "wb") as fh:
+        fh.write(render.render("map", rune_picture_view()))

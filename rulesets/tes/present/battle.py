@@ -64,6 +64,10 @@ def map_view(state, pack) -> dict[str, Any]:
             "hexes": hexes, "caches": caches,
             "units": units, "path": turn.path, "engage": engage,
             "log": [_plain(x, state) for x in b.log[-LOG_LINES:]]}
+    if b.hex_dice:  # skill dice placed in hexes, marked with whose they are
+        view["dice"] = [{"q": d.hex[0], "r": d.hex[1], "value": d.value, "label": d.label, "side": "adventurer",
+                         "owner": b.units[f"a:{d.owner}"].short if f"a:{d.owner}" in b.units else "",
+                         "player": state.names.get(d.owner) or ""} for d in b.hex_dice]
     if b.enemy_acts and not turn.acted and not turn.path:  # the enemy phase just ended: show what they did
         view["moves"] = [dict(x) for x in b.enemy_acts.get("moves") or []]
         view["engages"] = [dict(x) for x in b.enemy_acts.get("engages") or []]
