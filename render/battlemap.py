@@ -721,7 +721,9 @@ def _draw_log(d: ImageDraw.ImageDraw, W: int, y: float, lines: list[str], flog) 
     ly = y + 38
     for i, line in enumerate(lines):
         last = i == len(lines) - 1
-        draw_text(d, (M + 12, ly), line, font(LOG_FONT, last) if last else flog, INK, "la")
+        # the newest line is bold: shrunk if need be, as it was wrapped to the regular font's width
+        f = fit_font(line, W - 2 * M - 24, LOG_FONT, True, min_size=16) if last else flog
+        draw_text(d, (M + 12, ly), line, f, INK, "la")
         ly += LOG_ROW
 
 
