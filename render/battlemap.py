@@ -333,6 +333,44 @@ def _chest(d: ImageDraw.ImageDraw, cx: float, cy: float, w: float) -> None:
     d.rectangle([cx - k, y0 + h * 0.3, cx + k, y0 + h * 0.58], fill=GOLD, outline=(60, 36, 14), width=1)
 
 
+def _hex_die(d: ImageDraw.ImageDraw, cx: float, cy: float, w: float, value, owner: str = "",
+             side: str = "adventurer") -> None:
+    """A skill die lying in a hex: a square die face, ``w`` pixels wide, with its number, framed in its owner's
+    side colour; the owner's short label on a tag under it."""
+    col = SIDE_COLOURS.get(side, SIDE_COLOURS["adventurer"])
+    lw = max(2, int(w / 7))
+    d.rounded_rectangle([cx - w / 2, cy - w / 2, cx + w / 2, cy + w / 2], radius=w * 0.2, fill=WHITE, outline=col,
+                        width=lw)
+    num = str(value if value not in (None, "") else "?")
+    draw_text(d, (cx, cy + 0.5), num, fit_font(num, w * 0.72, int(w * 0.8), True, min_size=9), col, "mm")
+    if owner:
+        fo = fit_font(owner, w * 1.6, max(9, int(w * 0.36)), True, min_size=9)
+        tw = text_width(owner, fo) + fo.size * 0.6
+        th = fo.size * 1.15
+        ty = cy + w / 2 + th / 2 + lw / 2
+        d.rounded_rectangle([cx - tw / 2, ty - th / 2, cx + tw / 2, ty + th / 2], radius=th / 2, fill=col,
+                            outline=WHITE, width=1)
+        draw_text(d, (cx, ty), owner, fo, text_on(col), "mm")
+
+
+def _draw_hex_dice(d: ImageDraw.ImageDraw, lay, dice: list, units: list[dict], yoff: float) -> None:
+    """Dice placed in hexes: in the middle of an empty hex with whose it is under it; smaller, left of a unit
+    standing there (an ally may stand on one) or fallen there."""
+    s = lay.s
+    taken = {_unit_place(u) for u in units}
+    for die in dice or []:
+        qr = _qr(die) if isinstance(die, dict) else None
+        if qr is None:
+            continue
+        cx, cy = lay.centre(*qr)
+        cy += yoff
+        owner = str(die.get("owner") or "")
+        if qr in taken:
+            _hex_die(d, cx - s * 0.6, cy - s * 0.16, s * 0.4, die.get("value"), "", die.get("side") or "adventurer")
+        else:
+            _hex_die(d, cx, cy - s * 0.08, s * 0.62, die.get("value"), owner, die.get("side") or "adventurer")
+
+
 def _badge(d, x, y, r, status: str) -> None:
     col = status_colour(status)
     letter = status_letter(status)
@@ -533,6 +571,7 @@ def _legend(d: ImageDraw.ImageDraw, x0: float, y: float, width: float) -> float:
 
     items.append(("enemy slot", slot))
     items.append(("cache", lambda dd, cx, cy: _chest(dd, cx, cy, 28)))
+    items.append(("die in a hex", lambda dd, cx, cy: _hex_die(dd, cx, cy - 3, 22, 3)))
 
     def level(dd, cx, cy):
         dd.rectangle([cx - 10, cy - 10, cx + 10, cy + 10], fill=INK, outline=WHITE, width=1)
@@ -610,6 +649,8 @@ def _draw_specimen(lay: _Layout) -> Image.Image:
     _draw_units(d, grid, units, HEADER_H)
     y = log_y - s * 0.5
     _chest(d, M + s * 0.3, y, s * 0.34)
+    _hex_die(d, M + s * 10, y - s * 0.2, s * 0.62, 3, "RYA")
+    _hex_die(d, M + s * 11, y - s * 0.2, s * 0.4, 4)
     arrow(d, (M + s, y), (M + s * 3, y), PATH_COLOUR, max(4, int(s / 11)), s * 0.3)
     arrow(d, (M + s * 7, y), (M + s * 9, y), ENEMY_PATH_COLOUR, max(4, int(s / 11)), s * 0.3)
     arrow(d, (M + s * 4, y), (M + s * 6, y), WHITE, max(6, int(s / 7)) + 6, s * 0.42)
@@ -692,7 +733,9 @@ def _draw_log(d: ImageDraw.ImageDraw, W: int, y: float, lines: list[str], flog) 
     newest = len(lines) - getattr(lines, "bold", 1)  # every line of the newest entry is bold
     for i, line in enumerate(lines):
         last = i >= newest
-        draw_text(d, (M + 12, ly), line, font(LOG_FONT, last) if last else flog, INK, "la")
+        # the newest entry is bold: shrunk if need be, as it was wrapped to the regular font's width
+        f = fit_font(line, W - 2 * M - 24, LOG_FONT, True, min_size=16) if last else flog
+        draw_text(d, (M + 12, ly), line, f, INK, "la")
         ly += LOG_ROW
 
 
@@ -781,7 +824,8 @@ def render_map(view: dict) -> bytes:
     ``moves`` [{"unit": id, "path": [[q, r], ...]}] and ``engages`` [{"unit": id, "from": [q, r],
     "to": [q, r]}] (what units did, e.g. the enemy phase); a unit's ``player`` (display name, shown in
     the footer key) and ``defeated_at`` [q, r] (where a defeated unit taken off the map fell); a
-    cache's ``opened`` (opened caches are not drawn).
+    cache's ``opened`` (opened caches are not drawn); ``dice`` [{"q", "r", "value", "owner", "side"}]: skill
+    dice placed in hexes (``owner``: the short label of whose die it is; ``side``: its colour, "adventurer").
     """
     view = printable_view(view or {})
     st = _static_layer(view)
@@ -815,7 +859,8 @@ def render_map(view: dict) -> bytes:
     # moves: the acting unit's path and any others the view lists
     for path, colour in _moves_of(view, units):
         _draw_moves(d, lay, path, yoff, colour)
-    # units
+    # dice placed in hexes, then the units
+    _draw_hex_dice(d, lay, view.get("dice") or [], units, yoff)
     _draw_units(d, lay, units, yoff)
     # engage arrows on top
     _draw_engage(d, lay, view.get("engage"), yoff)

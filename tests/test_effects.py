@@ -34,7 +34,7 @@ def _near(c, uid: str, to: str) -> None:
 def test_every_primitive_has_a_test_here():
     tested = {"damage", "prevent", "heal", "bonus-hp", "tenacity", "status", "move", "recover", "fatigue", "pierce",
               "add-dice", "reroll", "companion", "manual", "engage", "draw-item", "defense", "immune", "challenge",
-              "revive", "form", "lockpick-free", "lockpick-set"}
+              "revive", "form", "lockpick-free", "lockpick-set", "hex-die"}
     tested |= {"dodge", "survive", "combat-dice", "raise-dead", "health"}  # tests/test_battle_enemy_skills.py
     assert set(REGISTRY) == tested
 
@@ -189,6 +189,20 @@ def test_status_given_and_removed(battle):
     assert c.has(c.unit("e1"), "daze")
     run_effects(Use(c, c.unit("a:S"), "Test", target="e1"), [take])
     assert not c.has(c.unit("e1"), "daze")
+
+
+def test_hex_die_places_the_die_being_resolved_in_a_hex(battle):
+    c = ctx(battle)
+    eff = effect({"type": "hex-die"}, die=True)
+    assert describe(eff) == ("place this die in a hex in range and sight; an enemy that moves into it or starts "
+                             "its turn there is dealt the rolled value of damage, then the die is exhausted")
+    die = next(iter(c.adv("R").dice))
+    use = Use(c, c.unit("a:R"), "Test", value=2, form="magic", status_die=("R", die), hexes=[[0, 1]])
+    run_effects(use, [eff])
+    assert use.status_die_placed and die in c.adv("R").placed
+    assert [(d.hex, d.damage) for d in c.b.hex_dice] == [([0, 1], 2)]  # more in test_battle_hex_dice.py
+    run_effects(Use(c, c.unit("a:S"), "Test", value=2, form="magic"), [eff])  # no S die: nothing to place
+    assert len(c.b.hex_dice) == 1 and "no skill die to place in a hex" in c.events[-1].text
 
 
 def test_move_grants_free_movement_that_move_can_spend(battle):

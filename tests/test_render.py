@@ -697,3 +697,16 @@ def test_every_line_of_the_newest_log_entry_is_bold():
                                    "Choose where with /move to:q,r, or /battle stay."]}
     lines = _log_lines(view, 1100, font(22))
     assert len(lines) == 3 and lines.bold == 2
+
+
+def test_the_newest_log_line_stays_inside_the_log_box():
+    """The newest line is drawn bold, so it is shrunk to the width it was wrapped to."""
+    view = example_map_view()
+    view["log"] = ["Destruction Staff: rune: Ryan places Ember Rune (3) in hex 0,2, the free hex closest to the "
+                   "target (/resolve at: names another); an enemy that moves into it or starts its turn there is "
+                   "dealt 3 damage."]
+    img = _open(battlemap.render_map(view))
+    st = battlemap._static_layer(view)
+    w, h = img.size
+    right = (w - battlemap.M + 2, int(st.legend_end), w, h)  # right of the log box's edge
+    assert _count(img, common.INK, right, tol=60) == 0

@@ -132,6 +132,8 @@ def take_turn(c: Ctx, u: Unit) -> None:
         return
     comp = c.pack.companions[u.companion]
     moved = enemy_ai.walk(c, u, enemy_ai.plan_move(c, u), "companion-move")
+    if not on_map(u):  # defeated on its way (a die in a hex)
+        return
     cur = EnemyTurn(uid=u.id)
     targets = enemy_ai.targetable_from(c, u, pos(u))
     if moved and c.has(u, "daze"):

@@ -52,6 +52,7 @@ class Use:
     status_die_placed: bool = False
     to: list[int] | None = None  # where an ability's move goes now ([q, r]; None: free movement for later)
     new_form: str | None = None  # the battle form a form change takes
+    hexes: list[list[int]] = field(default_factory=list)  # hexes named for S dice placed in a hex, used in order
 
 
 def amount_of(use: Use, eff: dict) -> int:
@@ -688,3 +689,5 @@ from rulesets.tes.battle import items as _items  # noqa: E402,F401
 from rulesets.tes.battle import lockpick_cards as _lockpick_cards  # noqa: E402,F401
 # Enemy skill primitives (dodge, survive, combat-dice, raise-dead, health) live with the enemy skills.
 from rulesets.tes.battle import enemy_skills as _enemy_skills  # noqa: E402,F401
+# A status-code die placed in a hex (hex-die) lives with the hex dice rules.
+from rulesets.tes.battle import hexdice as _hexdice  # noqa: E402,F401

@@ -7,7 +7,7 @@ to the one closest to the priority unit, then the first by (q, r).
 """
 from __future__ import annotations
 
-from rulesets.tes.battle import harm
+from rulesets.tes.battle import harm, hexdice
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle.effects import Use, run_effects
 from rulesets.tes.battle.enemy_skills import extra_dice, legacy
@@ -76,6 +76,7 @@ def walk(c: Ctx, u: Unit, path: list[Hex], kind: str) -> bool:
     c.b.enemy_acts.setdefault("moves", []).append({"unit": u.id, "path": list(c.b.turn.path), "side": u.side})
     c.say(kind, f"{u.name} moves {start} → " + " → ".join(str(h) for h in path) + ".",
           unit=u.id, path=c.b.turn.path)
+    hexdice.moved(c, u, path)  # dice in the hexes it moved into go off
     return True
 
 
@@ -185,6 +186,7 @@ def start_turn(c: Ctx, u: Unit) -> None:
     c.b.turn = Turn(unit=u.id, start={x.id: [x.q, x.r] for x in c.units()})
     if c.has(u, "bane"):
         harm.damage_enemy(c, u.id, 1, true=True, label="Bane")
+    hexdice.start_of_turn(c, u)
     if on_map(u):
         enemy_skills_at(c, u, "start of its turn")
 
@@ -207,6 +209,8 @@ def take_turn(c: Ctx, u: Unit) -> EnemyTurn | None:
         return None
     enemy = stats_of(c, u)
     moved = walk(c, u, plan_move(c, u), "enemy-move")
+    if not on_map(u):  # defeated on its way (a die in a hex)
+        return EnemyTurn(uid=u.id)
     if moved and c.has(u, "daze"):
         c.say("status", f"{u.name} is dazed and moved, so it cannot roll this turn.", unit=u.id)
         return EnemyTurn(uid=u.id)

@@ -426,7 +426,9 @@ def resolve(c: Ctx, owner: str, args: dict) -> None:
                 groups.append(g)
             g["value"] += int(value or (1 if icon == "tenacity" else 0))
             g["dice"].append(i)
-    use = Use(c, me, "", target=p.target, engage=engage, form=form, ally=ally)
+    use = Use(c, me, "", target=p.target, engage=engage, form=form, ally=ally,
+              hexes=args_.route(args["at"], "at") if args.get("at") else [])  # hexes for dice placed in a hex
+    named = len(use.hexes)
     placed: set[int] = set()  # dice placed on a unit as status dice (S code)
     if p.item:
         it = c.pack.items[p.item]
@@ -469,6 +471,12 @@ def resolve(c: Ctx, owner: str, args: dict) -> None:
         if use.status_die_placed:
             placed.add(g["dice"][0])
         use.status_die = None
+    if use.hexes:
+        used = named - len(use.hexes)
+        only = "none of the dice you resolve is" if not used else \
+            f"only {used} of the dice you resolve {'is' if used == 1 else 'are'}"
+        raise RuleError(f"`at:` names {named} {'hex' if named == 1 else 'hexes'}, but {only} placed in a hex "
+                        "(e.g. a rune). Name one hex per such die, in resolve order, or leave `at:` out.")
     # place every die
     for i, r in enumerate(dice):
         if r["free"] or i in placed:

@@ -10,7 +10,7 @@ from typing import Any
 from rulesets.tes.battle import enemy as enemy_ai
 from rulesets.tes.battle import companion, harm, objectives, pool, track
 from rulesets.tes.battle import status as status_rules
-from rulesets.tes.battle import abilities
+from rulesets.tes.battle import abilities, hexdice
 from rulesets.tes.battle.effects import Use, give_status, run_effects
 from rulesets.tes.rules import args as args_
 from rulesets.tes.battle.model import (Ctx, adv_uid, on_map, pos, prevent_timeout_minutes, prevention_mode,
@@ -186,6 +186,9 @@ def start_turn(c: Ctx, owner: str) -> bool:
         harm.damage_adventurer(c, owner, 1, true=True, label="Bane")
         if not on_map(u):
             return False
+    hexdice.start_of_turn(c, u)  # a die in its hex set against it (blindness)
+    if not on_map(u):
+        return False
     done = track.recovery(adv, c.pack)
     if done:
         c.say("recovery", f"Recovery ({adv.cooldown_stat}): " + "; ".join(done) + ".", unit=u.id)
@@ -592,6 +595,7 @@ def cleanup(c: Ctx) -> None:
     for u in c.b.units.values():
         if u.status_dice:
             status_rules.clear(c, u)  # status-code dice on chips go to their owners' tracks
+    hexdice.clear(c)  # and those in hexes
     for owner in c.b.order:
         adv = c.adv(owner)
         adv.bonus_hp = 0

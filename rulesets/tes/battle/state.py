@@ -434,6 +434,22 @@ class LockpickCheck(Record):
     more: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
+# -------------------------------------------------------------- hex dice --
+@dataclass
+class HexDie(Record):
+    """A status-code (S) skill die placed in a hex (rulesets.tes.battle.hexdice): whose die, its number and
+    what it does to a unit that moves into the hex or starts its turn there."""
+
+    hex: list[int] = field(default_factory=list)  # [q, r]
+    owner: str = ""  # the player whose die it is
+    die: str = ""  # the owner's die id
+    value: int = 0  # the number it was placed with
+    label: str = ""  # the die's name, e.g. "Ember Rune"
+    damage: int = 0  # damage dealt when it goes off
+    true: bool = False  # true damage
+    more: dict[str, Any] = field(default_factory=dict, repr=False)
+
+
 # -------------------------------------------------------------------- map --
 @dataclass
 class TileSpot(Record):
@@ -461,9 +477,9 @@ class Battle(Record):
     NESTED = {"units": ("dict", Unit), "turn": ("one", Turn), "pending": ("one", PendingRoll),
               "asking": ("one", PreventionAsk), "enemy_phase": ("one", EnemyPhase),
               "lockpick": ("one", LockpickCheck), "tiles": ("list", TileSpot), "harms": ("list", Hit),
-              "offers": ("list", Offer)}
+              "offers": ("list", Offer), "hex_dice": ("list", HexDie)}
     ALIASES = {"await": "asking"}
-    OPTIONAL = frozenset({"brought", "enemy_acts", "harms", "offers"})
+    OPTIONAL = frozenset({"brought", "enemy_acts", "harms", "offers", "hex_dice"})
 
     no: int = 0
     encounter: str = ""
@@ -502,6 +518,7 @@ class Battle(Record):
     harms: list[Hit] = field(default_factory=list)
     # free moves interrupts gave during an enemy's turn, the first one waiting for its player (see Offer)
     offers: list[Offer] = field(default_factory=list)
+    hex_dice: list[HexDie] = field(default_factory=list)  # S skill dice placed in hexes (rulesets.tes.battle.hexdice)
     more: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod

@@ -111,7 +111,13 @@ def remove(c: Ctx, u: Unit, status: str, label: str = "") -> bool:
 
 
 def clear(c: Ctx, u: Unit) -> None:
-    """Every status die on a chip comes off (defeat, end of battle); S dice are exhausted to their owners."""
+    """Every status die on a chip comes off (defeat, end of battle); S dice are exhausted to their owners.
+
+    A defeated adventurer's S dice in hexes come off too (rulesets.tes.battle.hexdice)."""
+    if u.owner and c.b.hex_dice:
+        from rulesets.tes.battle import hexdice
+
+        hexdice.clear(c, u.owner)
     for status in list(u.statuses):
         back = _return_die(c, u, status)
         if back:

@@ -64,6 +64,10 @@ def map_view(state, pack) -> dict[str, Any]:
             "hexes": hexes, "caches": caches,
             "units": units, "path": turn.path, "engage": engage,
             "log": [_plain(x, state) for x in b.log[-LOG_LINES:]]}
+    if b.hex_dice:  # skill dice placed in hexes, marked with whose they are
+        view["dice"] = [{"q": d.hex[0], "r": d.hex[1], "value": d.value, "label": d.label, "side": "adventurer",
+                         "owner": b.units[f"a:{d.owner}"].short if f"a:{d.owner}" in b.units else "",
+                         "player": state.names.get(d.owner) or ""} for d in b.hex_dice]
     if b.enemy_acts and not turn.acted and not turn.path:  # the enemy phase just ended: show what they did
         view["moves"] = [dict(x) for x in b.enemy_acts.get("moves") or []]
         view["engages"] = [dict(x) for x in b.enemy_acts.get("engages") or []]
@@ -266,6 +270,12 @@ async def battle_status(inv: Invocation) -> Reply:
             + (f" · {', '.join(u.statuses)}" if u.statuses else "")
             for u in b.units.values() if u.side == "enemy" and on_map(u)]
     e.add("Enemies", "\n".join(foes) or "none left")
+    if b.hex_dice:
+        e.add("Dice in hexes", "\n".join(
+            f"{d.hex[0]},{d.hex[1]}: **{d.label}** ({d.value}) of "
+            f"{state.adventurers[d.owner].name if d.owner in state.adventurers else 'someone'}"
+            f" · {d.damage}{' true' if d.true else ''} damage to an enemy that moves in or starts its turn there"
+            for d in b.hex_dice))
     e.add("Objective", b.objective)
     from rulesets.tes.battle.flow import battle_rules
 
@@ -353,15 +363,31 @@ async def engage(inv: Invocation, dice=None, target=None, form=None, item=None, 
     if out.state.battle and out.state.battle.pending:
         reply.content += ("\nResolve with the buttons below, `/resolve` (all, in rolled order) or "
                           "`/resolve order:2,1` (only those, in that order).")
+        if _places_in_a_hex(out.state.battle.pending, _pack(out.state)):
+            reply.content += (" A die placed in a hex goes to the free hex nearest your target; to choose it, "
+                              "add `at:q,r` to `/resolve`.")
     return reply
+
+
+def _places_in_a_hex(pending, pack) -> bool:
+    """Whether a die of this roll shows a result that places the die in a hex (e.g. a rune)."""
+    for d in pending.dice:
+        line = None if d.get("free") else pack.lines.get(d.get("line") or "")
+        for icon, _v in d.get("results") or []:
+            ab = line.abilities.get(icon) if line else None
+            if ab and any(e.get("type") == "hex-die" for e in ab.effects):
+                return True
+    return False
 
 
 @command("resolve", "Resolve your roll: which dice, in what order (default: all in rolled order).",
          Opt("order", str, "Die numbers from the roll, e.g. 2,1 — or none"),
-         Opt("ally", str, "The adventurer an ally ability goes to (default: you)"), PLAYER, renders=True)
-async def resolve(inv: Invocation, order=None, ally=None, player=None) -> Reply:
-    args = {k: v for k, v in {"order": _order(order), "ally": args_.unit_ref(ally) if ally else None}.items()
-            if v is not None}
+         Opt("ally", str, "The adventurer an ally ability goes to (default: you)"),
+         Opt("at", str, "Hex q,r for a die placed in a hex, e.g. a rune (several: \"1,2 2,2\", in resolve order)"),
+         PLAYER, renders=True)
+async def resolve(inv: Invocation, order=None, ally=None, at=None, player=None) -> Reply:
+    args = {k: v for k, v in {"order": _order(order), "ally": args_.unit_ref(ally) if ally else None,
+                              "at": (args_.route(at, "at") or None) if at else None}.items() if v is not None}
     out = await inv.do("battle.resolve", args, player=player)
     return await battle_reply(inv, out)
 
