@@ -451,7 +451,7 @@ class Move(Primitive):
 
 def _move_now(use: Use, n: int, through: bool) -> int:
     """An ability's free move made at once, to the hex the player named (``/ability ... to:``)."""
-    from rulesets.tes.battle.engage import route
+    from rulesets.tes.battle.engage import route, stepped
 
     c, me = use.c, use.source
     start = pos(me)
@@ -464,6 +464,7 @@ def _move_now(use: Use, n: int, through: bool) -> int:
     c.b.turn.path = line
     c.say("move", f"🚶 {use.label}: {me['name']} moves {start} → " + " → ".join(str(h) for h in path)
           + (" (through units)" if through else "") + ".", unit=me["id"], path=line)
+    stepped(c, me, path)
     return len(path)
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.tes.battle import harm, track
+from rulesets.tes.battle import harm, hexdice, track
 from rulesets.tes.rules import args as args_
 from rulesets.tes.battle.effects import Use, run_effects
 from rulesets.tes.battle.model import Ctx, find_unit, on_map, pos
@@ -130,9 +130,18 @@ def do_move(c: Ctx, owner: str, args: dict) -> None:
     kind = "free move" if free else ("second move" if turn.moves == 2 else "move")
     c.say("move", f"🚶 {u.name} makes a {kind}: {start} → " + " → ".join(str(h) for h in path) + ".",
           unit=u.id, path=turn.path)
-    from rulesets.tes.battle.lockpick import note_cache
+    stepped(c, u, path)
+    if on_map(u):
+        from rulesets.tes.battle.lockpick import note_cache
 
-    note_cache(c, u, len(path), 0 if free else adv_stamina(c, owner))
+        note_cache(c, u, len(path), 0 if free else adv_stamina(c, owner))
+
+
+def stepped(c: Ctx, u: Unit, path: list[Hex]) -> None:
+    """After an adventurer's move (any move: a move action, free movement, an ability's or an interrupt's):
+    what the hexes it moved into do to it (a die set there against it)."""
+    if c.b.hex_dice:
+        hexdice.moved(c, u, path)
 
 
 # ---------------------------------------------------------------- engage --

@@ -427,6 +427,7 @@ def react(c: Ctx, owner: str, args: dict) -> None:
     b.enemy_acts.setdefault("moves", []).append({"unit": u.id, "path": line, "side": u.side})
     c.say("move", f"🚶 {u.name} makes a free move ({o.source}): {start} → " + " → ".join(str(h) for h in path)
           + ".", unit=u.id, path=line)
+    eng.stepped(c, u, path)
     b.offers.pop(0)
     if o.effects:
         run_effects(Use(c, u, o.source, form=adv.battle_form), o.effects)

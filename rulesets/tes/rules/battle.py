@@ -7,7 +7,7 @@ changes nothing even when the refusal comes late.
 from __future__ import annotations
 
 from rulesets.tes.battle import engage as eng
-from rulesets.tes.battle import flow, hexdice
+from rulesets.tes.battle import flow
 from rulesets.tes.battle.model import Ctx, require_battle
 from kernel.core import RuleError
 from rulesets.tes.rules import TURN_HOOKS, Handler, action, subject
@@ -165,8 +165,6 @@ class Move(TurnAction):
         if why:
             raise RuleError(why)
         eng.do_move(c, owner, args)
-        if c.b.hex_dice:  # dice in the hexes it moved into that are set against it (blindness)
-            hexdice.moved(c, c.unit(f"a:{owner}"), c.b.turn.path[1:])
 
 
 @action
