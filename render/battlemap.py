@@ -371,6 +371,26 @@ def _draw_hex_dice(d: ImageDraw.ImageDraw, lay, dice: list, units: list[dict], y
             _hex_die(d, cx, cy - s * 0.08, s * 0.62, die.get("value"), owner, die.get("side") or "adventurer")
 
 
+def _draw_choices(d: ImageDraw.ImageDraw, lay, choices: list, yoff: float) -> None:
+    """Hexes offered to a player (the menu's free-move destinations): a thick blue rim and the menu's number."""
+    s = lay.s
+    fnum = font(max(14, int(s * 0.3)), True)
+    for ch in choices or []:
+        qr = _qr(ch) if isinstance(ch, dict) else None
+        if qr is None:
+            continue
+        cx, cy = lay.centre(*qr)
+        cy += yoff
+        pts = lay.corners(cx, cy, 0.86)
+        d.line(pts + pts[:1], fill=PATH_COLOUR, width=max(4, int(s / 9)), joint="curve")
+        n = str(ch.get("n") or "")
+        if n:
+            r = s * 0.24
+            by = cy + s * 0.12
+            d.ellipse([cx - r, by - r, cx + r, by + r], fill=PATH_COLOUR, outline=WHITE, width=max(2, int(s / 30)))
+            draw_text(d, (cx, by + 0.5), n, fnum, WHITE, "mm")
+
+
 def _badge(d, x, y, r, status: str) -> None:
     col = status_colour(status)
     letter = status_letter(status)
@@ -712,8 +732,10 @@ class _LogLines(list):
 def _log_lines(view: dict, W: int, flog) -> list[str]:
     lines = _LogLines()
     last = 1
-    for entry in list(view.get("log") or [])[-LOG_LINES:]:
-        wrapped = wrap(str(entry), flog, W - 2 * M - 24, max_lines=2)
+    entries = list(view.get("log") or [])[-LOG_LINES:]
+    for i, entry in enumerate(entries):
+        newest = i == len(entries) - 1  # drawn bold: wrapped to the bold font's width
+        wrapped = wrap(str(entry), font(LOG_FONT, True) if newest else flog, W - 2 * M - 24, max_lines=2)
         lines.extend(wrapped)
         last = len(wrapped)
     out = _LogLines(lines[-(LOG_LINES + 2):])
@@ -825,7 +847,8 @@ def render_map(view: dict) -> bytes:
     "to": [q, r]}] (what units did, e.g. the enemy phase); a unit's ``player`` (display name, shown in
     the footer key) and ``defeated_at`` [q, r] (where a defeated unit taken off the map fell); a
     cache's ``opened`` (opened caches are not drawn); ``dice`` [{"q", "r", "value", "owner", "side"}]: skill
-    dice placed in hexes (``owner``: the short label of whose die it is; ``side``: its colour, "adventurer").
+    dice placed in hexes (``owner``: the short label of whose die it is; ``side``: its colour, "adventurer");
+    ``choices`` [{"q", "r", "n"}]: hexes a player may choose now, numbered as the post's menu numbers them.
     """
     view = printable_view(view or {})
     st = _static_layer(view)
@@ -859,7 +882,8 @@ def render_map(view: dict) -> bytes:
     # moves: the acting unit's path and any others the view lists
     for path, colour in _moves_of(view, units):
         _draw_moves(d, lay, path, yoff, colour)
-    # dice placed in hexes, then the units
+    # hexes a player may choose now (a free move offered), dice placed in hexes, then the units
+    _draw_choices(d, lay, view.get("choices") or [], yoff)
     _draw_hex_dice(d, lay, view.get("dice") or [], units, yoff)
     _draw_units(d, lay, units, yoff)
     # engage arrows on top

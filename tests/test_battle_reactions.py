@@ -67,6 +67,10 @@ def test_backflip_prevents_then_asks_where_to_move_and_the_enemy_phase_waits():
     assert s.battle.enemy_phase is not None  # the enemies wait for Shannon
     prompt = open_prompt(s)
     assert prompt.kind == "move" and prompt.owner == "S" and prompt.default == "stay"
+    from rulesets.tes.present.battle import map_view
+
+    shown = map_view(s, ctx(s).pack)["choices"]  # the map numbers the hexes as the menu does
+    assert [f"{c['n']}. Move to {c['q']},{c['r']}" for c in shown] == [o.label for o in prompt.options]
     assert [o.label for o in prompt.options] == ["1. Move to -3,3", "2. Move to -2,3", "3. Move to -1,1"]
     with pytest.raises(RuleError, match="waits for Shannon"):
         run(s, "battle.move", "R", {"to": [-2, 0]})

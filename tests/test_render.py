@@ -710,3 +710,17 @@ def test_the_newest_log_line_stays_inside_the_log_box():
     w, h = img.size
     right = (w - battlemap.M + 2, int(st.legend_end), w, h)  # right of the log box's edge
     assert _count(img, common.INK, right, tol=60) == 0
+
+
+def test_hexes_offered_to_a_player_are_rimmed_and_numbered_like_the_menu():
+    view = example_map_view()
+    free = next(h for h in view["hexes"] if not h.get("impassable")
+                and not any((u.get("q"), u.get("r")) == (h["q"], h["r"]) for u in view["units"]))
+    plain = _open(battlemap.render_map(view))
+    view["choices"] = [{"q": free["q"], "r": free["r"], "n": 1}]
+    marked = _open(battlemap.render_map(view))
+    lay = battlemap._static_layer(view).layout
+    cx, cy = lay.centre(free["q"], free["r"])
+    cy += battlemap.HEADER_H
+    box = (int(cx - lay.s), int(cy - lay.s), int(cx + lay.s), int(cy + lay.s))
+    assert _count(marked, battlemap.PATH_COLOUR, box, tol=30) > _count(plain, battlemap.PATH_COLOUR, box, tol=30) + 200

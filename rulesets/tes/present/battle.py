@@ -68,6 +68,13 @@ def map_view(state, pack) -> dict[str, Any]:
         view["dice"] = [{"q": d.hex[0], "r": d.hex[1], "value": d.value, "label": d.label, "side": "adventurer",
                          "owner": b.units[f"a:{d.owner}"].short if f"a:{d.owner}" in b.units else "",
                          "player": state.names.get(d.owner) or ""} for d in b.hex_dice]
+    if b.offers:  # a free move waits for its player: the hexes of the menu, numbered alike
+        from rulesets.tes.battle.flow import offer_destinations
+        from rulesets.tes.battle.model import Ctx
+
+        o = b.offers[0]
+        spots = offer_destinations(Ctx(state, pack, None), o.owner, o.amount, o.through)
+        view["choices"] = [{"q": h.q, "r": h.r, "n": i} for i, h in enumerate(spots, 1)]
     if b.enemy_acts and not turn.acted and not turn.path:  # the enemy phase just ended: show what they did
         view["moves"] = [dict(x) for x in b.enemy_acts.get("moves") or []]
         view["engages"] = [dict(x) for x in b.enemy_acts.get("engages") or []]
