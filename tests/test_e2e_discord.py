@@ -745,7 +745,7 @@ async def test_battle_round_through_discord(world: World) -> None:
                           ("battle adjust", {"unit": "99,99", "hp": -1}), ("reroll", {"dice": "1"}),
                           ("item use", {"item": "nothing"}), ("item ready", {"item": "nothing"}),
                           ("item stow", {"item": "nothing"}), ("item drop", {"item": "nothing"}),
-                          ("battle stay", {})):
+                          ("battle stay", {}), ("campaign update", {})):
             res = await w.slash(member, cmd, opts)
             text, ephemeral = answer(res)
             assert text, (cmd, res.log)

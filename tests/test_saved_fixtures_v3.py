@@ -112,3 +112,30 @@ async def test_v3_exports_import_and_play_on(tmp_path, name, then):
         assert errors == 0, text
     finally:
         await store.close()
+
+
+async def test_v3_campaign_is_offered_the_update_and_plays_by_the_new_rules_after_it(tmp_path):
+    store = await _open(tmp_path)
+    try:
+        service = CampaignService(store)
+        errors, text, _ = await _play(store, tmp_path, "ford", "/campaign status")
+        assert errors == 0 and "/campaign update" in text, text
+        errors, text, _ = await _play(store, tmp_path, "ford", "@rog /campaign update")
+        assert errors == 1 and "party leader" in text, text
+        before = await service.campaign("ford")
+        assert (before.rules, before.pack_version) == (1, "82fc84b4cf862aa3")
+        errors, text, _ = await _play(store, tmp_path, "ford", "/campaign update")
+        assert errors == 0 and "rules revision 1 → 2" in text, text
+        after = await service.campaign("ford")
+        from rulesets.tes.content import load_pack
+        from rulesets.tes.state import RULES
+        assert after.rules == RULES and after.pack_version == load_pack("starter").content_hash
+        errors, text, _ = await _play(store, tmp_path, "ford", "/campaign update\n/campaign status")
+        assert errors == 1 and "already plays the newest" in text and "/campaign update`" not in text.split(
+            "already plays")[1], text
+        errors, text, _ = await _play(store, tmp_path, "crypt", "/as leader\n/campaign update")
+        assert errors == 1 and "Finish the battle first" in text, text
+        stored = await store.load_active("ford")
+        assert replay(await store.log(stored.id)).to_dict() == after.to_dict()
+    finally:
+        await store.close()

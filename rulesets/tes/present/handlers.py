@@ -96,6 +96,16 @@ async def adventurer_rest(inv: Invocation) -> Reply:
 
 
 # ----------------------------------------------------------------- content --
+@command("campaign update", "Leader, between battles: play on with the newest rules and content pack version.")
+async def campaign_update(inv: Invocation) -> Reply:
+    from rulesets.tes.rules.campaign import pack_version
+    from rulesets.tes.state import RULES
+
+    state = await _state(inv)
+    out = await inv.do("campaign.update", {"pack_version": pack_version(state.pack), "rules": RULES})
+    return Reply(content=events_text(out.events))
+
+
 @command("content races", "List the races of this campaign's content pack.")
 async def content_races(inv: Invocation) -> Reply:
     pack = await _any_pack(inv)
@@ -203,10 +213,16 @@ class TesPresenter:
         return "Create your adventurer with `/adventurer create`."
 
     async def status(self, inv: Invocation, state) -> Reply:
+        from rulesets.tes.rules.update import update_available
+
         pack = _pack(state)
         buttons = [Button(make_id("mat", inv.channel_id, owner), f"Mat: {adv.name}"[:80])
                    for owner, adv in list(state.adventurers.items())[:4]]
-        return Reply(embeds=[status_embed(state, pack)], buttons=buttons)
+        embed = status_embed(state, pack)
+        if update_available(state):
+            embed.add("Update", "Newer rules or a newer version of the pack are available. The party leader "
+                                "can move the campaign onto them between battles with `/campaign update`.")
+        return Reply(embeds=[embed], buttons=buttons)
 
     def leave_note(self, state, who: str) -> str:
         adv = state.adventurers.get(who)
