@@ -260,7 +260,12 @@ class Challenge(Primitive):
         challenges = b.more.setdefault("challenges", {})
         for u in taunted:
             challenges[u.id] = me.id
-        names = ", ".join(u.name for u in taunted) or "no enemy"
+        within = int(eff.get("within", 3))
+        if not taunted:
+            c.say("challenge", f"{use.label}: no enemy is within {within} hexes of {me['name']}, so none is "
+                               "challenged.", unit=me.id, enemies=[])
+            return 0
+        names = ", ".join(u.name for u in taunted)
         c.say("challenge", f"{use.label}: {names} must target {me['name']} if able until "
                            f"{me['name']}'s next turn.", unit=me.id, enemies=[u.id for u in taunted])
         return len(taunted)
@@ -339,6 +344,9 @@ class Heal(Primitive):
         for u in units_for(use, eff.get("target", "self")):
             h = harm.heal(use.c, u, n)
             got += h
+            if h == 0 and n > 0 and use.c.state.rules >= 2:  # (campaigns on the first rules logged "heals 0 HP")
+                use.c.say("heal", f"{use.label}: {u['name']} is already at full HP.", unit=u["id"], amount=0)
+                continue
             use.c.say("heal", f"{use.label}: {u['name']} heals {h} HP.", unit=u["id"], amount=h)
         return got
 
