@@ -754,10 +754,8 @@ def _draw_log(d: ImageDraw.ImageDraw, W: int, y: float, lines: list[str], flog) 
     ly = y + 38
     newest = len(lines) - getattr(lines, "bold", 1)  # every line of the newest entry is bold
     for i, line in enumerate(lines):
-        last = i >= newest
-        # the newest entry is bold: shrunk if need be, as it was wrapped to the regular font's width
-        f = fit_font(line, W - 2 * M - 24, LOG_FONT, True, min_size=16) if last else flog
-        draw_text(d, (M + 12, ly), line, f, INK, "la")
+        last = i >= newest  # the newest entry is bold (_log_lines wrapped it to the bold font's width)
+        draw_text(d, (M + 12, ly), line, font(LOG_FONT, True) if last else flog, INK, "la")
         ly += LOG_ROW
 
 

@@ -10,8 +10,6 @@ import json
 import shutil
 from pathlib import Path
 
-from commands.core import Table
-from commands.local import LocalTable
 from kernel.service import CampaignService
 from kernel.store import Store
 
@@ -24,11 +22,7 @@ async def _open(tmp_path):
     return await Store.open(db)
 
 
-async def _play(store, tmp_path, channel, script):
-    out: list[str] = []
-    local = LocalTable(Table(CampaignService(store)), channel=channel, out_dir=tmp_path / "out", echo=out.append)
-    errors = await local.run_script(script.strip().splitlines())
-    return errors, "\n".join(out), local
+from helpers.table import play as _play  # noqa: E402
 
 
 async def test_v1_database_mid_battle_plays_on(tmp_path):

@@ -21,8 +21,6 @@ from pathlib import Path
 
 import pytest
 
-from commands.core import Table
-from commands.local import LocalTable
 from kernel import rulesets
 from kernel.service import CampaignService, replay
 from kernel.store import Store
@@ -36,59 +34,51 @@ async def _open(tmp_path):
     return await Store.open(db)
 
 
-async def _play(store, tmp_path, channel, script):
-    out: list[str] = []
-    local = LocalTable(Table(CampaignService(store)), channel=channel, out_dir=tmp_path / "out", echo=out.append)
-    errors = await local.run_script(script.strip().splitlines())
-    return errors, "\n".join(out), local
+@pytest.fixture
+async def store(tmp_path):
+    """A copy of the database written at schema 3, opened by today's bot (in this module, ``store`` is it)."""
+    s = await _open(tmp_path)
+    yield s
+    await s.close()
 
 
-async def test_v3_database_answers_the_open_question_and_plays_on(tmp_path):
-    store = await _open(tmp_path)
-    try:
-        service = CampaignService(store)
-        state = await service.campaign("crypt")
-        assert state.battle is not None and state.battle.asking is not None
-        ask = state.battle.asking
-        assert (ask.owner, ask.enemy, ask.amount) == ("ace", "e2", 3)
-        errors, text, _ = await _play(store, tmp_path, "crypt", """
+from helpers.table import play as _play  # noqa: E402
+
+
+async def test_v3_database_answers_the_open_question_and_plays_on(store, tmp_path):
+    service = CampaignService(store)
+    state = await service.campaign("crypt")
+    assert state.battle is not None and state.battle.asking is not None
+    ask = state.battle.asking
+    assert (ask.owner, ask.enemy, ask.amount) == ("ace", "e2", 3)
+    errors, text, _ = await _play(store, tmp_path, "crypt", """
 /as ace
 /battle status
 /battle prevent use:auto
 """)
-        assert errors == 0, text
-        # the rules revision the campaign began on: Backflip's free move is skipped during an enemy's turn
-        assert "Backflip (1 tenacity, interrupt) prevents 1" in text and "it is skipped" in text
-        state = await service.campaign("crypt")
-        assert state.adventurers["ace"].tenacity == 1
-        assert state.battle.asking.enemy == "e3"  # the next enemy's hit asks in its turn
-    finally:
-        await store.close()
+    assert errors == 0, text
+    # the rules revision the campaign began on: Backflip's free move is skipped during an enemy's turn
+    assert "Backflip (1 tenacity, interrupt) prevents 1" in text and "it is skipped" in text
+    state = await service.campaign("crypt")
+    assert state.adventurers["ace"].tenacity == 1
+    assert state.battle.asking.enemy == "e3"  # the next enemy's hit asks in its turn
 
 
-async def test_v3_database_between_battles_opens(tmp_path):
-    store = await _open(tmp_path)
-    try:
-        service = CampaignService(store)
-        ford = await service.campaign("ford")
-        assert ford.battle is None and ford.last_battle.outcome == "retreat"
-        assert ford.adventurers["rog"].class_id == "rogue"
-        errors, text, _ = await _play(store, tmp_path, "ford", "/campaign status\n/adventurer show\n/adventurer rest")
-        assert errors == 0, text
-        assert "Drakka" in text
-    finally:
-        await store.close()
+async def test_v3_database_between_battles_opens(store, tmp_path):
+    service = CampaignService(store)
+    ford = await service.campaign("ford")
+    assert ford.battle is None and ford.last_battle.outcome == "retreat"
+    assert ford.adventurers["rog"].class_id == "rogue"
+    errors, text, _ = await _play(store, tmp_path, "ford", "/campaign status\n/adventurer show\n/adventurer rest")
+    assert errors == 0, text
+    assert "Drakka" in text
 
 
 @pytest.mark.parametrize("channel", ["crypt", "ford"])
-async def test_v3_logs_replay_to_the_stored_state(tmp_path, channel):
-    store = await _open(tmp_path)
-    try:
-        stored = await store.load_active(channel)
-        entries = await store.log(stored.id)
-        assert replay(entries).to_dict() == rulesets.load(stored.state).to_dict()
-    finally:
-        await store.close()
+async def test_v3_logs_replay_to_the_stored_state(store, tmp_path, channel):
+    stored = await store.load_active(channel)
+    entries = await store.log(stored.id)
+    assert replay(entries).to_dict() == rulesets.load(stored.state).to_dict()
 
 
 @pytest.mark.parametrize("name,then", [
@@ -114,28 +104,24 @@ async def test_v3_exports_import_and_play_on(tmp_path, name, then):
         await store.close()
 
 
-async def test_v3_campaign_is_offered_the_update_and_plays_by_the_new_rules_after_it(tmp_path):
-    store = await _open(tmp_path)
-    try:
-        service = CampaignService(store)
-        errors, text, _ = await _play(store, tmp_path, "ford", "/campaign status")
-        assert errors == 0 and "/campaign update" in text, text
-        errors, text, _ = await _play(store, tmp_path, "ford", "@rog /campaign update")
-        assert errors == 1 and "party leader" in text, text
-        before = await service.campaign("ford")
-        assert (before.rules, before.pack_version) == (1, "82fc84b4cf862aa3")
-        errors, text, _ = await _play(store, tmp_path, "ford", "/campaign update")
-        assert errors == 0 and "rules revision 1 → 2" in text, text
-        after = await service.campaign("ford")
-        from rulesets.tes.content import load_pack
-        from rulesets.tes.state import RULES
-        assert after.rules == RULES and after.pack_version == load_pack("starter").content_hash
-        errors, text, _ = await _play(store, tmp_path, "ford", "/campaign update\n/campaign status")
-        assert errors == 1 and "already plays the newest" in text and "/campaign update`" not in text.split(
-            "already plays")[1], text
-        errors, text, _ = await _play(store, tmp_path, "crypt", "/as leader\n/campaign update")
-        assert errors == 1 and "Finish the battle first" in text, text
-        stored = await store.load_active("ford")
-        assert replay(await store.log(stored.id)).to_dict() == after.to_dict()
-    finally:
-        await store.close()
+async def test_v3_campaign_is_offered_the_update_and_plays_by_the_new_rules_after_it(store, tmp_path):
+    service = CampaignService(store)
+    errors, text, _ = await _play(store, tmp_path, "ford", "/campaign status")
+    assert errors == 0 and "/campaign update" in text, text
+    errors, text, _ = await _play(store, tmp_path, "ford", "@rog /campaign update")
+    assert errors == 1 and "party leader" in text, text
+    before = await service.campaign("ford")
+    assert (before.rules, before.pack_version) == (1, "82fc84b4cf862aa3")
+    errors, text, _ = await _play(store, tmp_path, "ford", "/campaign update")
+    assert errors == 0 and "rules revision 1 → 2" in text, text
+    after = await service.campaign("ford")
+    from rulesets.tes.content import load_pack
+    from rulesets.tes.state import RULES
+    assert after.rules == RULES and after.pack_version == load_pack("starter").content_hash
+    errors, text, _ = await _play(store, tmp_path, "ford", "/campaign update\n/campaign status")
+    assert errors == 1 and "already plays the newest" in text and "/campaign update`" not in text.split(
+        "already plays")[1], text
+    errors, text, _ = await _play(store, tmp_path, "crypt", "/as leader\n/campaign update")
+    assert errors == 1 and "Finish the battle first" in text, text
+    stored = await store.load_active("ford")
+    assert replay(await store.log(stored.id)).to_dict() == after.to_dict()

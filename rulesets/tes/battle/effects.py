@@ -155,6 +155,16 @@ def _who(eff: dict, default: str, verb: str) -> str:
 
 
 # -------------------------------------------------------------- primitives --
+class Passive(Primitive):
+    """A primitive that is read where its moment comes (``read_by`` says where), not run: ``apply`` does
+    nothing (prevention, defense, immunity, an enemy's dodge...)."""
+
+    read_by = ""
+
+    def apply(self, use: Use, eff: dict) -> int:
+        return 0
+
+
 def _hexes(v) -> str | None:
     return None if isinstance(v, int) and not isinstance(v, bool) and v >= 1 else "must be a whole number of hexes"
 
@@ -188,7 +198,7 @@ class Damage(Primitive):
 
 
 @register
-class Prevent(Primitive):
+class Prevent(Passive):
     type = "prevent"
     summary = "prevent damage: now (an interrupt), or while the die sits in an active slot or the cooldown track"
     fields = {"amount": Field(amount, default=1), "while": Field(one_of("now", "active", "cooldown"), required=True),
@@ -204,8 +214,7 @@ class Prevent(Primitive):
             return ['within (how far the ally may be) needs target = "ally"']
         return []
 
-    def apply(self, use: Use, eff: dict) -> int:
-        return 0  # read by the prevention step and when the die is placed
+    read_by = "the prevention step (rulesets.tes.battle.harm) and when the die is placed"
 
     def describe(self, eff: dict) -> str:
         where = {"now": "now", "active": "while this die is in an active slot",
@@ -218,26 +227,24 @@ class Prevent(Primitive):
 
 
 @register
-class Defense(Primitive):
+class Defense(Passive):
     type = "defense"
     summary = "you have this much defense: each time you are dealt damage (not true damage), that much is prevented"
     fields = {"amount": Field(amount, default=1)}
 
-    def apply(self, use: Use, eff: dict) -> int:
-        return 0  # read when damage is dealt (rulesets.tes.battle.abilities.enduring_reduction)
+    read_by = "damage dealt to you (rulesets.tes.battle.abilities.enduring_reduction)"
 
     def describe(self, eff: dict) -> str:
         return f"you have {amount_words(eff)} defense"
 
 
 @register
-class Immune(Primitive):
+class Immune(Passive):
     type = "immune"
     summary = "you cannot gain these statuses"
     fields = {"statuses": Field(list_of("statuses", STATUS_EFFECTS), required=True, read=as_list)}
 
-    def apply(self, use: Use, eff: dict) -> int:
-        return 0  # read when a status is given (rulesets.tes.battle.status.give)
+    read_by = "a status given (rulesets.tes.battle.status.give)"
 
     def describe(self, eff: dict) -> str:
         return "you cannot gain " + " or ".join(eff["statuses"])
@@ -691,7 +698,7 @@ def describe(eff: dict) -> str:
     return REGISTRY.describe(eff)
 
 
-__all__ = ["REGISTRY", "Use", "amount_of", "applies", "units_for", "give_status", "run_effects", "describe"]
+__all__ = ["REGISTRY", "Passive", "Use", "amount_of", "applies", "units_for", "give_status", "run_effects", "describe"]
 
 # Item primitives (draw-item) live with the item rules and register themselves.
 from rulesets.tes.battle import items as _items  # noqa: E402,F401

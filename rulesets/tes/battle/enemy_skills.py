@@ -17,7 +17,7 @@ from typing import Any
 
 from kernel.effects import Field, Primitive, amount, boolean, one_of
 from kernel.hexes import Hex, distance, reachable
-from rulesets.tes.battle.effects import REGISTRY, WHO_WORDS, Use, amount_of, amount_words, units_for
+from rulesets.tes.battle.effects import REGISTRY, WHO_WORDS, Passive, Use, amount_of, amount_words, units_for
 from rulesets.tes.battle.model import Ctx, on_map, pos, stats_of
 from rulesets.tes.battle.state import EngageRecord, Unit
 from rulesets.tes.content.schema import ENEMY_LEVELS, TARGETS
@@ -75,14 +75,13 @@ def _level(v: Any) -> str | None:
 
 # ------------------------------------------------------------------ dodge --
 @register
-class Dodge(Primitive):
+class Dodge(Passive):
     type = "dodge"
     summary = ("prevent that much of the damage for each die of the engage's roll that dealt none "
                "(once per engage; read when the unit is dealt damage)")
     fields = {"amount": Field(amount, default=1)}
 
-    def apply(self, use: Use, eff: dict) -> int:
-        return 0  # read when the unit is dealt damage (harm.damage_enemy)
+    read_by = "the unit dealt damage (harm.damage_enemy)"
 
     def describe(self, eff: dict) -> str:
         per = eff.get("amount", 1)
@@ -105,14 +104,13 @@ def dodge(c: Ctx, u: Unit, left: int, engage: EngageRecord) -> tuple[int, str]:
 
 # --------------------------------------------------------------- survive --
 @register
-class Survive(Primitive):
+class Survive(Passive):
     type = "survive"
     summary = ("the first time the unit is defeated in a battle it stays on the map with hp HP instead "
                "(roll = true: only if an enemy Combat die rolled for it shows damage; read at defeat)")
     fields = {"hp": Field(_whole(1), default=1), "roll": Field(boolean, default=False)}
 
-    def apply(self, use: Use, eff: dict) -> int:
-        return 0  # read when the unit is defeated (harm.defeat_enemy)
+    read_by = "the unit defeated (harm.defeat_enemy)"
 
     def describe(self, eff: dict) -> str:
         roll = "roll an enemy Combat die: on any damage result " if eff.get("roll") else ""
@@ -149,14 +147,13 @@ WHEN = ("always", "ally-next-to-target")
 
 
 @register
-class CombatDice(Primitive):
+class CombatDice(Passive):
     type = "combat-dice"
     summary = ("the unit rolls that many more enemy Combat dice when it engages (when = \"ally-next-to-target\": "
                "only if another unit of its side is next to its first target; read at the roll)")
     fields = {"amount": Field(amount, default=1), "when": Field(one_of(*WHEN), default="always")}
 
-    def apply(self, use: Use, eff: dict) -> int:
-        return 0  # read when the unit rolls (enemy.roll_combat)
+    read_by = "the unit rolling (enemy.roll_combat)"
 
     def describe(self, eff: dict) -> str:
         n = eff.get("amount", 1)

@@ -168,16 +168,6 @@ class Move(TurnAction):
 
 
 @action
-class Stay(TurnAction):
-    type = "battle.stay"
-    summary = "Stay where you are instead of the free move an interrupt offered you."
-    answers = True
-
-    def step(self, c, owner, args):
-        flow.react(c, owner, {"stay": True})
-
-
-@action
 class React(TurnAction):
     type = "battle.react"
     summary = "Answer a free move offered during an enemy's turn: a hex from its menu, or stay."
@@ -185,6 +175,15 @@ class React(TurnAction):
 
     def step(self, c, owner, args):
         flow.react(c, owner, args)
+
+
+@action
+class Stay(React):
+    type = "battle.stay"
+    summary = "Stay where you are instead of the free move an interrupt offered you."
+
+    def step(self, c, owner, args):
+        super().step(c, owner, {"stay": True})
 
 
 @action

@@ -115,45 +115,64 @@ def _pack(state):
     return load_pack(state.pack, version=state.pack_version)
 
 
-@action
-class OfferTimeout(Handler):
-    type = "battle.offer-timeout"
-    leader_only = True  # the bot fires it in the leader's name; it shows in the log as a time-out
-    summary = "Nobody made the free move offered in time: the adventurer stays."
+class _Timeout(Handler):
+    """A question nobody answered in time: the bot fires it in the leader's name (the log shows a time-out).
+
+    It checks the key itself, so it only ever answers the question it was scheduled for: a late or repeated
+    firing changes nothing."""
+
+    leader_only = True
+    stale = ""  # the refusal when the question was answered meanwhile
+    off = ""  # the refusal when the leader turned the time-out off
+
+    def key(self, state) -> str | None:
+        raise NotImplementedError
+
+    def fire(self, c: Ctx, minutes: int, key: str) -> None:
+        raise NotImplementedError
 
     def apply(self, state, action, ctx):
-        b = require_battle(state)
+        require_battle(state)
         key = str(action.args.get("ask") or action.args.get("prompt") or "")
-        if not b.offers or offer_key(state) != key:
-            raise RuleError("That free move was already made or declined; nothing timed out.")
-        if prevent_timeout_minutes(state) <= 0:
-            raise RuleError("The party leader turned the time-out off; the offer waits.")
-        owner = b.offers[0].owner
+        if self.key(state) != key:
+            raise RuleError(self.stale)
+        if "minutes" not in action.args and prevent_timeout_minutes(state) <= 0:
+            raise RuleError(self.off)
         c = Ctx(state, ctx.pack_for(state), ctx.dice, now=ctx.now)
-        c.say("timeout", f"⏰ {state.adventurers[owner].name} made no move within {prevent_timeout_minutes(state)} "
-                         "minutes, so they stay where they are.", player=owner)
-        flow.react(c, owner, {"stay": True})
+        self.fire(c, int(action.args.get("minutes") or prevent_timeout_minutes(state)), key)
         return state, c.events
 
 
 @action
-class PreventTimeout(Handler):
-    type = "battle.prevent-timeout"
-    leader_only = True  # the bot fires it in the leader's name; it shows in the log as a time-out
-    summary = "Nobody chose prevention in time: the automatic choice applies."
+class OfferTimeout(_Timeout):
+    type = "battle.offer-timeout"
+    summary = "Nobody made the free move offered in time: the adventurer stays."
+    stale = "That free move was already made or declined; nothing timed out."
+    off = "The party leader turned the time-out off; the offer waits."
 
-    def apply(self, state, action, ctx):
-        b = require_battle(state)
-        key = str(action.args.get("ask") or action.args.get("prompt") or "")
-        if not b.asking or ask_key(state) != key:
-            raise RuleError("That prevention question was already answered; nothing timed out.")
-        if "minutes" not in action.args and prevent_timeout_minutes(state) <= 0:
-            raise RuleError("The party leader turned the prevention time-out off; the question waits.")
-        owner = b.asking.owner
-        adv = state.adventurers.get(owner)
-        minutes = int(action.args.get("minutes") or prevent_timeout_minutes(state))
-        c = Ctx(state, ctx.pack_for(state), ctx.dice, now=ctx.now)
+    def key(self, state):
+        return offer_key(state)
+
+    def fire(self, c, minutes, key):
+        owner = c.b.offers[0].owner
+        c.say("timeout", f"⏰ {c.adv(owner).name} made no move within {minutes} minutes, so they stay where "
+                         "they are.", player=owner)
+        flow.react(c, owner, {"stay": True})
+
+
+@action
+class PreventTimeout(_Timeout):
+    type = "battle.prevent-timeout"
+    summary = "Nobody chose prevention in time: the automatic choice applies."
+    stale = "That prevention question was already answered; nothing timed out."
+    off = "The party leader turned the prevention time-out off; the question waits."
+
+    def key(self, state):
+        return ask_key(state)
+
+    def fire(self, c, minutes, key):
+        owner = c.b.asking.owner
+        adv = c.state.adventurers.get(owner)
         c.say("timeout", f"⏰ {adv.name if adv else 'The adventurer'} got no prevention choice within {minutes} "
                          "minutes, so the automatic choice applies.", player=owner, ask=key)
         flow.answer_prevention(c, owner, "auto")
-        return state, c.events
