@@ -9,7 +9,7 @@ from kernel.core import RuleError
 from rulesets.tes.battle import track
 from rulesets.tes.battle.state import ItemDeck, LockpickCheck
 from rulesets.tes.content import load_pack
-from rulesets.tes.rules import args as args_
+from rulesets.tes import args as args_
 from rulesets.tes.state import RULES
 
 COMMON = ["iron-sword", "healing-draught", "leather-cap"]  # the Iron Sword's code: 5-2-2, 3 attempts

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets.tes.battle import harm, hexdice, track
-from rulesets.tes.rules import args as args_
+from rulesets.tes import args as args_
 from rulesets.tes.battle.effects import Use, run_effects
 from rulesets.tes.battle.model import Ctx, find_unit, on_map, pos
 from rulesets.tes.battle.state import EngageRecord, PendingRoll, Reroll, RolledDie, Turn, Unit
@@ -146,7 +146,7 @@ def stepped(c: Ctx, u: Unit, path: list[Hex]) -> None:
 
 # ---------------------------------------------------------------- engage --
 def pick_dice(c: Ctx, owner: str, spec: Any) -> list[str]:
-    """Die ids from ``[[word, count], ...]`` (``rules.args.dice_spec``; raw text from older logs)."""
+    """Die ids from ``[[word, count], ...]`` (``rulesets.tes.args.dice_spec``; raw text from older logs)."""
     adv = c.adv(owner)
     if not spec:
         return []

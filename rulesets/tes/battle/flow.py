@@ -12,7 +12,7 @@ from rulesets.tes.battle import companion, harm, objectives, pool, track
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle import abilities, hexdice
 from rulesets.tes.battle.effects import Use, give_status, run_effects
-from rulesets.tes.rules import args as args_
+from rulesets.tes import args as args_
 from rulesets.tes.battle.model import (Ctx, adv_uid, on_map, pos, prevent_timeout_minutes, prevention_mode,
                                        short_label)
 from rulesets.tes.battle.state import Battle, BattleSummary, EngageRecord, EnemyPhase, Hit, PreventionAsk, Turn, Unit

@@ -30,7 +30,7 @@ from typing import Any
 
 from rulesets.tes.battle import harm, track
 from rulesets.tes.battle.model import Ctx, adv_uid, pos
-from rulesets.tes.rules import args as args_
+from rulesets.tes import args as args_
 from rulesets.tes.battle.state import CacheSpot, ItemDeck, LockpickCheck, Unit
 from kernel.core import Dice, RuleError
 from kernel.text import slug as _slug

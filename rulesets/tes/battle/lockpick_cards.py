@@ -22,7 +22,7 @@ from rulesets.tes.battle import items
 from rulesets.tes.battle.effects import Use, amount_of, register, run_effects
 from rulesets.tes.battle.model import Ctx, adv_uid
 from rulesets.tes.battle.state import LockpickCheck
-from rulesets.tes.rules import args as args_
+from rulesets.tes import args as args_
 
 SET = "lockpick-set"
 FREE = "lockpick-free"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from rulesets.tes.present.battle import PLAYER, battle_reply
 from kernel.commands import Invocation, Opt, command
 from kernel.reply import Reply
-from rulesets.tes.rules import args as args_
+from rulesets.tes import args as args_
 
 
 @command("lockpick", "Pick the lock of a cache you just moved onto: adjust dice, keep dice, or stop.",
