@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from kernel.hexes import distance
 from rulesets.tes.battle.effects import Use, amount_of, applies, run_effects
+from rulesets.tes.battle.checks import check_target
 from rulesets.tes.battle.model import Ctx, adv_uid, class_sheet, on_map, pos
 
 #: The innate's condition that packs written before effect conditions (``if``) could not say, by class.
@@ -167,7 +168,6 @@ def reach_of(ab) -> int | None:
 
 def aim(c: Ctx, owner: str, ab, spec, form: str) -> tuple[str | None, str | None]:
     """Check an ability's target (an enemy) or ally like an engage's; returns (target id, ally id)."""
-    from rulesets.tes.battle.engage import check_target
     from rulesets.tes.battle.model import find_unit
     from kernel.core import RuleError
 

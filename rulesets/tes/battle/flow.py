@@ -434,21 +434,6 @@ def react(c: Ctx, owner: str, args: dict) -> None:
     proceed(c)
 
 
-def waiting_for(c: Ctx) -> str | None:
-    """Why nothing else may happen now: a player must answer a question or make an offered move first."""
-    b = c.b
-    if b is None:
-        return None
-    if b.asking:
-        adv = c.adv(b.asking.owner)
-        return f"The battle waits for {adv.name}'s player to answer the prevention question (`/battle prevent`)."
-    if b.offers:
-        adv = c.adv(b.offers[0].owner)
-        return (f"The battle waits for {adv.name}'s player to make the free move offered "
-                "(`/move to:q,r`) or stay (`/battle stay`).")
-    return None
-
-
 # ---------------------------------------------------------------- rounds --
 def challenge_on(enc, n_adv: int) -> bool:
     """The 3/4-adventurer challenge modifier is in play with 3 or more adventurers."""

@@ -307,7 +307,7 @@ def apply_prevention(c: Ctx, owner: str, amount: int, keys: list[str], sources: 
         stop = min(left, s["value"])
         left -= stop
         if s["kind"] == "item":
-            from rulesets.tes.battle.items import after_prevention
+            from rulesets.tes.battle.inventory import after_prevention
 
             left = after_prevention(c, owner, s["item"], left, attacker)
         if s["kind"] == "active":

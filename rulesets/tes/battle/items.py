@@ -20,66 +20,14 @@ from typing import Any
 from kernel.core import RuleError
 from kernel.effects import Field, Primitive, one_of
 from kernel.text import slug as _slug
-from rulesets.tes.battle import lockpick as decks
+from rulesets.tes.battle import inventory as decks
+from rulesets.tes.battle.inventory import _names, clothing_cost, find, held, lose, pet_limit  # noqa: F401
 from rulesets.tes.battle import track
 from rulesets.tes.battle.effects import Use, register, run_effects
 from rulesets.tes.battle.model import Ctx, find_unit
 
 SUBTYPE_WORDS = {"weapon": "weapon", "armor": "armor", "potion": "potion", "consumable": "consumable",
                  "enchantment": "enchantment", "clothing": "clothing", "misc": "miscellaneous item", "pet": "pet"}
-
-
-def held(c: Ctx, owner: str) -> list[str]:
-    adv = c.adv(owner)
-    return list(adv.ready) + list(adv.pack)
-
-
-def _names(c: Ctx, ids: list[str]) -> str:
-    return ", ".join(c.pack.items[i].name for i in ids) or "none"
-
-
-def find(c: Ctx, owner: str, key: Any, where: tuple[str, ...] = ("ready", "pack")) -> str:
-    """An item id of this adventurer by id or name; a clear message otherwise."""
-    adv = c.adv(owner)
-    want = _slug(str(key or ""))
-    if not want:
-        raise RuleError("Name an item: `item:` is one of your cards, e.g. `Healing Draught`.")
-    pool = [i for w in where if w != "holding" for i in getattr(adv, w)]
-    if adv.holding and "holding" in where:
-        pool.append(adv.holding)
-    hit = next((i for i in pool if i == want or _slug(c.pack.items[i].name) == want), None)
-    if hit is None:
-        places = " and ".join("ready slots" if w == "ready" else w for w in where if w != "holding")
-        raise RuleError(f"`{key}` is not in your {places}. You hold: {_names(c, [i for w in where if w != 'holding' for i in getattr(adv, w)])}.")
-    return hit
-
-
-def lose(c: Ctx, owner: str, item_id: str) -> None:
-    """Take a card out of the inventory and put it on its deck's discard pile."""
-    adv = c.adv(owner)
-    for where in ("ready", "pack"):
-        lst = getattr(adv, where)
-        if item_id in lst:
-            lst.remove(item_id)
-    if item_id in adv.expended:
-        adv.expended.remove(item_id)
-    adv.pet_chips.pop(item_id, None)
-    if item_id in adv.armed:
-        adv.armed.remove(item_id)
-    decks.discard(c.state, c.pack, item_id)
-
-
-def clothing_cost(text: str) -> int:
-    m = re.search(r"[Cc]ost (\d+) tenacity", text)
-    return int(m.group(1)) if m else 0
-
-
-def pet_limit(it) -> int:
-    for t in it.traits:
-        m = re.fullmatch(r"hp limit (\d+)", t)
-        if m:
-            return int(m.group(1))
-    return 0
 
 
 # ------------------------------------------------------------------ use --
@@ -126,7 +74,7 @@ def use(c: Ctx, owner: str, key: Any, target: Any = None, *, overtax: bool = Fal
 
 
 def _use_in_battle(c: Ctx, owner: str, item_id: str, target: Any) -> None:
-    from rulesets.tes.battle.engage import my_turn
+    from rulesets.tes.battle.checks import my_turn
 
     adv = c.adv(owner)
     it = c.pack.items[item_id]
@@ -306,35 +254,6 @@ def gain(c: Ctx, owner: str, card: str) -> None:
 
 
 # ---------------------------------------------------------------- hooks --
-def after_prevention(c: Ctx, owner: str, item_id: str, left: int, attacker=None) -> int:
-    """An item prevented damage: pets gain a chip; an armed armor overtaxes. Returns damage still left."""
-    adv = c.adv(owner)
-    it = c.pack.items.get(item_id)
-    if it is None:
-        return left
-    if it.subtype == "pet":
-        adv.pet_chips[item_id] = adv.pet_chips.get(item_id, 0) + 1
-        limit = pet_limit(it)
-        c.say("item", f"{it.name} takes an HP chip ({adv.pet_chips[item_id]}/{limit or '?'}).", item=item_id)
-        if limit and adv.pet_chips[item_id] >= limit:
-            lose(c, owner, item_id)
-            c.say("item", f"{it.name} has reached its HP limit and is discarded.", item=item_id)
-        return left
-    if it.subtype == "armor" and item_id in adv.armed and attacker is not None and attacker.side == "enemy":
-        me = c.unit(f"a:{owner}")
-        prevents = [e for e in it.overtax_effects if e.get("type") == "prevent"]
-        more = left if any(e.get("all") for e in prevents) else \
-            sum(int(e.get("amount", 0)) for e in prevents if isinstance(e.get("amount"), int))
-        stop = min(left, more)
-        left -= stop
-        if stop:
-            c.say("item", f"{it.name} (overtax) prevents {stop} more damage.", item=item_id)
-        rest = [e for e in it.overtax_effects if e.get("type") != "prevent"]
-        if rest or not it.overtax_effects:
-            run_effects(Use(c, me, f"{it.name} (overtax)", target=attacker.id), rest, text=it.overtax_text)
-        lose(c, owner, item_id)
-        c.say("item", f"{it.name} is discarded after its overtax.", item=item_id)
-    return left
 
 
 # ---------------------------------------------------------- primitive --

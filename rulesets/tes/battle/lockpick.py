@@ -29,6 +29,8 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets.tes.battle import harm, track
+from rulesets.tes.battle.inventory import (DECK_NAME, RARITIES, cycle, deck, discard, gain_item,  # noqa: F401
+                                           held_items, top_card)
 from rulesets.tes.battle.model import Ctx, adv_uid, pos
 from rulesets.tes import args as args_
 from rulesets.tes.battle.state import CacheSpot, ItemDeck, LockpickCheck, Unit
@@ -36,56 +38,9 @@ from kernel.core import Dice, RuleError
 from kernel.text import slug as _slug
 
 DICE = 3
-RARITIES = ("common", "legendary")
-DECK_NAME = {"common": "common item deck", "legendary": "legendary item deck"}
 
 
 # ------------------------------------------------------------------ decks --
-def _shuffle(items: list[str], dice: Dice) -> list[str]:
-    out = list(items)
-    for i in range(len(out) - 1, 0, -1):
-        j = dice.choice_index(i + 1)
-        out[i], out[j] = out[j], out[i]
-    return out
-
-
-def held_items(state) -> set[str]:
-    return {i for a in state.adventurers.values() for i in list(a.ready) + list(a.pack)}
-
-
-def deck(state, pack, rarity: str, dice: Dice) -> ItemDeck:
-    """The deck of one rarity, shuffled on first use; reshuffled from its discards when empty."""
-    decks = state.item_decks
-    d = decks.get(rarity)
-    if d is None:
-        held = held_items(state)
-        cards = sorted(k for k, it in pack.items.items() if it.rarity == rarity and k not in held)
-        d = decks[rarity] = ItemDeck(draw=_shuffle(cards, dice))
-    if not d.draw and d.discard:
-        d.draw, d.discard = _shuffle(d.discard, dice), []
-    return d
-
-
-def top_card(state, pack, rarity: str, dice: Dice) -> str | None:
-    d = deck(state, pack, rarity, dice)
-    return d.draw[0] if d.draw else None
-
-
-def cycle(state, rarity: str) -> None:
-    """The top card goes to the bottom of its deck."""
-    d = state.item_decks[rarity]
-    if d.draw:
-        d.draw.append(d.draw.pop(0))
-
-
-def discard(state, pack, item_id: str) -> None:
-    rarity = pack.items[item_id].rarity
-    d = state.item_decks.get(rarity)
-    if d is None:  # never shuffled yet: the card joins the deck when it is built (nobody holds it then)
-        return
-    if item_id in d.draw:
-        d.draw.remove(item_id)
-    d.discard.append(item_id)
 
 
 def code_text(code: list[int] | tuple[int, ...], keys: list[int] | tuple[int, ...]) -> str:
@@ -358,57 +313,6 @@ def succeed(c: Ctx, lp: LockpickCheck) -> None:
     harm.grant(c, "cache-lockpick", owner)
     gain_item(c, owner, card, lp.take, lp.swap)
     _end(c, lp)
-
-
-def gain_item(c: Ctx, owner: str, card: str, take: Any = None, swap: Any = None) -> str:
-    """Put a gained card in the inventory: "ready", "pack" or "discarded".
-
-    Default: a free ready slot, else the pack, else the card is discarded unless
-    ``swap`` names a held item to discard in its place.  ``take`` may be
-    "ready", "pack" or "leave" (discard the card).
-    """
-    adv = c.adv(owner)
-    mat = c.pack.mat
-    it = c.pack.items[card]
-    want = _slug(take or "")
-    if want not in ("", "ready", "pack", "leave", "discard"):
-        raise RuleError("`take:` is ready, pack or leave.")
-    if want in ("leave", "discard"):
-        discard(c.state, c.pack, card)
-        c.say("item", f"{adv.name} leaves {it.name}; it goes to the discard pile.", item=card)
-        return "discarded"
-    room_ready = len(adv.ready) < mat.ready_slots
-    room_total = len(adv.ready) + len(adv.pack) < mat.inventory_max
-    if swap:
-        key = _slug(swap)
-        held = next((i for i in adv.ready + adv.pack if i == key or _slug(c.pack.items[i].name) == key), None)
-        if held is None:
-            raise RuleError(f"`{swap}` is not in your inventory. You hold: "
-                            + (", ".join(c.pack.items[i].name for i in adv.ready + adv.pack) or "nothing") + ".")
-        where = "ready" if held in adv.ready else "pack"
-        getattr(adv, where).remove(held)
-        discard(c.state, c.pack, held)
-        c.say("item", f"{adv.name} discards {c.pack.items[held].name} to make room.", item=held)
-        room_total = True
-        room_ready = room_ready or where == "ready"
-        if not want:
-            want = where
-    if want == "ready" and not room_ready:
-        if room_total:
-            raise RuleError(f"{adv.name}'s {mat.ready_slots} ready slots are full: use `take:pack`, or name a ready "
-                            "item to discard with `swap:`.")
-    if not want:
-        want = "ready" if room_ready and room_total else ("pack" if room_total else "")
-    if want == "pack" and not room_total:
-        want = ""
-    if not want or (want == "ready" and not room_total):
-        discard(c.state, c.pack, card)
-        c.say("item", f"{adv.name}'s inventory is full ({mat.inventory_max} cards), so {it.name} is discarded. "
-                      "(Name an item to give up with `swap:` to keep a new card.)", item=card)
-        return "discarded"
-    getattr(adv, want).append(card)
-    c.say("item", f"{adv.name} puts {it.name} in " + ("a ready slot." if want == "ready" else "the pack."), item=card)
-    return want
 
 
 def cleanup(c: Ctx) -> None:

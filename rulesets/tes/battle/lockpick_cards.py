@@ -18,7 +18,7 @@ from typing import Any
 
 from kernel.core import RuleError
 from kernel.effects import Field, Primitive, amount, boolean
-from rulesets.tes.battle import items
+from rulesets.tes.battle import inventory as items
 from rulesets.tes.battle.effects import Use, amount_of, register, run_effects
 from rulesets.tes.battle.model import Ctx, adv_uid
 from rulesets.tes.battle.state import LockpickCheck

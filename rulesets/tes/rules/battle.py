@@ -6,6 +6,7 @@ changes nothing even when the refusal comes late.
 """
 from __future__ import annotations
 
+from rulesets.tes.battle import checks
 from rulesets.tes.battle import engage as eng
 from rulesets.tes.battle import flow
 from rulesets.tes.battle.model import Ctx, require_battle
@@ -38,7 +39,7 @@ class TurnAction(Handler):
     def apply(self, state, action, ctx):
         owner = _in_battle(state, action)
         c = _ctx(state, ctx)
-        why = flow.waiting_for(c)
+        why = checks.waiting_for(c)
         if why and not self.answers:
             raise RuleError(why)
         self.step(c, owner, action.args)
@@ -161,7 +162,7 @@ class Move(TurnAction):
         if c.b.offers and c.b.offers[0].owner == owner:
             flow.react(c, owner, args)
             return
-        why = flow.waiting_for(c)
+        why = checks.waiting_for(c)
         if why:
             raise RuleError(why)
         eng.do_move(c, owner, args)
@@ -202,7 +203,7 @@ class Resolve(TurnAction):
 
     def step(self, c, owner, args):
         if not (c.b.pending and c.b.pending.owner == owner):  # an ally may resolve an engage given to them
-            eng.my_turn(c, owner)
+            checks.my_turn(c, owner)
         eng.resolve(c, owner, args)
 
 
@@ -213,7 +214,7 @@ class Reroll(TurnAction):
 
     def step(self, c, owner, args):
         if not (c.b.pending and c.b.pending.owner == owner):
-            eng.my_turn(c, owner)
+            checks.my_turn(c, owner)
         eng.reroll(c, owner, args)
 
 
@@ -223,7 +224,7 @@ class Drop(TurnAction):
     summary = "Remove a die from one of your active slots (it is exhausted)."
 
     def step(self, c, owner, args):
-        eng.no_pending(c)
+        checks.no_pending(c)
         eng.drop_active(c, owner, args.get("slot"))
 
 
@@ -233,8 +234,8 @@ class EndTurn(TurnAction):
     summary = "End your turn; enemies act when every adventurer is done."
 
     def step(self, c, owner, args):
-        eng.my_turn(c, owner)
-        eng.no_pending(c)
+        checks.my_turn(c, owner)
+        checks.no_pending(c)
         flow.end_turn(c, owner)
 
 
@@ -262,7 +263,7 @@ class Ability(TurnAction):
         ab = race.ability if is_race else flow.class_ability_named(c, owner, name)
         if not (ab is not None and not ab.manual and any(e.get("type") == "reroll" for e in ab.effects)
                 and c.b.pending and c.b.pending.owner == owner):
-            eng.no_pending(c)  # an ability that rerolls is used while its roll waits
+            checks.no_pending(c)  # an ability that rerolls is used while its roll waits
         if is_race:
             flow.race_ability(c, owner)
         else:

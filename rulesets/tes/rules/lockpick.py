@@ -8,7 +8,7 @@ Lockpick Set, keep some for the next attempt, or stop).  The rules live in
 from __future__ import annotations
 
 from rulesets.tes.battle import lockpick as lp
-from rulesets.tes.battle.engage import my_turn
+from rulesets.tes.battle.checks import my_turn
 from rulesets.tes.battle.model import require_battle
 from kernel.core import RuleError
 from rulesets.tes.rules import action
