@@ -146,7 +146,7 @@ def test_necromancer_and_templar_innates_when_they_defeat_an_enemy():
 def test_knight_innate_gains_tenacity_when_an_enemy_engages_it():
     s, _ = _classed("knight")
     c = ctx(s)
-    from rulesets.tes.battle.state import EnemyTurn, Hit
+    from rulesets.tes.battle_state import EnemyTurn, Hit
     from rulesets.tes.battle import enemy
 
     enemy.hit(c, EnemyTurn(uid="e1"), Hit(target="a:S", amount=1))
@@ -169,7 +169,7 @@ def test_archer_innate_offers_a_blank_reroll_after_a_ranged_engage():
     s, _ = _classed("archer", form="ranged")
     c = ctx(s)
     from rulesets.tes.battle import abilities
-    from rulesets.tes.battle.state import PendingRoll
+    from rulesets.tes.battle_state import PendingRoll
 
     c.b.pending = PendingRoll(owner="S", form="ranged", dice=[])
     assert abilities.innate(c, "S", "after you engage")
@@ -304,7 +304,7 @@ def test_nord_grit_prevents_2_when_hit_once_per_battle_on_any_turn():
     harm.damage_adventurer(c, "S", 3, true=False, label="Bane on its own turn")
     assert adv.hp == 4 and adv.race_ability_used and "Frost-Born Grit prevents 2" in texts(c.events)
     from rulesets.tes.battle import enemy
-    from rulesets.tes.battle.state import EnemyTurn, Hit
+    from rulesets.tes.battle_state import EnemyTurn, Hit
 
     enemy.hit(c, EnemyTurn(uid="e1"), Hit(target="a:S", amount=2))  # once per battle: no more
     assert adv.hp == 2
@@ -317,7 +317,7 @@ def test_nord_grit_when_an_enemy_hits():
     adv.active, adv.hp = [], 5
     c = ctx(s)
     from rulesets.tes.battle import enemy
-    from rulesets.tes.battle.state import EnemyTurn, Hit
+    from rulesets.tes.battle_state import EnemyTurn, Hit
 
     enemy.hit(c, EnemyTurn(uid="e1"), Hit(target="a:S", amount=3))
     assert adv.hp == 4 and adv.race_ability_used
@@ -457,7 +457,7 @@ def test_knight_master_innate_also_prevents_1_of_the_engage():
     adv.active, adv.hp = [], 5
     c = ctx(s)
     from rulesets.tes.battle import enemy
-    from rulesets.tes.battle.state import EnemyTurn, Hit
+    from rulesets.tes.battle_state import EnemyTurn, Hit
 
     enemy.hit(c, EnemyTurn(uid="e1"), Hit(target="a:S", amount=3))
     assert adv.tenacity == 1 and adv.hp == 3 and "Oathbound prevents 1" in texts(c.events)

@@ -7,7 +7,7 @@ from battle_helpers import ctx, jailbreak, party, run, texts
 
 from rulesets.tes.battle import enemy, harm, track
 from rulesets.tes.battle import status as status_rules
-from rulesets.tes.battle.state import EnemyTurn, Hit
+from rulesets.tes.battle_state import EnemyTurn, Hit
 from rulesets.tes.content import load_pack
 from kernel.core import RuleError
 

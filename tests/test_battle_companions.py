@@ -1,7 +1,7 @@
 """Companions (rulebook pages 90-91): joining, deployment, their turns, being hit and defeated, statuses."""
 from __future__ import annotations
 
-from rulesets.tes.battle.state import CompanionEntry
+from rulesets.tes.battle_state import CompanionEntry
 
 from battle_helpers import ctx, party, run, texts
 

@@ -17,7 +17,7 @@ from rulesets.tes.battle import enemy, harm, track
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle.effects import describe
 from rulesets.tes.battle.model import short_label
-from rulesets.tes.battle.state import EngageRecord, Unit
+from rulesets.tes.battle_state import EngageRecord, Unit
 from rulesets.tes.content import load_pack
 from rulesets.tes.present.battle import map_view
 

@@ -19,7 +19,7 @@ from render import battlemap
 from rulesets.tes.battle import flow, harm, hexdice
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle.model import place_tile
-from rulesets.tes.battle.state import Battle, HexDie
+from rulesets.tes.battle_state import Battle, HexDie
 from rulesets.tes.present.battle import map_view
 
 RUNE = 6  # Ember Rune's face "3 rune"

@@ -1,11 +1,12 @@
 """Caches and lockpicking (rulebook pages 68-70), with forced dice."""
 from __future__ import annotations
 
-from rulesets.tes.battle.state import ItemDeck
+from rulesets.tes.battle_state import ItemDeck
 
 import pytest
 from battle_helpers import jailbreak, party, run, texts
 
+from rulesets.tes.battle import inventory
 from rulesets.tes.battle import lockpick as lp
 from kernel.core import RuleError
 
@@ -113,14 +114,14 @@ def test_decks_shuffle_with_campaign_dice_and_reshuffle_discards():
     from kernel.core import Dice
     pack = load_pack("starter")
     s.adventurers["S"].ready = ["iron-sword"]
-    d = lp.deck(s, pack, "common", Dice(1, 0))
+    d = inventory.deck(s, pack, "common", Dice(1, 0))
     assert "iron-sword" not in d["draw"]
     assert sorted(d["draw"]) == sorted(k for k, i in pack.items.items() if i.rarity == "common" and k != "iron-sword")
     again = s.clone()
-    assert lp.deck(again, pack, "common", Dice(99, 0))["draw"] == d["draw"]  # stored, not reshuffled
+    assert inventory.deck(again, pack, "common", Dice(99, 0))["draw"] == d["draw"]  # stored, not reshuffled
     n = len(d["draw"])
     d["discard"], d["draw"] = list(d["draw"]), []
-    d2 = lp.deck(s, pack, "common", Dice(1, 5))
+    d2 = inventory.deck(s, pack, "common", Dice(1, 5))
     assert d2["discard"] == [] and len(d2["draw"]) == n
 
 

@@ -7,7 +7,7 @@ from battle_helpers import jailbreak, party, run, texts
 
 from kernel.core import RuleError
 from rulesets.tes.battle import track
-from rulesets.tes.battle.state import ItemDeck, LockpickCheck
+from rulesets.tes.battle_state import ItemDeck, LockpickCheck
 from rulesets.tes.content import load_pack
 from rulesets.tes import args as args_
 from rulesets.tes.state import RULES

@@ -16,7 +16,7 @@ from kernel.core import RuleError
 from kernel.prompts import open_prompt
 from rulesets.tes.battle import harm, track
 from rulesets.tes.battle import status as status_rules
-from rulesets.tes.battle.state import EnemyTurn, Hit
+from rulesets.tes.battle_state import EnemyTurn, Hit
 
 
 def _battle(klass=None, *, side="novice", tenacity=0, who="S", ryan=None, ryan_tenacity=0, form=None):

@@ -308,7 +308,7 @@ def test_a_manual_card_is_shown_not_applied(battle):
 
 
 def test_draw_item_draws_from_the_campaign_deck(battle):
-    from rulesets.tes.battle.state import ItemDeck
+    from rulesets.tes.battle_state import ItemDeck
 
     battle.item_decks = {"legendary": ItemDeck(draw=["loyal-hound"])}
     c = ctx(battle)
@@ -319,7 +319,7 @@ def test_draw_item_draws_from_the_campaign_deck(battle):
 
 
 def _picking(battle):
-    from rulesets.tes.battle.state import ItemDeck
+    from rulesets.tes.battle_state import ItemDeck
 
     battle.item_decks = {"common": ItemDeck(draw=["iron-sword"])}
     battle, _ = run(battle, "battle.move", "S", {"path": "-1,2 -1,3 0,3"})

@@ -9,7 +9,7 @@ from battle_helpers import ctx, jailbreak, party, run, texts
 
 from kernel.core import RuleError
 from rulesets.tes.battle import harm
-from rulesets.tes.battle.state import ItemDeck
+from rulesets.tes.battle_state import ItemDeck
 from rulesets.tes.content import load_pack
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulesets.tes.battle.state import Battle, BattleSummary, CompanionEntry, ItemDeck
+from rulesets.tes.battle_state import Battle, BattleSummary, CompanionEntry, ItemDeck
 
 # 1: before rulesets (no ruleset/pack_version); 2: records its ruleset and pack version;
 # 3: the battle is typed (every key written) and the game's records left ``settings``

@@ -9,7 +9,7 @@ from __future__ import annotations
 from kernel.core import Event, RuleError
 from kernel.hexes import Hex, distance
 from kernel.text import echo, slug
-from rulesets.skirmish.rules import Handler, action, subject
+from rulesets.skirmish.rules.table import Handler, action, subject
 from rulesets.skirmish.rules import engine as E
 from rulesets.skirmish.rules.muster import find_fighter
 from rulesets.skirmish.state import AbilityDie

@@ -5,7 +5,7 @@ from kernel.core import Event, RuleError
 from kernel.hexes import Hex, distance
 from kernel.text import clean_name, echo, slug
 from rulesets.skirmish.board import MAX_WARBANDS, ZONE_NAMES, field_hexes, zone
-from rulesets.skirmish.rules import Handler, action, subject
+from rulesets.skirmish.rules.table import Handler, action, subject
 from rulesets.skirmish.rules.engine import bot_turns, start_round
 from rulesets.skirmish.state import BOT, Fight, Fighter, Warband
 

@@ -5,7 +5,7 @@ from kernel import party
 from kernel.core import Event, RuleError
 from kernel.text import clean_name, echo
 from rulesets.skirmish.board import MAX_WARBANDS
-from rulesets.skirmish.rules import TABLE, Handler, action
+from rulesets.skirmish.rules.table import TABLE, Handler, action
 from rulesets.skirmish.state import Skirmish
 
 # this game's own settings: name -> (lowest, highest, default); the pack's values are the defaults of a new skirmish

@@ -7,12 +7,12 @@ to the one closest to the priority unit, then the first by (q, r).
 """
 from __future__ import annotations
 
-from rulesets.tes.battle import harm, hexdice
+from rulesets.tes.battle import companion, harm, hexdice
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle.effects import Use, run_effects
 from rulesets.tes.battle.enemy_skills import extra_dice, legacy
-from rulesets.tes.battle.model import Ctx, on_map, pos, stats_of
-from rulesets.tes.battle.state import EngageRecord, EnemyTurn, Hit, RolledDie, Turn, Unit
+from rulesets.tes.battle.model import Ctx, on_map, pos, stats_of, turn_key
+from rulesets.tes.battle_state import EngageRecord, EnemyTurn, Hit, RolledDie, Turn, Unit
 from kernel.hexes import Hex, distance, reachable, shortest_path, toward
 
 DEFAULT_MOVE = 2
@@ -30,11 +30,6 @@ def order_index(c: Ctx, u: Unit) -> int:
 def by_priority(c: Ctx, units: list[Unit], priority: str) -> list[Unit]:
     sign = -1 if priority == "strongest" else 1
     return sorted(units, key=lambda t: (sign * c.hp(t), order_index(c, t)))
-
-
-def turn_key(u: Unit) -> tuple:
-    """A unit's place in the enemy turn order: quest units first, then highest level, then lower hex number."""
-    return (0 if u.quest else 1, -int(u.level or 0), int(u.slot or 0), u.id)
 
 
 def turn_order(c: Ctx) -> list[str]:
@@ -272,3 +267,62 @@ def finish_turn(c: Ctx, cur: EnemyTurn) -> None:
         enemy_skills_at(c, u, "end of its turn")
         if "daze" in u.statuses:
             status_rules.remove(c, u, "daze", "End of turn")
+
+
+# -------------------------------------------------------------- companions --
+def run_companion_turns(c: Ctx) -> None:
+    """Every companion's turn, after the adventurers' (rulesets.tes.battle.companion: the plan they follow)."""
+    for u in companion.companions(c):
+        if c.b.outcome:
+            return
+        if not on_map(u):
+            where = companion.deploy(c, u)
+            if where is None:
+                continue
+            c.say("companion", f"{u.name} enters the map at hex {where}.", unit=u.id)
+        companion_turn(c, u)
+    c.b.turn = Turn()
+
+
+def companion_turn(c: Ctx, u: Unit) -> None:
+    c.say("turn", f"▶️ {u.name}'s turn (companion of {companion.controller_name(c, u.get('controller'))}).",
+          unit=u.id)
+    start_turn(c, u)
+    if not on_map(u):
+        return
+    comp = c.pack.companions[u.companion]
+    moved = walk(c, u, plan_move(c, u), "companion-move")
+    if not on_map(u):  # defeated on its way (a die in a hex)
+        return
+    cur = EnemyTurn(uid=u.id)
+    targets = targetable_from(c, u, pos(u))
+    if moved and c.has(u, "daze"):
+        c.say("status", f"{u.name} is dazed and moved, so it cannot roll this turn.", unit=u.id)
+        targets = []
+    if targets:
+        targets = by_priority(c, targets, "weakest")
+        if comp.targets is not None:
+            targets = targets[:comp.targets]
+        total, rolled = roll_combat(c, u, targets[0])
+        idle = sum(1 for r in rolled if not any(ic == "damage" and v for ic, v in r["results"]))
+        dice_txt = ", ".join(f"🎲{r['roll']} → **{r['face']}**" for r in rolled) or "no dice"
+        c.say("enemy-roll", f"🐾 {u.name} engages " + " and ".join(t.name for t in targets)
+              + f": {dice_txt} = {total} damage each.", unit=u.id, dice=rolled,
+              targets=[t.id for t in targets], total=total)
+        c.b.turn.engage_line = [[u.q, u.r], [targets[0].q, targets[0].r]]
+        engage = EngageRecord(attacker=u.id, idle_dice=idle)
+        for t in targets:
+            cur.engaged.append(t.id)
+            if not on_map(t) or total <= 0:
+                continue
+            if t.owner:  # a blind companion may strike a party member
+                harm.damage_adventurer(c, t.owner, total, source=u, label=u.name)
+            else:
+                harm.damage_enemy(c, t.id, total, engage=engage, label=u.name)
+            cur.damaged.append(t.id)
+        for t in targets:
+            if t.side == "enemy" and on_map(t):
+                enemy_skills_at(c, t, "after it is engaged", attacker=u, engage=engage)
+    elif not moved or not c.has(u, "daze"):
+        c.say("companion", f"{u.name} has nobody to engage.", unit=u.id)
+    finish_turn(c, cur)

@@ -18,8 +18,8 @@ from typing import Any
 from kernel.effects import Field, Primitive, amount, boolean, one_of
 from kernel.hexes import Hex, distance, reachable
 from rulesets.tes.battle.effects import REGISTRY, WHO_WORDS, Passive, Use, amount_of, amount_words, units_for
-from rulesets.tes.battle.model import Ctx, on_map, pos, stats_of
-from rulesets.tes.battle.state import EngageRecord, Unit
+from rulesets.tes.battle.model import Ctx, on_map, pos, stats_of, turn_key
+from rulesets.tes.battle_state import EngageRecord, Unit
 from rulesets.tes.content.schema import ENEMY_LEVELS, TARGETS
 
 register = REGISTRY.register
@@ -267,7 +267,6 @@ def raise_dead(c: Ctx, me: Unit, label: str, level: int) -> int:
 
 def _join_enemy_phase(c: Ctx, me: Unit, dead: Unit) -> None:
     """A raised enemy takes its turn this round if its place in the enemy turn order is still to come."""
-    from rulesets.tes.battle.enemy import turn_key
 
     phase = c.b.enemy_phase
     if phase is None or dead.id in phase.queue:

@@ -3,15 +3,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.tes.battle import harm, hexdice, track
+from rulesets.tes.battle import harm, track
 from rulesets.tes import args as args_
 from rulesets.tes.battle.effects import Use, run_effects
 from rulesets.tes.battle.checks import check_target, my_turn, no_pending
+from rulesets.tes.battle.moves import route, stepped
 from rulesets.tes.battle.model import Ctx, find_unit, on_map, pos
-from rulesets.tes.battle.state import EngageRecord, PendingRoll, Reroll, RolledDie, Turn, Unit
+from rulesets.tes.battle_state import EngageRecord, PendingRoll, Reroll, RolledDie, Unit
 from rulesets.tes.content import BATTLE_FORMS, BATTLE_FORM_NAMES, COMBAT_FORMS
 from kernel.core import RuleError
-from kernel.hexes import Hex, distance, path_is_legal, shortest_path
+from kernel.hexes import Hex, distance
 from kernel.text import slug as _slug
 
 #: Where a die goes when a face has several codes: the first of these that applies.
@@ -26,45 +27,6 @@ def adv_stamina(c: Ctx, owner: str) -> int:
 
 
 # ------------------------------------------------------------------ move --
-def parse_path(route: Any) -> list[Hex]:
-    """A route ``[[q, r], ...]`` (or one hex ``[q, r]``; raw text from older logs) as hexes."""
-    return [Hex(q, r) for q, r in args_.route(route)]
-
-
-def route(c: Ctx, u: Unit, args: dict, limit: int, *, through: bool = False) -> list[Hex]:
-    """The hexes of a move from ``to`` (the shortest open route) or ``path``, checked: up to ``limit`` hexes,
-    passable, and (unless ``through``: "through occupied hexes") free of other units; it ends in an empty hex."""
-    blocked = frozenset() if through else c.occupied(u.id)
-    start = pos(u)
-    if args.get("path"):
-        path = parse_path(args["path"])
-    elif args.get("to") is not None:
-        goal = parse_path([args["to"]] if args_.is_hex(args["to"]) else args["to"])
-        if len(goal) != 1:
-            raise RuleError("Give one destination hex with `to:`, e.g. `to:2,1`, or the whole route with `path:`.")
-        if goal[0] not in c.map.tile_of:
-            raise RuleError(f"Hex {goal[0]} is off the map. See `/battle map` for the hexes.")
-        if goal[0] in c.map.impassable:
-            raise RuleError(f"Hex {goal[0]} is impassable; choose another hex.")
-        occ = c.occupant(goal[0])
-        if occ and occ.id != u.id:
-            raise RuleError(f"Hex {goal[0]} is occupied by {occ.name}; end your move in an empty hex.")
-        found = shortest_path(start, goal[0], c.map.passable, blocked)
-        if found is None:
-            raise RuleError(f"There is no open route to {goal[0]}: other units or impassable hexes block it.")
-        path = found
-    else:
-        raise RuleError("Say where to: `/move to:q,r`, or the exact route with `/move path:\"q,r q,r\"`.")
-    if not path:
-        raise RuleError("You are already there. Give another hex.")
-    ok, why = path_is_legal(start, path, c.map.passable, blocked, limit,
-                            occupant_name=lambda h: getattr(c.occupant(h), "name", None), impassable=c.map.impassable)
-    if not ok:
-        raise RuleError(f"{why} Choose a route of up to {limit} free, passable hexes.")
-    occ = c.occupant(path[-1])
-    if occ and occ.id != u.id:
-        raise RuleError(f"Hex {path[-1]} is occupied by {occ.name}; end your move in an empty hex.")
-    return path
 
 
 def plan_move(c: Ctx, owner: str, args: dict) -> tuple[list[Hex], bool]:
@@ -112,13 +74,6 @@ def do_move(c: Ctx, owner: str, args: dict) -> None:
         from rulesets.tes.battle.lockpick import note_cache
 
         note_cache(c, u, len(path), 0 if free else adv_stamina(c, owner))
-
-
-def stepped(c: Ctx, u: Unit, path: list[Hex]) -> None:
-    """After an adventurer's move (any move: a move action, free movement, an ability's or an interrupt's):
-    what the hexes it moved into do to it (a die set there against it)."""
-    if c.b.hex_dice:
-        hexdice.moved(c, u, path)
 
 
 # ---------------------------------------------------------------- engage --

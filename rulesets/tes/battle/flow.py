@@ -10,12 +10,14 @@ from typing import Any
 from rulesets.tes.battle import enemy as enemy_ai
 from rulesets.tes.battle import companion, harm, objectives, pool, track
 from rulesets.tes.battle import status as status_rules
-from rulesets.tes.battle import abilities, hexdice
-from rulesets.tes.battle.effects import Use, give_status, run_effects
+from rulesets.tes.battle import abilities, hexdice, moves
+# The effect primitives register themselves on the effect registry as they are imported.
+from rulesets.tes.battle import enemy_skills, items, lockpick_cards, primitives  # noqa: F401
+from rulesets.tes.battle.effects import Use, run_effects
 from rulesets.tes import args as args_
 from rulesets.tes.battle.model import (Ctx, adv_uid, on_map, pos, prevent_timeout_minutes, prevention_mode,
                                        short_label)
-from rulesets.tes.battle.state import Battle, BattleSummary, EngageRecord, EnemyPhase, Hit, PreventionAsk, Turn, Unit
+from rulesets.tes.battle_state import Battle, BattleSummary, EngageRecord, EnemyPhase, PreventionAsk, Turn, Unit
 from kernel.core import Event, RuleError
 from kernel.hexes import Hex
 
@@ -154,7 +156,7 @@ def next_adventurer(c: Ctx) -> None:
             b.turn = Turn()
             b.enemy_acts = {}  # what the companions and enemies do now is drawn on the next map
             b.step = "companions"
-            companion.run_turns(c)  # companions act right after the adventurers
+            enemy_ai.run_companion_turns(c)  # companions act right after the adventurers
             b.step = "enemies"
             b.enemy_phase = EnemyPhase(queue=enemy_ai.turn_order(c))
             proceed(c)
@@ -391,8 +393,6 @@ def offer_destinations(c: Ctx, owner: str, amount: int, through: bool) -> list[H
 def react(c: Ctx, owner: str, args: dict) -> None:
     """Answer a free move offered during an enemy's turn: move (``to``/``path``, or ``pick``: a hex of the
     offer's menu) or ``stay``."""
-    from rulesets.tes.battle import engage as eng
-
     b = c.b
     o = b.offers[0] if b.offers else None
     if o is None:
@@ -413,7 +413,7 @@ def react(c: Ctx, owner: str, args: dict) -> None:
         if len(picks) != 1 or not 1 <= picks[0] <= len(options):
             raise RuleError(f"Pick one hex from the menu (1 to {len(options)}).")
         args = {"to": [options[picks[0] - 1].q, options[picks[0] - 1].r]}
-    path = eng.route(c, u, args, o.amount, through=o.through)
+    path = moves.route(c, u, args, o.amount, through=o.through)
     if o.ability:
         if adv.tenacity < o.cost:
             raise RuleError(f"{o.source} costs {o.cost} tenacity and {adv.name} has {adv.tenacity}.")
@@ -427,7 +427,7 @@ def react(c: Ctx, owner: str, args: dict) -> None:
     b.enemy_acts.setdefault("moves", []).append({"unit": u.id, "path": line, "side": u.side})
     c.say("move", f"🚶 {u.name} makes a free move ({o.source}): {start} → " + " → ".join(str(h) for h in path)
           + ".", unit=u.id, path=line)
-    eng.stepped(c, u, path)
+    moves.stepped(c, u, path)
     b.offers.pop(0)
     if o.effects:
         run_effects(Use(c, u, o.source, form=adv.battle_form), o.effects)
@@ -581,7 +581,7 @@ def cleanup(c: Ctx) -> None:
     for u in c.b.units.values():
         if u.status_dice:
             status_rules.clear(c, u)  # status-code dice on chips go to their owners' tracks
-    hexdice.clear(c)  # and those in hexes
+    status_rules.clear_hex_dice(c)  # and those in hexes
     for owner in c.b.order:
         adv = c.adv(owner)
         adv.bonus_hp = 0
@@ -685,4 +685,4 @@ def class_ability(c: Ctx, owner: str, name: str, form: str | None = None, target
 
 
 __all__ = ["setup", "proceed", "next_adventurer", "end_turn", "escape", "finish", "answer_prevention",
-           "race_ability", "class_ability", "give_status"]
+           "race_ability", "class_ability"]

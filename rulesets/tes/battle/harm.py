@@ -14,7 +14,7 @@ from typing import Any
 
 from rulesets.tes.battle import track
 from rulesets.tes.battle.model import Ctx, class_sheet, pos, prevention_mode, stats_of
-from rulesets.tes.battle.state import EngageRecord, Hit, Offer, Unit
+from rulesets.tes.battle_state import EngageRecord, Hit, Offer, Unit
 from kernel.hexes import distance
 
 

@@ -1,7 +1,7 @@
 """Status-code (S) skill dice placed in a hex (rulebook page 60: an S die "is placed in a unique manner (for
 example, on an enemy or in a hex)"; when it is removed from there it is exhausted).
 
-* ``Battle.hex_dice`` lists them (:class:`~rulesets.tes.battle.state.HexDie`): the hex, whose die, the number
+* ``Battle.hex_dice`` lists them (:class:`~rulesets.tes.battle_state.HexDie`): the hex, whose die, the number
   it was placed with and the damage it deals.  The owner's ``Adventurer.placed`` lists the die meanwhile, so it
   is not available (as an S die on a unit's chip, rulesets.tes.battle.status).
 * Placing: the ``hex-die`` effect of an S icon places the die being resolved in an unoccupied, passable hex
@@ -15,7 +15,7 @@ example, on an enemy or in a hex)"; when it is removed from there it is exhauste
   (a blind owner's die goes off for anyone; a blind unit sets off anyone's).  A unit placed in the hex
   (deployed) does not set it off (rulebook page 89: a placed unit has not moved).
 * The die is also exhausted to its owner's track, without going off, when its owner is defeated and when the
-  battle ends (``clear``).
+  battle ends (``status.clear_hex_dice``).
 """
 from __future__ import annotations
 
@@ -23,9 +23,10 @@ from kernel.core import RuleError
 from kernel.effects import Field, Primitive, amount, boolean
 from kernel.hexes import Hex
 from rulesets.tes.battle import harm, track
+from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle.effects import Use, amount_of, amount_words, register
 from rulesets.tes.battle.model import Ctx, adv_uid, on_map, pos
-from rulesets.tes.battle.state import HexDie, Unit
+from rulesets.tes.battle_state import HexDie, Unit
 from rulesets.tes.content import BATTLE_FORM_NAMES
 
 FAR = 10_000
@@ -167,22 +168,6 @@ def _opposed(c: Ctx, d: HexDie, u: Unit) -> bool:
     return me is not None and (c.opposing(me, u) or c.opposing(u, me))
 
 
-def _back(c: Ctx, d: HexDie) -> str | None:
-    """The die leaves its hex and is exhausted to its owner's cooldown track; the owner's name."""
-    if d in c.b.hex_dice:
-        c.b.hex_dice.remove(d)
-    owner = c.state.adventurers.get(d.owner)
-    if owner is None:
-        return None
-    if d.die in owner.placed:
-        owner.placed.remove(d.die)
-    notes: list[str] = []
-    track.exhaust(owner, d.die, c.track_size, notes)
-    for n in notes:
-        c.say("track", f"{owner.name}: {n}.")
-    return owner.name
-
-
 def _go_off(c: Ctx, d: HexDie, u: Unit, how: str) -> None:
     who = c.state.adventurers.get(d.owner)
     c.b.hex_dice.remove(d)
@@ -192,7 +177,7 @@ def _go_off(c: Ctx, d: HexDie, u: Unit, how: str) -> None:
         harm.damage_adventurer(c, u.owner, d.damage, true=d.true, label=d.label)
     else:
         harm.damage_enemy(c, u.id, d.damage, true=d.true, by=d.owner if who else None, label=d.label)
-    back = _back(c, d)
+    back = status_rules.hex_die_back(c, d)
     if back:
         c.say("hex-die", f"{d.label} returns to {back}'s cooldown track.", die=d.die)
 
@@ -241,13 +226,3 @@ def start_of_turn(c: Ctx, u: Unit) -> None:
 
 
 # ---------------------------------------------------------------- removal --
-def clear(c: Ctx, owner: str | None = None) -> None:
-    """Dice come off their hexes without going off and are exhausted to their owners' tracks: an owner's
-    (they are defeated) or everyone's (the battle ends)."""
-    if c.state.battle is None:
-        return
-    for d in [d for d in c.b.hex_dice if owner is None or d.owner == owner]:
-        back = _back(c, d)
-        if back:
-            c.say("hex-die", f"{back}'s {d.label} leaves hex {d.hex[0]},{d.hex[1]} and returns to their "
-                             "cooldown track.", die=d.die)

@@ -18,7 +18,7 @@ from kernel.core import Dice, RuleError
 from kernel.text import slug as _slug
 from rulesets.tes.battle.effects import Use, run_effects
 from rulesets.tes.battle.model import Ctx
-from rulesets.tes.battle.state import ItemDeck
+from rulesets.tes.battle_state import ItemDeck
 
 
 RARITIES = ("common", "legendary")

@@ -14,14 +14,13 @@
 """
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from kernel.core import RuleError
 from kernel.effects import Field, Primitive, one_of
 from kernel.text import slug as _slug
 from rulesets.tes.battle import inventory as decks
-from rulesets.tes.battle.inventory import _names, clothing_cost, find, held, lose, pet_limit  # noqa: F401
+from rulesets.tes.battle.inventory import _names, clothing_cost, find, held, lose
 from rulesets.tes.battle import track
 from rulesets.tes.battle.effects import Use, register, run_effects
 from rulesets.tes.battle.model import Ctx, find_unit

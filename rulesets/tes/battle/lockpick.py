@@ -1,11 +1,5 @@
-"""Caches, the item decks and lockpick checks (rulebook pages 68-70).
-
-The item decks live in the campaign (``Campaign.item_decks``: rarity -> ``ItemDeck``
-with ``draw`` (item ids, top first) and ``discard``).
-
-A deck is shuffled with the campaign dice the first time a card is needed, from
-the pack's items of that rarity that nobody holds.  When its draw pile is empty
-its discard pile is shuffled into a new draw pile.
+"""Caches and lockpick checks (rulebook pages 68-70); the item decks they draw from are in
+rulesets.tes.battle.inventory.
 
 In battle, ``Battle.caches`` maps ``"q,r"`` to ``"common"``/``"legendary"``
 for the chips still on the map, and ``Battle.lockpick`` holds a check in
@@ -29,12 +23,11 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets.tes.battle import harm, track
-from rulesets.tes.battle.inventory import (DECK_NAME, RARITIES, cycle, deck, discard, gain_item,  # noqa: F401
-                                           held_items, top_card)
+from rulesets.tes.battle.inventory import DECK_NAME, cycle, gain_item, top_card
 from rulesets.tes.battle.model import Ctx, adv_uid, pos
 from rulesets.tes import args as args_
-from rulesets.tes.battle.state import CacheSpot, ItemDeck, LockpickCheck, Unit
-from kernel.core import Dice, RuleError
+from rulesets.tes.battle_state import CacheSpot, LockpickCheck, Unit
+from kernel.core import RuleError
 from kernel.text import slug as _slug
 
 DICE = 3

@@ -21,7 +21,7 @@ from kernel.effects import Field, Primitive, amount, boolean
 from rulesets.tes.battle import inventory as items
 from rulesets.tes.battle.effects import Use, amount_of, register, run_effects
 from rulesets.tes.battle.model import Ctx, adv_uid
-from rulesets.tes.battle.state import LockpickCheck
+from rulesets.tes.battle_state import LockpickCheck
 from rulesets.tes import args as args_
 
 SET = "lockpick-set"

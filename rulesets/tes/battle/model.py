@@ -1,6 +1,6 @@
 """The battle's map, units and the context object every battle step works with.
 
-``state.battle`` is a :class:`rulesets.tes.battle.state.Battle` (typed records; see that
+``state.battle`` is a :class:`rulesets.tes.battle_state.Battle` (typed records; see that
 module for every field).  The map is part of the battle: ``Battle.tiles`` are its tile
 placements and ``Battle.map_version`` counts changes to them; :func:`place_tile` adds a
 tile mid-battle.  Range, sight and path questions are cached per map version.
@@ -14,7 +14,7 @@ from typing import Any
 from kernel.core import Dice, Event, RuleError, word
 from kernel.present import mention
 from kernel.hexes import Hex, adjacent_tiles, reachable, route_distance
-from rulesets.tes.battle.state import Battle, TileSpot, Unit
+from rulesets.tes.battle_state import Battle, TileSpot, Unit
 from rulesets.tes.state import Adventurer, Campaign
 
 LOG_KEEP = 40
@@ -332,3 +332,8 @@ def prevention_mode(state, owner: str) -> str:
 def prevent_timeout_minutes(state) -> int:
     """Minutes a player in prevention ask mode has to answer; 0 means: wait without a time-out."""
     return int(state.settings.get("prevent_timeout_minutes", DEFAULT_PREVENT_TIMEOUT_MINUTES) or 0)
+
+
+def turn_key(u: Unit) -> tuple:
+    """A unit's place in the enemy turn order: quest units first, then highest level, then lower hex number."""
+    return (0 if u.quest else 1, -int(u.level or 0), int(u.slot or 0), u.id)

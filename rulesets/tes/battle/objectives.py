@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rulesets.tes.battle.model import Ctx, on_map
-from rulesets.tes.battle.state import Unit
+from rulesets.tes.battle_state import Unit
 from kernel.core import Dice
 
 

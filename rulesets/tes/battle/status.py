@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from rulesets.tes.battle import track
 from rulesets.tes.battle.model import Ctx, names_of  # noqa: F401 - names_of is read from here too
-from rulesets.tes.battle.state import Unit
+from rulesets.tes.battle_state import HexDie, Unit
 
 
 def supply_dice_in_use(c: Ctx) -> int:
@@ -115,12 +115,38 @@ def clear(c: Ctx, u: Unit) -> None:
 
     A defeated adventurer's S dice in hexes come off too (rulesets.tes.battle.hexdice)."""
     if u.owner and c.b.hex_dice:
-        from rulesets.tes.battle import hexdice
-
-        hexdice.clear(c, u.owner)
+        clear_hex_dice(c, u.owner)
     for status in list(u.statuses):
         back = _return_die(c, u, status)
         if back:
             c.say("status", f"{u.name}'s {status} die returns to {back}'s cooldown track.", unit=u.id)
     u.statuses = []
     u.status_dice = {}
+
+
+def hex_die_back(c: Ctx, d: HexDie) -> str | None:
+    """The die leaves its hex and is exhausted to its owner's cooldown track; the owner's name."""
+    if d in c.b.hex_dice:
+        c.b.hex_dice.remove(d)
+    owner = c.state.adventurers.get(d.owner)
+    if owner is None:
+        return None
+    if d.die in owner.placed:
+        owner.placed.remove(d.die)
+    notes: list[str] = []
+    track.exhaust(owner, d.die, c.track_size, notes)
+    for n in notes:
+        c.say("track", f"{owner.name}: {n}.")
+    return owner.name
+
+
+def clear_hex_dice(c: Ctx, owner: str | None = None) -> None:
+    """Dice come off their hexes without going off and are exhausted to their owners' tracks: an owner's
+    (they are defeated) or everyone's (the battle ends)."""
+    if c.state.battle is None:
+        return
+    for d in [d for d in c.b.hex_dice if owner is None or d.owner == owner]:
+        back = hex_die_back(c, d)
+        if back:
+            c.say("hex-die", f"{back}'s {d.label} leaves hex {d.hex[0]},{d.hex[1]} and returns to their "
+                             "cooldown track.", die=d.die)

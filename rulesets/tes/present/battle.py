@@ -15,7 +15,7 @@ from rulesets.tes.present.common import PLAYER, _pack, _state
 from rulesets.tes.present.presenter import mat_view, short
 from kernel.reply import COLOR_BATTLE, Embed, Picture, Reply, clip
 from kernel.core import RuleError
-from rulesets.tes.battle.state import Battle
+from rulesets.tes.battle_state import Battle
 from rulesets.tes import args as args_
 from kernel.text import slug
 from kernel.present import say

@@ -248,11 +248,3 @@ class TesPresenter:
 
         return [("prevent_timeout_minutes", f"{timeout_of(state)} (0 = wait for the answer without a time-out)")]
 
-
-def _install() -> None:
-    from rulesets.tes import RULESET
-
-    RULESET.present = TesPresenter()
-
-
-_install()

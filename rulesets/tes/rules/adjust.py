@@ -11,7 +11,7 @@ from rulesets.tes.battle import harm, status, track
 from rulesets.tes.battle.model import find_unit, pos, require_battle
 from kernel.core import RuleError
 from kernel.hexes import Hex
-from rulesets.tes.rules import Handler, action
+from rulesets.tes.rules.table import Handler, action
 from rulesets.tes.rules.battle import _ctx
 from kernel.text import echo
 

@@ -5,7 +5,7 @@ import re
 from typing import Any
 
 from kernel.core import Action, Event, RuleError
-from rulesets.tes.rules import Ctx, Handler, action, subject
+from rulesets.tes.rules.table import Ctx, Handler, action, subject
 from rulesets.tes.rules.campaign import MAX_PARTY
 from rulesets.tes.state import Adventurer, Campaign, Row, Slot
 from kernel.text import clean_name, echo, slug

@@ -11,7 +11,7 @@ from rulesets.tes.battle import engage as eng
 from rulesets.tes.battle import flow
 from rulesets.tes.battle.model import Ctx, require_battle
 from kernel.core import RuleError
-from rulesets.tes.rules import TURN_HOOKS, Handler, action, subject
+from rulesets.tes.rules.table import TURN_HOOKS, Handler, action, subject
 from rulesets.tes.rules.adventurer import Create
 
 
@@ -357,7 +357,7 @@ class ChooseRewardClass(Handler):
                         where.remove(item)
                         lost_items.append(item)
                         if item in pack.items:
-                            from rulesets.tes.battle.lockpick import discard
+                            from rulesets.tes.battle.inventory import discard
                             discard(state, pack, item)
                         break
             gave = [f"{lost_t} tenacity"] + [pack.items[i].name if i in pack.items else i for i in lost_items]

@@ -16,7 +16,7 @@ from rulesets.tes.battle import flow
 from rulesets.tes.battle.model import Ctx, prevent_timeout_minutes, require_battle  # noqa: F401
 from kernel.core import RuleError
 from kernel.prompts import Option, Prompt
-from rulesets.tes.rules import Handler, action
+from rulesets.tes.rules.table import Handler, action
 
 #: minutes a player in ``ask`` mode has to choose prevention (``/campaign settings prevent_timeout_minutes:``)
 from rulesets.tes.battle.model import DEFAULT_PREVENT_TIMEOUT_MINUTES  # noqa: E402,F401

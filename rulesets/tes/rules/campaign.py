@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from kernel import party
 from kernel.core import Event, RuleError
-from rulesets.tes.rules import TABLE, Handler, action
+from rulesets.tes.rules.table import TABLE, Handler, action
 from rulesets.tes.state import DIFFICULTIES, RULES, Campaign
 from kernel.text import clean_name, slug
 

@@ -20,7 +20,7 @@ import re
 from typing import Any
 
 from kernel.core import Action, Event, RuleError
-from rulesets.tes.rules import Ctx, Handler, action, subject
+from rulesets.tes.rules.table import Ctx, Handler, action, subject
 from rulesets.tes.rules.adventurer import (
     LINE_TOKENS, PLACEABLE, RACE_SHEETS, Create, _placement, dice_in_use, level_die, lookup, parse_slot,
 )
@@ -322,6 +322,6 @@ class Draft(Handler):
 
 
 def _create_handler() -> Handler:
-    from rulesets.tes.rules import HANDLERS
+    from rulesets.tes.rules.table import HANDLERS
 
     return HANDLERS["adventurer.create"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from kernel.core import RuleError
 from rulesets.tes.battle import items
 from rulesets.tes.battle.model import Ctx
-from rulesets.tes.rules import Handler, action, subject
+from rulesets.tes.rules.table import Handler, action, subject
 
 
 class ItemAction(Handler):

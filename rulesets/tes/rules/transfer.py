@@ -12,7 +12,7 @@ from kernel.text import clean_name
 from kernel.transfer import (  # noqa: F401 - re-exported for the command layer and tests
     MAX_STATE_JSON, PACK_ID, PLAYER_ID, check_party, install_import_action, load_claimed, rebuild,
 )
-from rulesets.tes.rules import TABLE
+from rulesets.tes.rules.table import TABLE
 from rulesets.tes.state import SCHEMA, Campaign
 
 STATE_KEYS: dict[str, tuple[type, ...]] = {
