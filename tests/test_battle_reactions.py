@@ -394,3 +394,45 @@ def test_move_through_units_with_free_movement_ends_in_an_empty_hex():
     assert (me.q, me.r) == (0, 2) and s.battle.turn.free_move == 2
     with pytest.raises(RuleError, match="occupied"):  # a normal move never passes a unit
         run(s, "battle.move", "S", {"path": [[-1, 2], [-2, 2]]})
+
+
+# --------------------------------------------------------------------------------- picture --
+def free_move_picture_view() -> dict:
+    """The battle drawn in docs/images/map-free-move.png (``python tests/test_battle_reactions.py`` writes it):
+    Ryan, a Rogue, engaged by the High Elf Bandit, is offered Slip Away; the hexes of the menu are numbered."""
+    from rulesets.tes.present.battle import map_view
+
+    s = _battle(ryan="rogue", ryan_tenacity=2)
+    _bandit_next_to(s)  # 2 hexes from Ryan
+    e2 = s.battle.units["e2"]
+    e2.defeated, e2.q, e2.r = False, 4, 2  # the Argonian Bandit, far off (out of sight)
+    s.adventurers["R"].hp = 2  # the weakest: the bandit goes for him
+    s, _ = run(s, "battle.endturn", "S")
+    s, _ = run(s, "battle.endturn", "R", forced=[2])
+    assert s.battle.offers and s.battle.offers[0].owner == "R"
+    return map_view(s, ctx(s).pack)
+
+
+def test_the_free_move_picture_in_the_docs_renders():
+    import io
+    import os
+
+    from PIL import Image
+
+    import render
+
+    view = free_move_picture_view()
+    assert [c["n"] for c in view["choices"]] == list(range(1, len(view["choices"]) + 1))
+    img = Image.open(io.BytesIO(render.render("map", view)))
+    shipped = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "images",
+                           "map-free-move.png")
+    assert Image.open(shipped).size == img.size
+
+
+if __name__ == "__main__":  # refresh docs/images/map-free-move.png
+    import sys
+
+    import render
+
+    with open(sys.argv[1] if len(sys.argv) > 1 else "docs/images/map-free-move.png", "wb") as fh:
+        fh.write(render.render("map", free_move_picture_view()))
