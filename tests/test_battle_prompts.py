@@ -707,3 +707,52 @@ async def test_a_refused_commit_writes_no_deadline(tmp_path):
     await g.ok(SHANNON, "endturn")
     assert [d.due_at for d in await store.pending_deadlines(cid)] == [T0 + 3600]
     await store.close()
+
+
+async def backflip_offered(g: Game):
+    """Shannon, an Acrobat with 3 tenacity next to the High Elf Bandit, ends her turn; it deals 2: Poise takes 1,
+    Backflip the other, and the free move it gives waits for her answer."""
+    await g.ok(SHANNON, "campaign new", name="Jail")
+    await g.ok(SHANNON, "adventurer create", name="Shannon", race="argonian", line="one-hand-and-shield",
+               **{"class": "acrobat"})
+    await g.ok(SHANNON, "force", values="2")
+    await g.ok(SHANNON, "battle start", encounter="jailbreak", deploy="-2,2")
+    await g.ok(SHANNON, "move", to="0,2")
+    await g.ok(SHANNON, "force", values="5 5 5")
+    r = await g.ok(SHANNON, "engage", dice="2 shield-discipline, combat")
+    await g.click(SHANNON, button(r, "Resolve all"))
+    assert (await g.state()).adventurers[SHANNON].tenacity == 3
+    await g.ok(SHANNON, "force", values="5")
+    reply = await g.ok(SHANNON, "endturn")
+    assert (await g.state()).battle.offers[0].owner == SHANNON
+    return reply
+
+
+async def test_a_free_move_offer_is_a_prompt_with_a_menu_a_stay_button_and_a_time_out(game):
+    reply = await backflip_offered(game)
+    assert "Backflip lets Shannon move up to 1 hex for free now" in reply.content
+    assert reply.ping == SHANNON and "Stay where you are" in [b.label for b in reply.buttons]
+    assert "Shannon stays put" in reply.content  # what the time-out does, and when
+    pick = menu(reply)
+    assert pick.options and all(o[0].split(". ", 1)[1].startswith("Move to ") for o in pick.options)
+    moved = await game.click(SHANNON, pick.custom_id, [pick.options[0][1]])
+    assert not moved.error and "makes a free move (Backflip)" in moved.content
+    stale = await game.click(SHANNON, button(reply, "Stay where you are"))
+    assert stale.error and "out of date" in stale.content
+
+
+async def test_an_unanswered_free_move_times_out_once_and_the_enemies_go_on(game):
+    await backflip_offered(game)
+    posts = []
+
+    async def send(channel, reply):
+        posts.append(reply)
+
+    assert await run_due_deadlines(game.table, send, now=T0 + 3599) == 0
+    game.clock.now = T0 + 3601
+    counts = await asyncio.gather(run_due_deadlines(game.table, send), run_due_deadlines(game.table, send))
+    assert sum(counts) == 1 and len(posts) == 1
+    assert "⏰ Shannon made no move within 60 minutes, so they stay where they are" in posts[0].content
+    s = await game.state()
+    assert not s.battle.offers and (s.battle.units[f"a:{SHANNON}"].q, s.battle.units[f"a:{SHANNON}"].r) == (0, 2)
+    assert (await game.log_types())[-1] == "battle.offer-timeout"
