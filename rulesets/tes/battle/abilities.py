@@ -10,7 +10,7 @@ from __future__ import annotations
 from kernel.hexes import distance
 from rulesets.tes.battle.effects import Use, amount_of, applies, run_effects
 from rulesets.tes.battle.checks import check_target
-from rulesets.tes.battle.model import Ctx, adv_uid, class_sheet, on_map, pos
+from rulesets.tes.battle.model import Ctx, adv_uid, class_sheet, find_unit, on_map, pos
 
 #: The innate's condition that packs written before effect conditions (``if``) could not say, by class.
 ADJACENT_ENEMY = ("dragonknight",)
@@ -168,7 +168,6 @@ def reach_of(ab) -> int | None:
 
 def aim(c: Ctx, owner: str, ab, spec, form: str) -> tuple[str | None, str | None]:
     """Check an ability's target (an enemy) or ally like an engage's; returns (target id, ally id)."""
-    from rulesets.tes.battle.model import find_unit
     from kernel.core import RuleError
 
     adv = c.adv(owner)

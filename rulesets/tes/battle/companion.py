@@ -28,6 +28,7 @@ from typing import Any
 from rulesets.tes.battle.model import Ctx, short_label
 from rulesets.tes.battle_state import CompanionEntry, Unit
 from kernel.core import RuleError
+from rulesets.tes.battle.effects import Use, run_effects
 
 
 def controller_name(c: Ctx, controller: str | None) -> str:
@@ -75,8 +76,6 @@ def setup(c: Ctx, enc: Any) -> None:
         if entry.id in c.pack.companions:
             u = join(c, entry.id, entry.controller, source="a party companion")
             u.keep = True
-    from rulesets.tes.battle.effects import Use, run_effects
-
     for owner in c.b.order:
         adv = c.adv(owner)
         for item_id in list(adv.ready):

@@ -14,6 +14,7 @@ from rulesets.tes.battle.enemy_skills import extra_dice, legacy
 from rulesets.tes.battle.model import Ctx, on_map, pos, stats_of, turn_key
 from rulesets.tes.battle_state import EngageRecord, EnemyTurn, Hit, RolledDie, Turn, Unit
 from kernel.hexes import Hex, distance, reachable, shortest_path, toward
+from rulesets.tes.battle.abilities import innate
 
 DEFAULT_MOVE = 2
 #: Enemy skills whose "after it engages" effects reach only the units it dealt damage to.
@@ -241,8 +242,6 @@ def hit(c: Ctx, cur: EnemyTurn, h: Hit, choice: list[str] | None = None,
     if not on_map(t) or (h.amount <= 0 and not engaged_anyway):
         return
     if t.owner:
-        from rulesets.tes.battle.abilities import innate
-
         innate(c, t.owner, "when an enemy engages you", target=u.id)
         if h.amount > 0:
             harm.damage_adventurer(c, t.owner, h.amount, source=u, choice=choice, label=u.name, guards=guards)

@@ -14,6 +14,10 @@ from rulesets.tes.content import BATTLE_FORMS, BATTLE_FORM_NAMES, COMBAT_FORMS
 from kernel.core import RuleError
 from kernel.hexes import Hex, distance
 from kernel.text import slug as _slug
+from rulesets.tes.battle.lockpick import note_cache
+from rulesets.tes.battle.abilities import innate
+from rulesets.tes.battle.enemy import enemy_skills_at
+from rulesets.tes.battle.status import remove
 
 #: Where a die goes when a face has several codes: the first of these that applies.
 CODE_PRECEDENCE = ("D", "S", "A", "C", "I")
@@ -71,8 +75,6 @@ def do_move(c: Ctx, owner: str, args: dict) -> None:
           unit=u.id, path=turn.path)
     stepped(c, u, path)
     if on_map(u):
-        from rulesets.tes.battle.lockpick import note_cache
-
         note_cache(c, u, len(path), 0 if free else adv_stamina(c, owner))
 
 
@@ -236,8 +238,6 @@ def do_engage(c: Ctx, owner: str, args: dict) -> None:
         if rr:
             run_effects(Use(c, me, it.name, form=plan["form"]), rr)
     if rolled:
-        from rulesets.tes.battle.abilities import innate
-
         innate(c, owner, "after you engage", target=plan["target"], engage=engage)
     if not rolled:
         resolve(c, owner, {"order": []})
@@ -441,21 +441,15 @@ def place_active(c: Ctx, owner: str, die_id: str, r: RolledDie, code: tuple, all
 
 def after_engage(c: Ctx, me: Unit, p: PendingRoll) -> None:
     """Units react: enemies' "after it is engaged" skills; stealth ends once its owner dealt damage."""
-    from rulesets.tes.battle.enemy import enemy_skills_at
-
     p = PendingRoll.from_dict(p)  # a record, or its saved shape
     engage = p.engage
     if me.owner:  # your own reaction first: an innate "after your engage is resolved" (the Spellblade's)
-        from rulesets.tes.battle.abilities import innate
-
         innate(c, me.owner, "after your engage is resolved", target=p.target, engage=engage)
     if p.target:
         t = c.unit(p.target)
         if t.side == "enemy" and on_map(t):
             enemy_skills_at(c, t, "after it is engaged", attacker=me, engage=engage)
     if any(engage.dealt.values()) and c.has(me, "stealth"):
-        from rulesets.tes.battle.status import remove
-
         remove(c, me, "stealth", f"{me.name} dealt damage")
 
 

@@ -20,6 +20,7 @@ from rulesets.tes.battle.model import (Ctx, adv_uid, on_map, pos, prevent_timeou
 from rulesets.tes.battle_state import Battle, BattleSummary, EngageRecord, EnemyPhase, PreventionAsk, Turn, Unit
 from kernel.core import Event, RuleError
 from kernel.hexes import Hex
+from rulesets.tes.content import BATTLE_FORMS
 
 FATIGUE_AFTER = 5
 
@@ -363,12 +364,11 @@ def offer_reactions(c: Ctx, cur) -> None:
                 continue
             if ab.form and ab.form != adv.battle_form:
                 continue
-            moves = [e for e in ab.effects if e.get("type") == "move"]
-            if not moves or not offer_destinations(c, owner, sum(int(e.get("amount", 0)) for e in moves),
-                                                    any(e.get("through") for e in moves)):
+            steps = [e for e in ab.effects if e.get("type") == "move"]
+            amount, through = sum(int(e.get("amount", 0)) for e in steps), any(e.get("through") for e in steps)
+            if not steps or not offer_destinations(c, owner, amount, through):
                 continue
-            harm.offer_move(c, owner, sum(int(e.get("amount", 0)) for e in moves), ab.name,
-                            through=any(e.get("through") for e in moves), ability=ab.id, cost=ab.cost,
+            harm.offer_move(c, owner, amount, ab.name, through=through, ability=ab.id, cost=ab.cost,
                             effects=[e for e in ab.effects if e.get("type") != "move"])
 
 
@@ -651,8 +651,6 @@ def class_ability(c: Ctx, owner: str, name: str, form: str | None = None, target
     aimed, ally = abilities.aim(c, owner, ab, target, ab.form or adv.battle_form)
     new_form = None
     if any(e.get("type") == "form" for e in ab.effects) and not ab.manual:  # a change of form is the ability
-        from rulesets.tes.content import BATTLE_FORMS
-
         new_form = str(form or "").strip().lower()
         if new_form not in BATTLE_FORMS:
             raise RuleError(f"{ab.name} changes your battle form: name the new one with `form:` "

@@ -13,9 +13,15 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets.tes.battle import track
-from rulesets.tes.battle.model import Ctx, class_sheet, pos, prevention_mode, stats_of
+from rulesets.tes.battle.model import Ctx, class_sheet, pos, prevent_timeout_minutes, prevention_mode, stats_of
 from rulesets.tes.battle_state import EngageRecord, Hit, Offer, Unit
 from kernel.hexes import distance
+from rulesets.tes.battle.effects import Use, run_effects
+from rulesets.tes.battle.inventory import after_prevention
+from rulesets.tes.battle.abilities import enduring_reduction, enemy_defeated, race_when_damaged
+from rulesets.tes.battle.status import clear
+from rulesets.tes.battle.enemy_skills import dodge, survive
+from rulesets.tes.battle.companion import defeated
 
 
 def ability_of(pack, line_id: str, icon: str):
@@ -245,8 +251,6 @@ def auto_choice(sources: list[dict], amount: int, *, cushion: int = 0, tenacity:
 
 def use_interrupt(c: Ctx, owner: str, ability_id: str, attacker: Unit | None) -> None:
     """Spend the tenacity and resolve an interrupt's other effects (bonus HP, a status on the attacker)."""
-    from rulesets.tes.battle.effects import Use, run_effects
-
     adv = c.adv(owner)
     ab = class_sheet(c, owner).ability(ability_id)
     adv.tenacity -= ab.cost
@@ -270,8 +274,6 @@ def use_interrupt(c: Ctx, owner: str, ability_id: str, attacker: Unit | None) ->
 def offer_move(c: Ctx, owner: str, amount: int, source: str, *, through: bool = False, ability: str | None = None,
                cost: int = 0, effects: list[dict] | None = None) -> None:
     """Give a player a free move during another unit's turn: the battle waits until they move or stay."""
-    from rulesets.tes.battle.model import prevent_timeout_minutes
-
     minutes = prevent_timeout_minutes(c.state)
     n = int(c.b.more.get("offers_made", 0)) + 1
     c.b.more["offers_made"] = n
@@ -307,8 +309,6 @@ def apply_prevention(c: Ctx, owner: str, amount: int, keys: list[str], sources: 
         stop = min(left, s["value"])
         left -= stop
         if s["kind"] == "item":
-            from rulesets.tes.battle.inventory import after_prevention
-
             left = after_prevention(c, owner, s["item"], left, attacker)
         if s["kind"] == "active":
             entry = next(e for e in adv.active if f"active:{e['die']}" == key)
@@ -372,8 +372,6 @@ def damage_adventurer(c: Ctx, owner: str, amount: int, *, true: bool = False, so
     used: list[str] = []
     left = amount
     if not true:
-        from rulesets.tes.battle.abilities import enduring_reduction
-
         cut, why = enduring_reduction(c, owner, left)
         left -= cut
         if why:
@@ -385,8 +383,6 @@ def damage_adventurer(c: Ctx, owner: str, amount: int, *, true: bool = False, so
         used += more_used
         left, more_used = apply_guards(c, owner, left, guards)
         used += more_used
-        from rulesets.tes.battle.abilities import race_when_damaged
-
         cut, why = race_when_damaged(c, owner, left)
         left -= cut
         if why:
@@ -442,8 +438,6 @@ def defeat_adventurer(c: Ctx, owner: str) -> None:
         u.fell_at = [u.q, u.r]
     u.q = u.r = None
     adv.bonus_hp = 0
-    from rulesets.tes.battle.status import clear
-
     clear(c, u)
     c.say("defeated", f"💀 {adv.name} is defeated and leaves the map.", unit=u.id)
 
@@ -471,8 +465,6 @@ def damage_enemy(c: Ctx, uid: str, amount: int, *, true: bool = False, engage: E
         if reduce:
             notes.append(f"defense prevents {reduce}")
         if engage is not None:
-            from rulesets.tes.battle.enemy_skills import dodge
-
             n, note = dodge(c, u, amount - reduce, engage)
             if n:
                 reduce += n
@@ -489,8 +481,6 @@ def damage_enemy(c: Ctx, uid: str, amount: int, *, true: bool = False, engage: E
 
 def defeat_enemy(c: Ctx, uid: str, by: str | None) -> None:
     u = c.unit(uid)
-    from rulesets.tes.battle.enemy_skills import survive
-
     if survive(c, u):  # e.g. Reassemble: it stays on the map
         return
     u.defeated = True
@@ -498,12 +488,8 @@ def defeat_enemy(c: Ctx, uid: str, by: str | None) -> None:
     if u.q is not None:
         u.fell_at = [u.q, u.r]
     u.q = u.r = None
-    from rulesets.tes.battle.status import clear
-
     clear(c, u)
     if u.companion:
-        from rulesets.tes.battle.companion import defeated
-
         defeated(c, u)
         return
     if not u.quest:
@@ -516,8 +502,6 @@ def defeat_enemy(c: Ctx, uid: str, by: str | None) -> None:
             c.b.turn.more.setdefault("defeated_by", [])
             if by not in c.b.turn.more["defeated_by"]:
                 c.b.turn.more["defeated_by"].append(by)
-    from rulesets.tes.battle.abilities import enemy_defeated
-
     enemy_defeated(c, by, where)
 
 

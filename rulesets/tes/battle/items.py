@@ -24,6 +24,7 @@ from rulesets.tes.battle.inventory import _names, clothing_cost, find, held, los
 from rulesets.tes.battle import track
 from rulesets.tes.battle.effects import Use, register, run_effects
 from rulesets.tes.battle.model import Ctx, find_unit
+from rulesets.tes.battle.checks import my_turn
 
 SUBTYPE_WORDS = {"weapon": "weapon", "armor": "armor", "potion": "potion", "consumable": "consumable",
                  "enchantment": "enchantment", "clothing": "clothing", "misc": "miscellaneous item", "pet": "pet"}
@@ -73,8 +74,6 @@ def use(c: Ctx, owner: str, key: Any, target: Any = None, *, overtax: bool = Fal
 
 
 def _use_in_battle(c: Ctx, owner: str, item_id: str, target: Any) -> None:
-    from rulesets.tes.battle.checks import my_turn
-
     adv = c.adv(owner)
     it = c.pack.items[item_id]
     me = c.unit(f"a:{owner}")

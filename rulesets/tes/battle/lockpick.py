@@ -29,6 +29,8 @@ from rulesets.tes import args as args_
 from rulesets.tes.battle_state import CacheSpot, LockpickCheck, Unit
 from kernel.core import RuleError
 from kernel.text import slug as _slug
+from rulesets.tes.battle.abilities import lockpick_innate
+from rulesets.tes.battle.lockpick_cards import free_steps, notes, use_set
 
 DICE = 3
 
@@ -181,8 +183,6 @@ def start(c: Ctx, owner: str, args: dict) -> None:
     c.say("lockpick", f"🔐 {adv.name} picks the lock of the {kind} cache: the top card of the {DECK_NAME[kind]} "
                       f"shows code **{code_text(lp.code, lp.keys)}** with {lp.attempts} attempts{keys}.",
           unit=u.id, code=lp.code, keys=lp.keys, attempts=lp.attempts)
-    from rulesets.tes.battle.abilities import lockpick_innate
-
     lockpick_innate(c, owner)
     _roll(c, lp, list(range(DICE)))
 
@@ -197,8 +197,6 @@ def _roll(c: Ctx, lp: LockpickCheck, which: list[int]) -> None:
     adv = c.adv(lp.owner)
     result = match(lp.code, lp.keys, lp.locked, lp.dice)
     rolled = "all 3 dice" if len(which) == DICE else ("die " + ", ".join(str(i + 1) for i in which))
-    from rulesets.tes.battle.lockpick_cards import notes
-
     extra = notes(c, lp)
     c.say("lockpick-roll", f"🎲 Attempt {lp.attempt} of {lp.attempts}: {adv.name} rolls {rolled} → "
                            f"{_dice_text(lp.dice)}. Code: {_status_line(lp, result)}. "
@@ -223,8 +221,6 @@ def answer(c: Ctx, owner: str, args: dict) -> None:
     changes = parse_adjust(args.get("adjust"), lp.dice)
     keep = None if args.get("keep") is None else _parse_numbers(args["keep"], DICE, "keep")
     if args.get("set") is not None:
-        from rulesets.tes.battle.lockpick_cards import use_set
-
         use_set(c, lp, owner, args["set"], changes)
     free = _spend_free(c, lp, changes)
     cost = sum(abs(v - lp.dice[i]) for i, v in changes) - len(free)
@@ -264,8 +260,6 @@ def _spend_free(c: Ctx, lp: LockpickCheck, changes: list[tuple[int, int]]) -> li
     """Free steps of 1 (Nimble Fingers) go to the first changed dice; said, and kept off the fatigue."""
     if lp.free <= 0:
         return []
-    from rulesets.tes.battle.lockpick_cards import free_steps
-
     free = free_steps(lp, changes)
     if free:
         lp.free -= len(free)

@@ -15,6 +15,8 @@ from rulesets.tes.battle.effects import (Passive, Use, _manual, _n, _to, _who, a
                                          units_for)
 from rulesets.tes.battle.model import Ctx, pos
 from rulesets.tes.content.schema import STATUS_EFFECTS, TARGETS
+from rulesets.tes.content import BATTLE_FORM_NAMES
+from rulesets.tes.battle.moves import route, stepped
 
 SELF_OR_ALLIES = ("self", "ally", "allies-in-range")
 
@@ -181,8 +183,6 @@ class FormChange(Primitive):
         adv = use.c.adv_of(use.source)
         if adv is None or not use.new_form or use.new_form == adv.battle_form:
             return 0
-        from rulesets.tes.content import BATTLE_FORM_NAMES
-
         adv.battle_form = use.new_form
         use.form = use.new_form
         use.c.say("form", f"{use.label}: {adv.name} switches to {BATTLE_FORM_NAMES[use.new_form]} form "
@@ -320,8 +320,6 @@ class Move(Primitive):
 
 def _move_now(use: Use, n: int, through: bool) -> int:
     """An ability's free move made at once, to the hex the player named (``/ability ... to:``)."""
-    from rulesets.tes.battle.moves import route, stepped
-
     c, me = use.c, use.source
     start = pos(me)
     if start is not None and [start.q, start.r] == list(use.to):

@@ -17,6 +17,7 @@ from __future__ import annotations
 from rulesets.tes.battle import track
 from rulesets.tes.battle.model import Ctx, names_of  # noqa: F401 - names_of is read from here too
 from rulesets.tes.battle_state import HexDie, Unit
+from rulesets.tes.battle.abilities import immune_to
 
 
 def supply_dice_in_use(c: Ctx) -> int:
@@ -38,8 +39,6 @@ def give(c: Ctx, u: Unit, status: str, label: str, die: tuple[str, str] | None =
     adv = c.adv_of(u)
     has = status in names_of(c.state, u)
     if adv is not None:
-        from rulesets.tes.battle.abilities import immune_to
-
         guard = immune_to(c, u.owner, status)
         if guard:
             c.say("status", f"{label}: {u.name} cannot gain {status} ({guard}).", unit=u.id)
