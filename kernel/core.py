@@ -58,20 +58,29 @@ class Action:
 
 
 PERSON = re.compile(r"\{@(\w+)\}")
+#: ``{*words*}`` in a rule text: what the line is about (a die's face, a card's name), emphasised by presenters.
+EMPHASIS = re.compile(r"\{\*(.+?)\*\}")
 
 
 def plain_person(user_id: str) -> str:
     return f"@{user_id}"
 
 
-def word(template: str, data: dict[str, Any], person) -> str:
-    """Turn a rule text into words: each ``{@key}`` names the player whose id is ``data[key]``.
+def strong(text: Any) -> str:
+    """``text`` marked for emphasis in a rule text (each presenter decides how: bold in Discord, plain in a picture)."""
+    return f"{{*{text}*}}"
+
+
+def word(template: str, data: dict[str, Any], person, emphasis=None) -> str:
+    """Turn a rule text into words: each ``{@key}`` names the player whose id is ``data[key]``; each ``{*words*}``
+    is emphasised by ``emphasis`` (none: plain words).
 
     Rules never write mention syntax or Markdown; each presenter decides how a
     person is shown (a mention in Discord, @name at the local table, the
-    adventurer's name in a picture).
+    adventurer's name in a picture) and how emphasis looks.
     """
-    return PERSON.sub(lambda m: person(str(data.get(m.group(1), "?"))), template)
+    out = PERSON.sub(lambda m: person(str(data.get(m.group(1), "?"))), template)
+    return EMPHASIS.sub(lambda m: emphasis(m.group(1)) if emphasis else m.group(1), out)
 
 
 @dataclass

@@ -41,3 +41,10 @@ def ctx(state):
 
 def texts(events):
     return "\n".join(e.text for e in events)
+
+
+def said(events):
+    """The events in words, as the bot posts them (people as mentions, emphasis in bold)."""
+    from kernel.present import say
+
+    return "\n".join(say(e) for e in events)

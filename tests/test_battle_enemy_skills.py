@@ -176,7 +176,7 @@ def test_pack_hunter_rolls_one_more_die_when_another_enemy_is_next_to_its_target
     s, said, ev = enemy_phase(_wolf(), [4, 5, 1])  # the Wolf rolls 1 damage and 2 damage; the Bandit a blank
     assert "Pack Hunter: another enemy is next to Shannon, so Wolf rolls 1 more die." in said
     assert rolls(ev, "e1") == [4, 5]
-    assert "Wolf engages Shannon: 🎲4 → **1 damage**, 🎲5 → **2 damage** = 3 damage each." in said
+    assert "Wolf engages Shannon: 🎲4 → {*1 damage*}, 🎲5 → {*2 damage*} = 3 damage each." in said
     assert s.adventurers["S"].hp == 2
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from rulesets.tes.battle_state import ItemDeck
 
 import pytest
-from battle_helpers import jailbreak, party, run, texts
+from battle_helpers import jailbreak, party, run, said, texts
 
 from rulesets.tes.battle import inventory
 from rulesets.tes.battle import lockpick as lp
@@ -41,7 +41,7 @@ def test_common_item_lockpick_example():
     s, ev = _at_cache()
     assert "cache" in texts(ev) and "/lockpick" in texts(ev)
     s, ev = run(s, "battle.lockpick", "S", {}, forced=[1, 2, 3])
-    t = texts(ev)
+    t = said(ev)
     assert "5-2-2" in t and "3 attempts" in t and "1: **1**, 2: **2**, 3: **3**" in t
     with pytest.raises(RuleError, match="lockpick"):
         run(s, "battle.endturn", "S")
@@ -49,7 +49,7 @@ def test_common_item_lockpick_example():
         run(s, "battle.lockpick", "R", {"adjust": "1=5"})
     light = sum(1 for e in s.adventurers["S"].cooldown if e.get("fatigue") == "light")
     s, ev = run(s, "battle.lockpick", "S", {"adjust": "3=2", "keep": "2,3"}, forced=[3])
-    t = texts(ev)
+    t = said(ev)
     assert "1 light fatigue" in t and "Attempt 2 of 3" in t and "1: **3**, 2: **2**, 3: **2**" in t
     s, ev = run(s, "battle.lockpick", "S", {"adjust": "1=5"})
     t = texts(ev)

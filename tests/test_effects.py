@@ -428,3 +428,15 @@ def test_engage_grants_an_engage_without_fatigue(battle):
         "an ally (or you) may engage once without gaining fatigue for it, rolling up to 2 skill dice"
     run_effects(Use(c, c.unit("a:S"), "Test"), [eff])
     assert c.b.turn.more["granted"]["S"]["source"] == "Test"
+
+
+def test_rule_texts_mark_emphasis_and_presenters_decide_how_it_looks():
+    from kernel.core import strong, word
+    from kernel.present import bold, mention, say
+    from kernel.core import Event
+
+    e = Event("roll", f"{{@player}} rolls {strong('2 damage')}.", {"player": "7"})
+    assert say(e) == "<@7> rolls **2 damage**."  # Discord and the local table
+    assert e.words() == "@7 rolls 2 damage."  # plain words
+    assert word(e.text, e.data, mention, bold) == say(e)
+    assert "**" not in e.text  # rule code writes no Markdown

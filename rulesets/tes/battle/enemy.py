@@ -7,6 +7,8 @@ to the one closest to the priority unit, then the first by (q, r).
 """
 from __future__ import annotations
 
+from kernel.core import strong
+
 from rulesets.tes.battle import companion, harm, hexdice
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle.effects import Use, run_effects
@@ -218,7 +220,7 @@ def take_turn(c: Ctx, u: Unit) -> EnemyTurn | None:
     if enemy.targets is not None:
         targets = targets[:enemy.targets]
     total, rolled = roll_combat(c, u, targets[0])
-    dice_txt = ", ".join(f"🎲{r['roll']} → **{r['face']}**" for r in rolled) or "no dice"
+    dice_txt = ", ".join(f"🎲{r['roll']} → {strong(r['face'])}" for r in rolled) or "no dice"
     names = " and ".join(t.name for t in targets)
     tie = ""
     if len(targets) > 1 and len({c.hp(t) for t in targets}) < len(targets):
@@ -304,7 +306,7 @@ def companion_turn(c: Ctx, u: Unit) -> None:
             targets = targets[:comp.targets]
         total, rolled = roll_combat(c, u, targets[0])
         idle = sum(1 for r in rolled if not any(ic == "damage" and v for ic, v in r["results"]))
-        dice_txt = ", ".join(f"🎲{r['roll']} → **{r['face']}**" for r in rolled) or "no dice"
+        dice_txt = ", ".join(f"🎲{r['roll']} → {strong(r['face'])}" for r in rolled) or "no dice"
         c.say("enemy-roll", f"🐾 {u.name} engages " + " and ".join(t.name for t in targets)
               + f": {dice_txt} = {total} damage each.", unit=u.id, dice=rolled,
               targets=[t.id for t in targets], total=total)

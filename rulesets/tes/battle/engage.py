@@ -11,7 +11,7 @@ from rulesets.tes.battle.moves import route, stepped
 from rulesets.tes.battle.model import Ctx, find_unit, on_map, pos
 from rulesets.tes.battle_state import EngageRecord, PendingRoll, Reroll, RolledDie, Unit
 from rulesets.tes.content import BATTLE_FORMS, BATTLE_FORM_NAMES, COMBAT_FORMS
-from kernel.core import RuleError
+from kernel.core import RuleError, strong
 from kernel.hexes import Hex, distance
 from kernel.text import slug as _slug
 from rulesets.tes.battle.lockpick import note_cache
@@ -224,7 +224,7 @@ def do_engage(c: Ctx, owner: str, args: dict) -> None:
     turn.engage_line = [list(map(int, (me.q, me.r)))] + ([[target.q, target.r]] if target else [])
     c.b.pending = PendingRoll(owner=owner, form=plan["form"], target=plan["target"], item=plan["item"],
                               overtax=plan["overtax"], dice=rolled, engage=engage)
-    dice_txt = ", ".join(f"{i}. {r['label']} 🎲{r['roll']} → **{r['face']}**" for i, r in enumerate(rolled, 1))
+    dice_txt = ", ".join(f"{i}. {r['label']} 🎲{r['roll']} → {strong(r['face'])}" for i, r in enumerate(rolled, 1))
     tgt = f" targeting {target.name}" if target else " with no target"
     c.say("roll", f"⚔️ {adv.name} engages in {BATTLE_FORM_NAMES[plan['form']]} form{tgt}"
                   + (f" with {c.pack.items[plan['item']].name}" + (" (overtaxed)" if plan["overtax"] else "")
@@ -269,7 +269,7 @@ def reroll(c: Ctx, owner: str, args: dict) -> None:
         new = roll_die(c, faces, old["label"], old["line"], old["die"], old["type"], old["free"])
         p.dice[i] = new
         grant.left -= 1
-        lines.append(f"{i + 1}. {old['label']} {old['face']} → 🎲{new['roll']} **{new['face']}**")
+        lines.append(f"{i + 1}. {old['label']} {old['face']} → 🎲{new['roll']} {strong(new['face'])}")
     adv = c.adv(owner)
     c.say("roll", f"🎲 {adv.name} rerolls: " + "; ".join(lines) + ".", unit=f"a:{owner}", dice=p.dice)
 

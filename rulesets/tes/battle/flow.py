@@ -18,7 +18,7 @@ from rulesets.tes import args as args_
 from rulesets.tes.battle.model import (Ctx, adv_uid, on_map, pos, prevent_timeout_minutes, prevention_mode,
                                        short_label)
 from rulesets.tes.battle_state import Battle, BattleSummary, EngageRecord, EnemyPhase, PreventionAsk, Turn, Unit
-from kernel.core import Event, RuleError
+from kernel.core import Event, RuleError, strong
 from kernel.hexes import Hex
 from rulesets.tes.content import BATTLE_FORMS
 
@@ -47,7 +47,7 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
         objective_rounds=enc.objective_params.get("rounds"), order=list(order),
     )  # its map is the encounter's layout until a tile is placed (model.place_tile)
     m = c.map
-    c.say("battle", f"⚔️ Battle {count}: **{enc.name}**. {enc.description}")
+    c.say("battle", f"⚔️ Battle {count}: {strong(enc.name)}. {enc.description}")
     # enemies
     if enc.enemy_rule == "bag":
         per = enc.per_adventurer or 1

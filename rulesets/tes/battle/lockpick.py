@@ -27,7 +27,7 @@ from rulesets.tes.battle.inventory import DECK_NAME, cycle, gain_item, top_card
 from rulesets.tes.battle.model import Ctx, adv_uid, pos
 from rulesets.tes import args as args_
 from rulesets.tes.battle_state import CacheSpot, LockpickCheck, Unit
-from kernel.core import RuleError
+from kernel.core import RuleError, strong
 from kernel.text import slug as _slug
 from rulesets.tes.battle.abilities import lockpick_innate
 from rulesets.tes.battle.lockpick_cards import free_steps, notes, use_set
@@ -139,7 +139,7 @@ def parse_adjust(text: Any, dice: list[int]) -> list[tuple[int, int]]:
 
 # ------------------------------------------------------------------- check --
 def _dice_text(dice: list[int]) -> str:
-    return ", ".join(f"{i}: **{v}**" for i, v in enumerate(dice, 1))
+    return ", ".join(f"{i}: {strong(v)}" for i, v in enumerate(dice, 1))
 
 
 def _status_line(lp: LockpickCheck, result: dict) -> str:
@@ -181,7 +181,7 @@ def start(c: Ctx, owner: str, args: dict) -> None:
     turn.cache = None
     keys = " (a digit in [brackets] is a key digit: match it first)" if lp.keys else ""
     c.say("lockpick", f"🔐 {adv.name} picks the lock of the {kind} cache: the top card of the {DECK_NAME[kind]} "
-                      f"shows code **{code_text(lp.code, lp.keys)}** with {lp.attempts} attempts{keys}.",
+                      f"shows code {strong(code_text(lp.code, lp.keys))} with {lp.attempts} attempts{keys}.",
           unit=u.id, code=lp.code, keys=lp.keys, attempts=lp.attempts)
     lockpick_innate(c, owner)
     _roll(c, lp, list(range(DICE)))
@@ -296,7 +296,7 @@ def succeed(c: Ctx, lp: LockpickCheck) -> None:
     card = d.draw.pop(0)
     it = c.pack.items[card]
     c.say("lockpick-end", f"🔓 {adv.name} opens the lock! The cache chip is discarded and {adv.name} draws "
-                          f"**{it.name}** ({it.subtype}).", unit=adv_uid(owner), success=True, item=card)
+                          f"{strong(it.name)} ({it.subtype}).", unit=adv_uid(owner), success=True, item=card)
     harm.grant(c, "cache-lockpick", owner)
     gain_item(c, owner, card, lp.take, lp.swap)
     _end(c, lp)

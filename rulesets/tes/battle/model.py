@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kernel.core import Dice, Event, RuleError, word
-from kernel.present import mention
+from kernel.present import bold, mention
 from kernel.hexes import Hex, adjacent_tiles, reachable, route_distance
 from rulesets.tes.battle_state import Battle, TileSpot, Unit
 from rulesets.tes.state import Adventurer, Campaign
@@ -205,7 +205,7 @@ class Ctx:
         log = self.b.log
         # The picture log keeps each line as the battle wrote it then (a saved battle must replay to the
         # same state): people as the front doors write them; the picture names them (render.printable).
-        log.append(word(text, data, mention))
+        log.append(word(text, data, mention, bold))
         del log[:-LOG_KEEP]
 
     # ---- units -----------------------------------------------------------
