@@ -96,6 +96,14 @@ def holds(use: Use, condition: str) -> bool:
     """Whether an effect's condition (``if``) holds now."""
     if condition == "adjacent-enemy":
         return bool(_adjacent_enemies(use))
+    if condition == "ally-next-to-target":
+        c = use.c
+        t = c.unit(use.target) if use.target and use.target in c.b.units else None
+        if t is None or pos(t) is None or not use.source:
+            return False
+        mine = use.source.get("side") == "enemy"
+        return any(o.id != use.source["id"] and (o.side == "enemy") == mine and distance(pos(o), pos(t)) == 1
+                   for o in c.units())
     if condition == "rolled-magicka":
         b = use.c.state.battle
         owner = use.source.get("owner") if use.source else None

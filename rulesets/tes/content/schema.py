@@ -107,6 +107,7 @@ TARGETS = ("target", "near-target", "self", "ally", "allies-in-range", "adjacent
 CONDITIONS: dict[str, str] = {
     "adjacent-enemy": "an enemy is adjacent to you",
     "rolled-magicka": "you rolled at least one Magicka die this turn",
+    "ally-next-to-target": "another unit of your side is next to your target",
 }
 #: What an effect's amount may be counted by (``per``, with ``most`` as the cap): the amount for each of them.
 COUNTS: dict[str, str] = {
