@@ -268,8 +268,8 @@ def replay(entries: Iterable[LogEntry | dict[str, Any]], *, check: Callable[[Any
     state: Any = None
     before_last: Any = None
     for raw in entries:
-        e = raw if isinstance(raw, LogEntry) else LogEntry(**{k: raw[k] for k in (
-            "seq", "at", "actor", "on_behalf", "type", "action", "dice", "events")})
+        fields = ("seq", "at", "actor", "on_behalf", "type", "action", "dice", "events")
+        e = raw if isinstance(raw, LogEntry) else LogEntry(**dict((k, raw[k]) for k in fields))
         action = Action.from_dict(e.action)
         if e.type == "undo":
             target = int(action.args["seq"])

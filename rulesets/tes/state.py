@@ -127,7 +127,8 @@ class Adventurer:
         d = dict(d)
         d["rows"] = [Row.from_dict(r) for r in d.get("rows", [])]
         known = {f for f in cls.__dataclass_fields__}
-        return cls(**{k: v for k, v in d.items() if k in known})
+        kept = {k: v for k, v in d.items() if k in known}
+        return cls(**kept)
 
     # ---- derived values -------------------------------------------------
     def find_slot(self, kind: str, ident: str) -> tuple[int, str] | None:

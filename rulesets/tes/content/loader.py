@@ -100,8 +100,9 @@ def _load_meta(folder: Path, errors: list[str]):
     su = e.sub("supply", "supply", doc.get("supply", {}))
     su.unknown_keys(["light_fatigue", "overfatigue", "status_dice", "enemy_combat_dice", "cache_chips"])
     base = Supply()
-    supply = Supply(**{k: su.int(k, 0, 200, getattr(base, k)) for k in
-                       ("light_fatigue", "overfatigue", "status_dice", "enemy_combat_dice", "cache_chips")})
+    counts = {k: su.int(k, 0, 200, getattr(base, k)) for k in
+              ("light_fatigue", "overfatigue", "status_dice", "enemy_combat_dice", "cache_chips")}
+    supply = Supply(**counts)
     return ident, name, str(version), description, mat, tuple(faces), supply
 
 
