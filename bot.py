@@ -13,7 +13,22 @@ import logging
 import os
 import sys
 
-from dotenv import load_dotenv
+def missing_dependency() -> str | None:
+    """The first of the bot's dependencies this Python lacks (None: all there)."""
+    import importlib.util
+
+    for module in ("dotenv", "discord", "aiosqlite", "PIL", "d20"):
+        if importlib.util.find_spec(module) is None:
+            return module
+    return None
+
+
+if (_missing := missing_dependency()) is not None:  # started with a Python that has not had the setup
+    sys.exit(f"Hexpost's dependencies are not installed for this Python ({_missing} is missing).\n"
+             "Start it with `bash run.sh` (same options, e.g. `bash run.sh --local`): it creates .venv/, installs "
+             "what is needed and runs the bot there.")
+
+from dotenv import load_dotenv  # noqa: E402 - after the check above
 
 log = logging.getLogger("hexpost")
 
@@ -31,8 +46,8 @@ def build_bot(db_path: str, *, sync: bool = False, sync_guild: str | None = None
 
     from cogs.common import HexButton, HexSelect
     from commands.core import Table
-    from kernel.service import CampaignService
-    from kernel.store import Store
+    from engine.service import CampaignService
+    from engine.store import Store
 
     class HexpostBot(commands.Bot):
         table: Table

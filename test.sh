@@ -6,9 +6,9 @@ PY="${PYTHON:-python3}"
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
-if [ ! -f .venv/.installed-dev ] || [ requirements-dev.txt -nt .venv/.installed-dev ] || [ requirements.txt -nt .venv/.installed-dev ]; then
+if [ ! -f .venv/.installed-dev ] || [ pyproject.toml -nt .venv/.installed-dev ]; then
   .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -r requirements-dev.txt
-  touch .venv/.installed-dev
+  .venv/bin/python -m pip install --quiet -e '.[test]'
+  touch .venv/.installed-dev .venv/.installed
 fi
 exec .venv/bin/python -m pytest "$@"

@@ -8,7 +8,7 @@ battle ends the leader starts the next one (class rewards are chosen first); whe
 nobody can fight any more (someone at 0 HP) the campaign is ended and a new one opened.
 
 Per turn it measures (time.perf_counter, nothing in the engine is edited; the bench
-wraps ``kernel.actions.ActionTable.execute`` and the store's methods for the duration of the run):
+wraps ``engine.actions.ActionTable.execute`` and the store's methods for the duration of the run):
 
   engine          ActionTable.execute alone (check + apply on a copy of the state)
   store commit    Store.commit: the one write transaction (incl. waiting for the write lock)
@@ -55,9 +55,9 @@ import render  # noqa: E402
 from commands.core import Table  # noqa: E402
 from rulesets.tes.battle.model import map_info, on_map  # noqa: E402
 from rulesets.tes.content import COMBAT_FORMS, load_pack  # noqa: E402
-from kernel.hexes import Hex, in_sight, route_distance, toward  # noqa: E402
-from kernel.service import CampaignService  # noqa: E402
-from kernel.store import Store  # noqa: E402
+from engine.hexes import Hex, in_sight, route_distance, toward  # noqa: E402
+from engine.service import CampaignService  # noqa: E402
+from engine.store import Store  # noqa: E402
 from render import battlemap  # noqa: E402
 
 GOAL_MS = 50.0
@@ -138,7 +138,7 @@ class BenchService(CampaignService):
         return out
 
 
-from kernel.actions import ActionTable  # noqa: E402
+from engine.actions import ActionTable  # noqa: E402
 
 _real_execute = ActionTable.execute  # every ruleset's check + apply, wherever the service runs it
 

@@ -19,9 +19,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from kernel.components import ID_RE
+from engine.components import ID_RE
 from commands.core import Invocation, Table
-from kernel.reply import MAX_CONTENT, Reply, clip
+from engine.reply import MAX_CONTENT, Reply, clip
 
 log = logging.getLogger("hexpost.discord")
 
@@ -194,7 +194,7 @@ async def send_deferred(interaction: discord.Interaction, reply: Reply, *, priva
 async def read_uploads(interaction: discord.Interaction, name: str, inv: Invocation,
                        options: dict[str, Any]) -> str | None:
     """Read every attachment option into ``inv`` (its value becomes the file name); a refusal text, or None."""
-    from kernel.commands import COMMANDS
+    from engine.commands import COMMANDS
 
     cmd = COMMANDS.get(name)
     by_key = {o.key: o for o in cmd.options} if cmd else {}
@@ -216,7 +216,7 @@ async def read_uploads(interaction: discord.Interaction, name: str, inv: Invocat
 
 async def respond(interaction: discord.Interaction, name: str, /, **options: Any) -> None:
     """Run command ``name`` for this interaction and answer it."""
-    from kernel.commands import COMMANDS
+    from engine.commands import COMMANDS
 
     if interaction.guild_id is None:
         await interaction.response.send_message("Hexpost campaigns live in server channels; use it there.",

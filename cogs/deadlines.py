@@ -11,7 +11,7 @@ import logging
 import discord
 
 from rulesets.tes.present.answers import POLL_SECONDS, run_due_deadlines, sweep
-from kernel.reply import Reply
+from engine.reply import Reply
 
 log = logging.getLogger("hexpost.deadlines")
 

@@ -1,7 +1,7 @@
 """The Discord side of turn reminders: a task that polls the database every minute.
 
 ``bot.py`` calls ``start_reminders(bot)`` from its setup hook and cancels the
-task on close.  The logic (claim once, then send) is ``kernel.reminders``.
+task on close.  The logic (claim once, then send) is ``engine.reminders``.
 """
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import logging
 
 import discord
 
-from kernel.reminders import POLL_SECONDS, reminder_text, run_due
-from kernel.store import Reminder
+from engine.reminders import POLL_SECONDS, reminder_text, run_due
+from engine.store import Reminder
 
 log = logging.getLogger("hexpost.reminders")
 

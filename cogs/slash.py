@@ -1,4 +1,4 @@
-"""Every slash command, generated from its one declaration (``kernel.commands.COMMANDS``).
+"""Every slash command, generated from its one declaration (``engine.commands.COMMANDS``).
 
 Nothing here names a command: ``build(declarations)`` turns each declaration into a
 ``discord.app_commands`` command (a one-word name is a top-level command; "campaign new"
@@ -22,7 +22,7 @@ import discord
 from discord import app_commands
 
 from cogs.common import completer, respond
-from kernel.commands import COMMANDS, MAX_OPTION_TEXT, Command, Opt, group_description
+from engine.commands import COMMANDS, MAX_OPTION_TEXT, Command, Opt, group_description
 
 log = logging.getLogger("hexpost.discord")
 

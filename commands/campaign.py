@@ -1,7 +1,7 @@
 """The commands every campaign has, whatever its ruleset: open, join, leave, status, log, settings, lead,
 end, undo, roll, help, force.
 
-What differs by game is asked of the campaign's ruleset presenter (``kernel.rulesets.RulesetPresenter``):
+What differs by game is asked of the campaign's ruleset presenter (``engine.rulesets.RulesetPresenter``):
 its packs, its status post, what leaving costs, the post after an undo, its part of /help.
 """
 from __future__ import annotations
@@ -11,12 +11,12 @@ import re
 from datetime import datetime, timezone
 from typing import Any
 
-from kernel import rulesets
-from kernel.commands import Invocation, Opt, command, group
-from kernel.components import confirm_buttons, make_id, on_click
-from kernel.core import RuleError, word
-from kernel.present import mention, say
-from kernel.reply import COLOR_OK, Button, Embed, Reply, clip
+from engine import rulesets
+from engine.commands import Invocation, Opt, command, group
+from engine.components import confirm_buttons, make_id, on_click
+from engine.core import RuleError, word
+from engine.present import mention, say
+from engine.reply import COLOR_OK, Button, Embed, Reply, clip
 
 PLAYER = Opt("player", str, "Act for this player (party leader only)", user=True)
 NO_CAMPAIGN = "This channel has no campaign yet. Start one with `/campaign new`."
@@ -205,7 +205,7 @@ async def campaign_leader(inv: Invocation, player) -> Reply:
 @command("roll", "Roll dice for table talk: 3d6+2, 2d12, 4d6kh3, d6 ...",
          Opt("dice", str, "Dice notation, e.g. 3d6+2 or 4d6kh3", required=True))
 async def roll(inv: Invocation, dice) -> Reply:
-    from kernel.notation import roll_notation
+    from engine.notation import roll_notation
 
     result = roll_notation(dice)
     return Reply(content=f"<@{inv.user_id}> rolls `{result.notation}`: {result.breakdown} = **{result.total}**")

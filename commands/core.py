@@ -1,6 +1,6 @@
 """The one command layer behind both front doors (Discord cogs and the local table).
 
-Commands are declared once with ``kernel.commands.command`` (here and in each
+Commands are declared once with ``engine.commands.command`` (here and in each
 ruleset's package).  ``Table.run`` coerces and checks the options, calls the
 handler and turns rule errors into ephemeral replies that name the fix.
 """
@@ -11,13 +11,13 @@ import re
 import traceback
 from typing import Any
 
-from kernel.commands import (  # noqa: F401 - re-exported for the front doors
+from engine.commands import (  # noqa: F401 - re-exported for the front doors
     COMMANDS, Command, Invocation, Opt, OptionError, clip_echo, coerce, command,
 )
-from kernel.core import RuleError
-from kernel.reply import Reply
-from kernel.service import CampaignService
-from kernel.present import error_text
+from engine.core import RuleError
+from engine.reply import Reply
+from engine.service import CampaignService
+from engine.present import error_text
 
 log = logging.getLogger("hexpost.commands")
 USER_MENTION = re.compile(r"<@!?(\d{1,20})>")
@@ -103,7 +103,7 @@ class Table:
     @staticmethod
     def _check_ruleset(state, cmd) -> None:
         """A ruleset's command in a channel whose campaign plays another ruleset gets a clear refusal."""
-        from kernel.rulesets import REGISTRY
+        from engine.rulesets import REGISTRY
 
         playing = getattr(state, "ruleset", None) if state is not None else None
         if playing is not None and playing != cmd.ruleset:
@@ -126,7 +126,7 @@ class Table:
             return []
 
     async def click(self, inv: Invocation, custom_id: str, values: list[str] | None = None) -> Reply:
-        from kernel.components import handle_click
+        from engine.components import handle_click
 
         try:
             state = await self._know_names(inv)

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from commands.core import COMMANDS, Table, load_commands
-from kernel.reply import Reply
+from engine.reply import Reply
 
 MENTION = re.compile(r"<@!?([^>\s]+)>")
 
@@ -193,8 +193,8 @@ class LocalTable:
 
 async def main_local(db: str, script: str | None, out_dir: str, dump_state: str | None, user: str,
                      channel: str = "local") -> int:
-    from kernel.service import CampaignService
-    from kernel.store import Store
+    from engine.service import CampaignService
+    from engine.store import Store
 
     lines: list[str] | None = None
     if script:

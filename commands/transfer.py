@@ -43,14 +43,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from kernel.commands import Invocation, Opt, clip_echo, command
+from engine.commands import Invocation, Opt, clip_echo, command
 from commands.campaign import events_text
-from kernel.commands import MAX_OPTION_TEXT
-from kernel.reply import COLOR_OK, Embed, FileOut, Reply
-from kernel.core import RuleError
-from kernel.store import dumps
-from kernel import rulesets
-from kernel.transfer import PACK_ID, PLAYER_ID
+from engine.commands import MAX_OPTION_TEXT
+from engine.reply import COLOR_OK, Embed, FileOut, Reply
+from engine.core import RuleError
+from engine.store import dumps
+from engine import rulesets
+from engine.transfer import PACK_ID, PLAYER_ID
 
 
 def _ruleset_of(state: Any) -> rulesets.Ruleset:

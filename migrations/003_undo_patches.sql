@@ -1,4 +1,4 @@
--- Undo data as a patch: an undoable action stores only what it changed (kernel/service.py,
+-- Undo data as a patch: an undoable action stores only what it changed (engine/service.py,
 -- undo_patch), and only the newest entry of a campaign keeps it (an undo takes back the last
 -- action only).  Whole-state copies of entries an undo can no longer reach are dropped.
 ALTER TABLE action_log ADD COLUMN undo_patch TEXT;

@@ -24,8 +24,8 @@ from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
-from kernel.hexes import POINTY, Hex, Point
-from kernel.hexes import Layout as HexLayout
+from engine.hexes import POINTY, Hex, Point
+from engine.hexes import Layout as HexLayout
 from render.common import (
     BG, GOLD, INK, INK_FAINT, INK_SOFT, STATUS_COLOURS, WHITE, arrow, build_palette, colour_counts, draw_text,
     encode_png, fit_font, font, mix, printable_view, status_colour, status_letter, text_on, text_width, wrap,
@@ -115,7 +115,7 @@ def _static_key(view: dict) -> str:
 
 
 class _Layout:
-    """Hex size and pixel placement computed from the hexes' bounding box (geometry: kernel.hexes)."""
+    """Hex size and pixel placement computed from the hexes' bounding box (geometry: engine.hexes)."""
 
     def __init__(self, hexes: list[dict]):
         coords = [c for c in (_qr(h) for h in hexes) if c is not None] or [(0, 0)]

@@ -1,4 +1,4 @@
-"""The installed rulesets.  Each is a package that registers itself with the kernel when imported.
+"""The installed rulesets.  Each is a package that registers itself with the engine when imported.
 
 Adding a ruleset is one line here (see docs/architecture.md, "Adding a ruleset").
 """

@@ -4,7 +4,7 @@ from __future__ import annotations
 from rulesets.tes import rules
 from rulesets.tes.battle.model import Ctx
 from rulesets.tes.content import load_pack
-from kernel.core import Action
+from engine.core import Action
 from rulesets.tes.state import RULES
 
 
@@ -45,6 +45,6 @@ def texts(events):
 
 def said(events):
     """The events in words, as the bot posts them (people as mentions, emphasis in bold)."""
-    from kernel.present import say
+    from engine.present import say
 
     return "\n".join(say(e) for e in events)

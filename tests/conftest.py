@@ -11,8 +11,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from commands.core import Table  # noqa: E402
-from kernel.service import CampaignService  # noqa: E402
-from kernel.store import Store  # noqa: E402
+from engine.service import CampaignService  # noqa: E402
+from engine.store import Store  # noqa: E402
 
 
 @pytest.fixture
@@ -70,4 +70,4 @@ if os.environ.get("CI"):
 
 import rulesets as _rulesets  # noqa: E402
 
-_rulesets.load_all()  # every installed ruleset registers with the kernel, as the front doors do
+_rulesets.load_all()  # every installed ruleset registers with the engine, as the front doors do

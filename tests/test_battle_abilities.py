@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from battle_helpers import ctx, jailbreak, party, run, texts
 
-from kernel.core import RuleError
+from engine.core import RuleError
 from rulesets.tes.battle import harm, track
 
 

@@ -9,7 +9,7 @@ from rulesets.tes.battle import enemy, harm, track
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle_state import EnemyTurn, Hit
 from rulesets.tes.content import load_pack
-from kernel.core import RuleError
+from engine.core import RuleError
 
 PACK = load_pack("starter")
 OWN_TURN = ("your turn", "start of your turn", "end of your turn", "any time", "when you defeat an enemy")

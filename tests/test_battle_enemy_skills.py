@@ -11,8 +11,8 @@ from battle_helpers import ctx, jailbreak, party, run, texts
 
 from commands.core import Table
 from commands.local import LocalTable
-from kernel.service import CampaignService
-from kernel.store import Store
+from engine.service import CampaignService
+from engine.store import Store
 from rulesets.tes.battle import enemy, harm, track
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle.effects import describe

@@ -4,7 +4,7 @@ from __future__ import annotations
 from battle_helpers import ctx, jailbreak, party, run, texts
 
 from rulesets.tes.battle import harm, pool
-from kernel.hexes import Hex
+from engine.hexes import Hex
 
 
 def test_enemy_pool_ep8_draws_one_level5_and_three_level1():

@@ -13,8 +13,8 @@ from battle_helpers import ctx, jailbreak, party, run, texts
 from PIL import Image
 
 import render
-from kernel.core import RuleError
-from kernel.hexes import Hex
+from engine.core import RuleError
+from engine.hexes import Hex
 from render import battlemap
 from rulesets.tes.battle import flow, harm, hexdice
 from rulesets.tes.battle import status as status_rules

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from battle_helpers import jailbreak, party, run, texts
-from kernel.core import RuleError
+from engine.core import RuleError
 
 
 def finish_by_retreat(s):

@@ -8,7 +8,7 @@ from battle_helpers import jailbreak, party, run, said, texts
 
 from rulesets.tes.battle import inventory
 from rulesets.tes.battle import lockpick as lp
-from kernel.core import RuleError
+from engine.core import RuleError
 
 COMMON = ["iron-sword", "healing-draught", "leather-cap"]
 
@@ -111,7 +111,7 @@ def test_remaining_movement_and_inventory_options():
 def test_decks_shuffle_with_campaign_dice_and_reshuffle_discards():
     s = party()
     from rulesets.tes.content import load_pack
-    from kernel.core import Dice
+    from engine.core import Dice
     pack = load_pack("starter")
     s.adventurers["S"].ready = ["iron-sword"]
     d = inventory.deck(s, pack, "common", Dice(1, 0))

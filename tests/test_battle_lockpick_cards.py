@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from battle_helpers import jailbreak, party, run, texts
 
-from kernel.core import RuleError
+from engine.core import RuleError
 from rulesets.tes.battle import track
 from rulesets.tes.battle_state import ItemDeck, LockpickCheck
 from rulesets.tes.content import load_pack
@@ -275,8 +275,8 @@ async def test_a_rogue_uses_the_lockpick_set_at_the_local_table(tmp_path):
     turns one die with the set (`/lockpick set:3=2`) and another with Nimble Fingers: the lock opens, no fatigue."""
     from commands.core import Table
     from commands.local import LocalTable
-    from kernel.service import CampaignService
-    from kernel.store import Store
+    from engine.service import CampaignService
+    from engine.store import Store
 
     pack = load_pack("starter")
     shuffle = " ".join(map(str, _stacked(pack, ["lockpick-set", "iron-sword"])))

@@ -8,12 +8,12 @@ import pytest
 from cogs.common import allowed_mentions
 from rulesets.tes.present.battle import map_view
 from rulesets.tes.present.answers import changed_by_enemies, run_due_deadlines, sweep
-from kernel.components import ID_RE
+from engine.components import ID_RE
 from commands.core import Table
 from rulesets.tes import rules
 from rulesets.tes.content import load_pack
-from kernel.service import CampaignService, replay
-from kernel.store import Store
+from engine.service import CampaignService, replay
+from engine.store import Store
 from test_e2e_discord import answer, assert_refused, labels, party, png_files
 from test_e2e_discord import button as wire_button
 from test_e2e_discord import world  # noqa: F401  (the fake-Discord fixture)
@@ -417,7 +417,7 @@ def changed_by_enemies_labels(reply):
 
 
 def test_changed_by_enemies_reads_the_enemy_phase_only():
-    from kernel.core import Action, Event
+    from engine.core import Action, Event
 
     class Out:
         def __init__(self, type_, events):
@@ -658,7 +658,7 @@ async def test_the_log_stores_parsed_values_not_player_text(game):
 
 # ------------------------------------------------------- the prompt object --
 def test_deadline_sync_follows_the_open_prompt():
-    from kernel.prompts import Prompt, deadline_sync
+    from engine.prompts import Prompt, deadline_sync
 
     class S:
         ended = False
@@ -684,7 +684,7 @@ def test_deadline_sync_follows_the_open_prompt():
 
 
 async def test_a_refused_commit_writes_no_deadline(tmp_path):
-    from kernel.store import StaleWrite
+    from engine.store import StaleWrite
 
     clock = Clock()
     store = await Store.open(tmp_path / "hexpost.db")

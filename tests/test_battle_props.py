@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from rulesets.tes.battle.model import on_map, pos
 from rulesets.tes.content import encounter_map, load_pack
-from kernel.core import RuleError
+from engine.core import RuleError
 
 PACK = load_pack("starter")
 HEXES = ["-1,2", "0,2", "0,1", "1,1", "-1,1", "0,3", "3,2", "3,3", "2,2", "4,2", "1,0", "0,0"]

@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 from battle_helpers import ctx, jailbreak, party, run, texts
 
-from kernel.core import RuleError
-from kernel.prompts import open_prompt
+from engine.core import RuleError
+from engine.prompts import open_prompt
 from rulesets.tes.battle import harm, track
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle_state import EnemyTurn, Hit

@@ -7,7 +7,7 @@ import pytest
 from battle_helpers import ctx, jailbreak, party, run, texts
 
 from rulesets.tes.battle import harm, track
-from kernel.core import RuleError
+from engine.core import RuleError
 from rulesets.tes.state import Adventurer
 
 
@@ -200,7 +200,7 @@ async def test_leader_adjusts_a_manual_effect_and_it_is_logged(tmp_path):
 def test_a_weapon_reroll_rerolls_before_resolving_and_only_as_often_as_granted():
     from battle_helpers import jailbreak, party, run
 
-    from kernel.core import RuleError
+    from engine.core import RuleError
 
     s = party()
     s, _ = jailbreak(s, {"S": "-2,2", "R": "-2,1"})
@@ -228,8 +228,8 @@ async def jailbreak_table(tmp_path):
     """A local table with Vilya (ryan, leading) and Sil (shannon) in a freshly started Jailbreak."""
     from commands.core import Table
     from commands.local import LocalTable
-    from kernel.service import CampaignService
-    from kernel.store import Store
+    from engine.service import CampaignService
+    from engine.store import Store
 
     store = await Store.open(tmp_path / "table.db")
     try:

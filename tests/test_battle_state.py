@@ -6,8 +6,8 @@ import json
 import pytest
 from battle_helpers import ctx, jailbreak, party, run
 
-from kernel.core import RuleError
-from kernel.hexes import Hex
+from engine.core import RuleError
+from engine.hexes import Hex
 from rulesets.tes.battle.model import map_range, map_sight, place_tile
 from rulesets.tes.battle_state import Battle, ItemDeck, Turn, Unit
 from rulesets.tes.state import SCHEMA, Campaign

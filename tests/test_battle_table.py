@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from commands.core import Table
 from commands.local import LocalTable
-from kernel.service import CampaignService
-from kernel.store import Store
+from engine.service import CampaignService
+from engine.store import Store
 
 SETUP = """
 /campaign new name:Jail difficulty:adept

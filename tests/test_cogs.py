@@ -8,8 +8,8 @@ from discord.ext import commands
 
 from cogs.slash import DESCRIPTION_MAX, build
 from commands.core import COMMANDS, load_commands
-from kernel.commands import GROUPS, MAX_OPTION_TEXT, Opt, command, group
-from kernel.reply import Reply
+from engine.commands import GROUPS, MAX_OPTION_TEXT, Opt, command, group
+from engine.reply import Reply
 
 load_commands()  # registers every command module, as the bot does at start
 

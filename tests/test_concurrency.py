@@ -10,9 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from kernel.core import Action, RuleError
-from kernel.service import CampaignService, replay
-from kernel.store import Store
+from engine.core import Action, RuleError
+from engine.service import CampaignService, replay
+from engine.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKER = ROOT / "tests" / "helpers" / "worker.py"

@@ -420,7 +420,7 @@ def test_loaded_pack_carries_its_hash_and_reloads_when_a_file_changes(copy_pack)
 
 
 def test_one_slug_and_every_id_resolves_to_itself(pack):
-    from kernel.text import slug
+    from engine.text import slug
 
     assert slug("Dark Elf") == "dark-elf" == slug("  dark_elf ") == slug("DARK-ELF")
     assert slug("Lockpick Set's") == "lockpick-set-s" and slug("Éclair 2") == "eclair-2" and slug("!!") == ""
@@ -444,7 +444,7 @@ def test_battle_forms_are_named_once():
 
 
 def test_tile_drawings_use_the_kernel_hexes():
-    from kernel import hexes
+    from engine import hexes
 
     cells = content.parse_hex_map(". .\n . .\n. .")
     assert set(cells) == {hexes.from_odd_r(c, r) for r in range(3) for c in range(2)}
@@ -464,7 +464,7 @@ def test_supply_is_read_from_the_pack_and_checked(copy_pack):
 
 
 def test_unstable_die_picks_a_deck_or_a_caravan():
-    from kernel.notation import UNSTABLE_FACES
+    from engine.notation import UNSTABLE_FACES
 
     assert set(UNSTABLE_FACES) == {1, 2, 3, 4, 5, 6}
     kinds = {face.split(" ")[0] for face in UNSTABLE_FACES.values()}
@@ -475,7 +475,7 @@ def test_unstable_die_picks_a_deck_or_a_caravan():
 
 def test_every_encounter_entrance_has_five_hexes_and_never_bottles_the_party_up(pack):
     """One adventurer standing on any entrance hex, or on a battlefield hex next to it, never shuts the rest in."""
-    from kernel import hexes
+    from engine import hexes
 
     for enc in pack.encounters.values():
         bm = encounter_map(pack, enc.id)
@@ -525,8 +525,8 @@ def test_campaigns_saved_before_versions_keep_their_pack_and_new_ones_pin_theirs
 async def test_a_new_campaign_records_its_pack_version(tmp_path):
     from commands.core import Table
     from commands.local import LocalTable
-    from kernel.service import CampaignService
-    from kernel.store import Store
+    from engine.service import CampaignService
+    from engine.store import Store
 
     store = await Store.open(tmp_path / "t.db")
     try:

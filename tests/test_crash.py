@@ -19,9 +19,9 @@ import threading
 import time
 from pathlib import Path
 
-from kernel.service import apply_undo, replay
+from engine.service import apply_undo, replay
 from rulesets.tes.state import Campaign
-from kernel.store import Store
+from engine.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKER = ROOT / "tests" / "helpers" / "worker.py"

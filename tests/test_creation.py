@@ -122,7 +122,7 @@ async def test_a_row_has_only_six_squares_with_a_partys_own_pack(tmp_path, servi
     """A party's own pack (a folder) with a race whose Stamina and Magicka can't share a row."""
     import shutil
 
-    from kernel.core import Action
+    from engine.core import Action
 
     pack_dir = tmp_path / "our-pack"
     shutil.copytree(ROOT / "content" / "starter", pack_dir)

@@ -762,7 +762,7 @@ async def test_a_free_move_offered_during_the_enemy_turn_is_answered_by_menu_and
     go on; a second offer is declined with /battle stay."""
     w, fake = world, world.fake
     await party(w)
-    from kernel.core import Action
+    from engine.core import Action
 
     res = await w.slash(w.bob, "adventurer class", {"class": "rogue"})
     assert not answer(res)[1], answer(res)
@@ -774,7 +774,7 @@ async def test_a_free_move_offered_during_the_enemy_turn_is_answered_by_menu_and
     await force(2, 2)  # the draws: a High Elf Bandit and a Skeever Pup (both go for the weakest)
     res = await w.slash(w.leader, "battle start", {"encounter": "jailbreak"})
     assert not answer(res)[1], answer(res)
-    from kernel.hexes import Hex, neighbours
+    from engine.hexes import Hex, neighbours
     from rulesets.tes.battle.model import map_info
     from rulesets.tes.content import load_pack
 
@@ -829,7 +829,7 @@ async def test_member_names_are_kept_with_the_campaign_across_restarts(world: Wo
     """After a restart the bot knows no member (no members intent), yet mats name the players; a member who
     changes their name is renamed when they next act; the log replays to the same names."""
     import render as render_pkg
-    from kernel.service import replay
+    from engine.service import replay
 
     w, fake = world, world.fake
     await party(w)
@@ -946,8 +946,8 @@ async def test_player_options_name_party_members_only(world: World) -> None:
 
 async def test_a_command_declared_by_another_ruleset_is_published_and_answered(world: World) -> None:
     """A ruleset's new command needs only its declaration: after a restart it is published and runs."""
-    from kernel.commands import COMMANDS, GROUPS, Opt, command, group
-    from kernel.reply import Reply
+    from engine.commands import COMMANDS, GROUPS, Opt, command, group
+    from engine.reply import Reply
 
     w, fake = world, world.fake
 

@@ -190,7 +190,7 @@ async def test_a_long_campaign_imports_off_the_loop_and_plays_on_lightly(world: 
     for old, new in ids.items():
         text = text.replace(f'"{old}"', f'"{new}"')
     doc = json.loads(text)
-    from kernel.service import replay
+    from engine.service import replay
 
     doc["state"] = replay(doc["log"]).to_dict()
     data = raw(doc)

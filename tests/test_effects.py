@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from kernel.effects import Field, Primitive, Registry, amount, one_of
+from engine.effects import Field, Primitive, Registry, amount, one_of
 from rulesets.tes.battle import harm, track
 from rulesets.tes.battle.effects import REGISTRY, Use, describe, run_effects
 
@@ -117,7 +117,7 @@ def test_revive_brings_a_defeated_ally_back_next_to_you(battle):
     run_effects(Use(c, c.unit("a:S"), "Revive", ally="a:R"), [eff])
     ryan = c.unit("a:R")
     assert not ryan.defeated and c.adv("R").hp == 3
-    from kernel.hexes import Hex, distance
+    from engine.hexes import Hex, distance
     assert distance(Hex(ryan.q, ryan.r), Hex(-2, 2)) == 1
     run_effects(Use(c, c.unit("a:S"), "Revive"), [eff])  # nobody named: nothing happens, and it says so
     assert "nobody returns" in c.events[-1].text
@@ -340,7 +340,7 @@ def test_lockpick_free_gives_the_check_free_steps(battle):
 
 
 def test_lockpick_set_turns_a_die_and_discards_the_card(battle):
-    from kernel.core import RuleError
+    from engine.core import RuleError
     from rulesets.tes.battle.lockpick_cards import SetUse
 
     eff = effect({"type": "lockpick-set"})
@@ -431,9 +431,9 @@ def test_engage_grants_an_engage_without_fatigue(battle):
 
 
 def test_rule_texts_mark_emphasis_and_presenters_decide_how_it_looks():
-    from kernel.core import strong, word
-    from kernel.present import bold, mention, say
-    from kernel.core import Event
+    from engine.core import strong, word
+    from engine.present import bold, mention, say
+    from engine.core import Event
 
     e = Event("roll", f"{{@player}} rolls {strong('2 damage')}.", {"player": "7"})
     assert say(e) == "<@7> rolls **2 damage**."  # Discord and the local table

@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from commands.core import COMMANDS, Table
-from kernel.core import Action
-from kernel.service import CampaignService
-from kernel.store import Store
+from engine.core import Action
+from engine.service import CampaignService
+from engine.store import Store
 
 Table(None)  # registers every command module, as the bot does at start
 

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 
-from kernel.components import ID_RE
+from engine.components import ID_RE
 from commands.core import Table
 from rulesets.tes.content import load_pack
-from kernel.service import CampaignService, replay
-from kernel.store import Store
+from engine.service import CampaignService, replay
+from engine.store import Store
 
 RYAN, SHANNON, KIM = "1001", "1002", "1003"
 RYANS_LAYOUT = "1L Health · 2L Stamina · 2R Combat · 3L Magicka · 4L Destruction Staff"

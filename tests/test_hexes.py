@@ -1,4 +1,4 @@
-"""Unit tests for kernel.hexes: geometry, tiles, sight and movement searches."""
+"""Unit tests for engine.hexes: geometry, tiles, sight and movement searches."""
 from __future__ import annotations
 
 import ast
@@ -6,7 +6,7 @@ import pathlib
 
 import pytest
 
-from kernel.hexes import (
+from engine.hexes import (
     DIRECTIONS,
     FLAT,
     Hex,
@@ -378,7 +378,7 @@ def test_pixel_to_hex_rounds_inside_the_hex():
 
 
 def test_module_is_pure_python():
-    src = pathlib.Path(__file__).resolve().parents[1] / "kernel" / "hexes.py"
+    src = pathlib.Path(__file__).resolve().parents[1] / "engine" / "hexes.py"
     tree = ast.parse(src.read_text())
     names = set()
     for node in ast.walk(tree):
@@ -390,7 +390,7 @@ def test_module_is_pure_python():
 
 
 def test_odd_r_drawings_convert_both_ways():
-    from kernel.hexes import Hex, from_odd_r, to_odd_r
+    from engine.hexes import Hex, from_odd_r, to_odd_r
 
     # a tile drawing's rows: odd rows sit half a hex to the right
     assert [from_odd_r(c, 0) for c in range(3)] == [Hex(0, 0), Hex(1, 0), Hex(2, 0)]

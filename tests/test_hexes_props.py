@@ -1,10 +1,10 @@
-"""Property tests for kernel.hexes."""
+"""Property tests for engine.hexes."""
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernel.hexes import (
+from engine.hexes import (
     Hex,
     Layout,
     Point,

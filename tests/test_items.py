@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from battle_helpers import ctx, jailbreak, party, run, texts
 
-from kernel.core import RuleError
+from engine.core import RuleError
 from rulesets.tes.battle import harm
 from rulesets.tes.battle_state import ItemDeck
 from rulesets.tes.content import load_pack
@@ -330,8 +330,8 @@ async def test_item_commands_at_the_local_table(tmp_path):
     """A player drinks a potion with /item use; bad input is refused with the fix and changes nothing."""
     from commands.core import Table
     from commands.local import LocalTable
-    from kernel.service import CampaignService
-    from kernel.store import Store
+    from engine.service import CampaignService
+    from engine.store import Store
 
     store = await Store.open(tmp_path / "table.db")
     try:

@@ -1,6 +1,6 @@
 """The layering is a contract, not a convention: import-linter checks it (contracts in .importlinter).
 
-Front doors (cogs, commands) above the rulesets above the kernel; the kernel imports no ruleset,
+Front doors (cogs, commands) above the rulesets above the engine; the engine imports no ruleset,
 no front door, no Discord and no Pillow; rulesets import no other ruleset.
 """
 from __future__ import annotations
@@ -21,7 +21,7 @@ def test_import_contracts_are_kept():
 
 def test_every_installed_ruleset_registers():
     import rulesets
-    from kernel.rulesets import REGISTRY
+    from engine.rulesets import REGISTRY
 
     rulesets.load_all()
     assert {m.rsplit(".", 1)[1] for m in rulesets.INSTALLED} <= set(REGISTRY)

@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from kernel.core import RuleError
-from kernel.notation import UNSTABLE_FACES, roll_notation
+from engine.core import RuleError
+from engine.notation import UNSTABLE_FACES, roll_notation
 
 
 @pytest.mark.parametrize("text, lo, hi, count", [

@@ -200,8 +200,8 @@ async def test_member_options_name_current_party_members_only(player, store, nam
 
 async def test_a_reply_never_pings_anyone_outside_the_party(player, table):
     from commands.core import COMMANDS
-    from kernel.commands import command
-    from kernel.reply import Reply
+    from engine.commands import command
+    from engine.reply import Reply
 
     await setup_party(player)
 
@@ -221,8 +221,8 @@ async def test_a_command_that_fails_after_saving_says_what_was_saved(player, sto
     """A command whose answer breaks after its action was committed never says "nothing was changed": it names
     the action and its log number, so the player does not repeat it."""
     from commands.core import COMMANDS
-    from kernel.commands import command
-    from kernel.core import RuleError
+    from engine.commands import command
+    from engine.core import RuleError
 
     await setup_party(player)
 

@@ -7,10 +7,10 @@ import discord
 import pytest
 
 from rulesets.tes import rules
-from kernel.core import Action
-from kernel.reminders import reminder_text, run_due
-from kernel.service import CampaignService
-from kernel.store import Store
+from engine.core import Action
+from engine.reminders import reminder_text, run_due
+from engine.service import CampaignService
+from engine.store import Store
 
 LEAD, ANN, BO = "1001", "1002", "1003"
 T0 = 1_700_000_000.0
@@ -199,7 +199,7 @@ async def test_the_discord_loop_posts_once_and_pings_only_that_player(store, tur
     assert [u.id for u in am.users] == [int(ANN)]
     assert isinstance(am, discord.AllowedMentions)
     # a reminder for a local-table campaign (names, not Discord ids) is skipped quietly
-    from kernel.store import Reminder
+    from engine.store import Reminder
 
     await post_reminder(bot, Reminder(1, "k", "ann", "local", 0.0))
     assert len(bot.channel.posts) == 1

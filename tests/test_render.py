@@ -505,7 +505,7 @@ def _source_chars() -> set[str]:
     import glob
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     chars: set[str] = set()
-    for pattern in ("rulesets/**/*.py", "content/**/*.toml", "kernel/**/*.py", "commands/**/*.py"):
+    for pattern in ("rulesets/**/*.py", "content/**/*.toml", "engine/**/*.py", "commands/**/*.py"):
         for path in glob.glob(os.path.join(root, pattern), recursive=True):
             with open(path, encoding="utf-8") as fh:
                 chars.update(ch for ch in fh.read() if ord(ch) > 127)

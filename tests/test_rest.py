@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from battle_helpers import party, run
-from kernel.core import RuleError
+from engine.core import RuleError
 
 import pytest
 

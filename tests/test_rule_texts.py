@@ -13,7 +13,7 @@ CMD = re.compile(r"(?:^|[\s`(])/([a-z][a-z_-]*)(?: ([a-z][a-z_-]*))?")
 
 
 def _rule_files():
-    for folder in (ROOT / "kernel", *sorted((ROOT / "rulesets").glob("*/"))):
+    for folder in (ROOT / "engine", *sorted((ROOT / "rulesets").glob("*/"))):
         for path in sorted(folder.rglob("*.py")):
             if "present" in path.parts or path.name == "present.py":
                 continue

@@ -1,6 +1,6 @@
 """Saved campaigns are sacred: a database and exports written by the first release open and play on.
 
-``tests/fixtures/v1/`` was written by the bot as it stood before the kernel split (schema 1,
+``tests/fixtures/v1/`` was written by the bot as it stood before the engine split (schema 1,
 one game, flat state): a campaign in the middle of a Jailbreak, one that won it and chose a
 class reward, and one with a guided creation draft; two exports of the same campaigns.
 """
@@ -10,8 +10,8 @@ import json
 import shutil
 from pathlib import Path
 
-from kernel.service import CampaignService
-from kernel.store import Store
+from engine.service import CampaignService
+from engine.store import Store
 
 FIX = Path(__file__).parent / "fixtures" / "v1"
 
@@ -90,8 +90,8 @@ async def test_v1_exports_import_and_play_on(tmp_path, names):
 
 @pytest.mark.parametrize("channel", ["mid", "draft", "won"])
 async def test_v1_logs_replay_to_the_stored_state(tmp_path, channel):
-    from kernel import rulesets
-    from kernel.service import replay
+    from engine import rulesets
+    from engine.service import replay
 
     store = await _open(tmp_path)
     try:

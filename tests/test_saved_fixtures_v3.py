@@ -1,6 +1,6 @@
 """Saved campaigns are sacred: a database and exports written by the release with state schema 3 open and play on.
 
-``tests/fixtures/v3/`` was written by the bot at state schema 3 (one kernel, the Elder Scrolls ruleset and the
+``tests/fixtures/v3/`` was written by the bot at state schema 3 (one engine, the Elder Scrolls ruleset and the
 skirmish), before campaigns recorded the rules revision they play by.  The scripts beside the files are what was
 typed at the local table (the campaigns' own seeds drew the rest):
 
@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from kernel import rulesets
-from kernel.service import CampaignService, replay
-from kernel.store import Store
+from engine import rulesets
+from engine.service import CampaignService, replay
+from engine.store import Store
 
 FIX = Path(__file__).parent / "fixtures" / "v3"
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from commands.core import COMMANDS
 from commands.local import parse_line
-from kernel.core import Action
+from engine.core import Action
 from test_e2e_discord import World, answer, assert_refused, png_files, world  # noqa: F401 - the fixture
 
 EXAMPLE = (Path(__file__).resolve().parent.parent / "examples" / "skirmish.txt").read_text()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import rulesets.skirmish  # noqa: F401 - registers the ruleset
-from kernel.actions import dice_for
-from kernel.core import Action, RuleError
+from engine.actions import dice_for
+from engine.core import Action, RuleError
 from rulesets.skirmish.rules import TABLE
 from rulesets.skirmish.rules.engine import read_roll
 from rulesets.skirmish.state import BOT, Skirmish
@@ -423,7 +423,7 @@ def test_points_limit_and_muster_refusals():
 
 # ---------------------------------------------------------------- the bot --
 def test_the_bot_moves_toward_the_nearest_enemy_and_attacks_in_range():
-    from kernel.hexes import Hex, distance
+    from engine.hexes import Hex, distance
 
     g = setup(lena=("bramble-guard",), bot=True, initiative=[1, 2, 3, 4, 5, 5, 1, 1, 2, 2, 3, 6])
     assert [f.name for f in g.state.fighters_of(BOT)] == ["Ashcaller", "Slag Brute", "Ember Runner"]

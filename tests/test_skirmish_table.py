@@ -9,9 +9,9 @@ from PIL import Image
 
 from commands.core import Table
 from commands.local import LocalTable
-from kernel.core import Action
-from kernel.service import CampaignService, replay
-from kernel.store import Store
+from engine.core import Action
+from engine.service import CampaignService, replay
+from engine.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = (ROOT / "examples" / "skirmish.txt").read_text()

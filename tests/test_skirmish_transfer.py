@@ -7,8 +7,8 @@ from pathlib import Path
 
 from commands.core import Table
 from commands.local import LocalTable
-from kernel.service import CampaignService, replay
-from kernel.store import Store
+from engine.service import CampaignService, replay
+from engine.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 

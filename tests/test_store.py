@@ -5,9 +5,9 @@ import json
 import sqlite3
 
 from commands.core import Table
-from kernel.core import Action
-from kernel.service import CampaignService, replay
-from kernel.store import Store
+from engine.core import Action
+from engine.service import CampaignService, replay
+from engine.store import Store
 
 RYAN, SHANNON = "1001", "1002"
 

@@ -8,8 +8,8 @@ import pytest
 
 from commands.local import LocalTable
 from commands.transfer import FORMAT_VERSION, attach, parse_export
-from kernel.core import RuleError
-from kernel.service import replay
+from engine.core import RuleError
+from engine.service import replay
 from rulesets.tes.state import SCHEMA
 
 RYAN, SHANNON, OUTSIDER = "1001", "1002", "1003"

@@ -20,7 +20,7 @@ import tracemalloc
 
 from commands.transfer import attach
 from helpers.exports import LEAD, doc_of, long_campaign, opened, raw
-from kernel.service import replay
+from engine.service import replay
 from rulesets.tes.rules.transfer import rebuild
 
 MUTANTS = 2000

@@ -16,9 +16,9 @@ import pytest
 import commands.transfer as transfer
 from commands.local import LocalTable
 from commands.transfer import attach
-from kernel.service import replay
+from engine.service import replay
 from helpers.exports import LEAD, SIL, THIRD, doc_of, export_bytes, long_campaign, opened, raw
-from kernel.core import Action
+from engine.core import Action
 
 OUTSIDER = "1009"
 

@@ -5,7 +5,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from kernel.service import apply_undo, replay, undo_patch
+from engine.service import apply_undo, replay, undo_patch
 from rulesets.tes.state import Campaign
 
 FIX = Path(__file__).parent / "fixtures" / "v1"

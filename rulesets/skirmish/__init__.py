@@ -2,11 +2,11 @@
 
 state.py (typed state), board.py (the hex battlefield), content.py (the
 content pack schema and loader), rules/ (actions), present/ (commands and the
-presenter).  Importing the package registers it with the kernel.
+presenter).  Importing the package registers it with the engine.
 """
 from __future__ import annotations
 
-from kernel.rulesets import Ruleset, register
+from engine.rulesets import Ruleset, register
 from rulesets.skirmish import rules
 from rulesets.skirmish.rules.party import check_pack, check_state
 from rulesets.skirmish.state import NAME, SCHEMA, Skirmish

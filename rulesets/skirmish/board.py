@@ -2,13 +2,13 @@
 
 Row ``r`` runs from 0 (top) to ``height - 1``; in each row the column
 ``c = q + r // 2`` runs from 0 (west) to ``width - 1``, so the field is a
-rectangle on the picture while hexes keep the kernel's axial ``q,r`` labels.
+rectangle on the picture while hexes keep the engine's axial ``q,r`` labels.
 """
 from __future__ import annotations
 
 from functools import lru_cache
 
-from kernel.hexes import Hex
+from engine.hexes import Hex
 
 ZONE_NAMES = ("the west edge", "the east edge", "the north edge", "the south edge")
 MAX_WARBANDS = len(ZONE_NAMES)

@@ -147,7 +147,7 @@ class Fight:
 
 @dataclass
 class Skirmish:
-    """A skirmish campaign in one channel (what the kernel's ``GameState`` asks for, and the battle)."""
+    """A skirmish campaign in one channel (what the engine's ``GameState`` asks for, and the battle)."""
 
     channel_id: str
     guild_id: str | None

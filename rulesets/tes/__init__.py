@@ -2,11 +2,11 @@
 
 state.py (typed campaign state), rules/ (actions), battle/ (the battle engine),
 content/ (the content pack schema, loader and versions), present/ (commands and the
-presenter).  Importing the package registers it with the kernel.
+presenter).  Importing the package registers it with the engine.
 """
 from __future__ import annotations
 
-from kernel.rulesets import Ruleset, register
+from engine.rulesets import Ruleset, register
 from rulesets.tes import rules
 from rulesets.tes.rules.battle_prompts import open_prompt
 from rulesets.tes.rules.transfer import check_pack, check_state
@@ -41,7 +41,7 @@ from rulesets.tes.present.handlers import TesPresenter  # noqa: E402
 RULESET.present = TesPresenter()  # what the shared commands ask of this game
 
 # Its own commands belong to this game: in another game's channel they are refused with a clear message.
-from kernel.commands import COMMANDS as _COMMANDS  # noqa: E402
+from engine.commands import COMMANDS as _COMMANDS  # noqa: E402
 
 for _declared in _COMMANDS.values():
     if _declared.ruleset is None and _declared.handler.__module__.startswith("rulesets.tes."):

@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from kernel.core import RuleError
-from kernel.hexes import Hex
+from engine.core import RuleError
+from engine.hexes import Hex
 
 NONE_WORDS = ("", "none", "no", "0")
 

@@ -10,9 +10,9 @@ import json
 from typing import Any
 
 from commands.transfer import FORMAT, FORMAT_VERSION, encode_export
-from kernel import rulesets
-from kernel.actions import dice_for
-from kernel.core import Action, RuleError
+from engine import rulesets
+from engine.actions import dice_for
+from engine.core import Action, RuleError
 from rulesets.tes.state import SCHEMA
 
 LEAD, SIL, THIRD = "1001", "1002", "1003"

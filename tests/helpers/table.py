@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from commands.core import Table
 from commands.local import LocalTable
-from kernel.service import CampaignService
+from engine.service import CampaignService
 
 
 async def play(store, tmp_path, channel: str, script: str):

@@ -17,13 +17,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from kernel.core import Action, RuleError  # noqa: E402
+from engine.core import Action, RuleError  # noqa: E402
 import rulesets  # noqa: E402
 
 rulesets.load_all()
-from kernel.service import CampaignService  # noqa: E402
+from engine.service import CampaignService  # noqa: E402
 from rulesets.tes.rules import whose_move  # noqa: E402
-from kernel.store import Store  # noqa: E402
+from engine.store import Store  # noqa: E402
 
 LEAD = "1000"
 USERS = [str(1001 + i) for i in range(6)]

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from kernel.commands import Invocation, Opt, command
-from kernel.core import RuleError
-from kernel.reply import COLOR_BATTLE, COLOR_INFO, Embed, Picture, Reply, clip
-from kernel.present import say
+from engine.commands import Invocation, Opt, command
+from engine.core import RuleError
+from engine.reply import COLOR_BATTLE, COLOR_INFO, Embed, Picture, Reply, clip
+from engine.present import say
 from rulesets.skirmish.board import ZONE_NAMES
 from rulesets.skirmish.content import load_pack
 from rulesets.skirmish.present.view import initiative_view, map_view, player_name

@@ -1,8 +1,8 @@
-"""What the shared campaign commands ask of a skirmish (kernel.rulesets.RulesetPresenter)."""
+"""What the shared campaign commands ask of a skirmish (engine.rulesets.RulesetPresenter)."""
 from __future__ import annotations
 
-from kernel.packs import content_hash
-from kernel.reply import Reply
+from engine.packs import content_hash
+from engine.reply import Reply
 from rulesets.skirmish.content import DEFAULT_PACK, list_packs, pack_dir
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from kernel.hexes import Hex
+from engine.hexes import Hex
 from rulesets.skirmish.board import field_hexes, zone
 from rulesets.skirmish.rules.engine import read_roll
 from rulesets.skirmish.state import BOT

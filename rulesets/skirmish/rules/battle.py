@@ -2,13 +2,13 @@
 and one ability paid with an ability die, before or after an action.
 
 Every handler refuses in ``apply`` before it changes anything: a refusal
-leaves the campaign untouched (the kernel works on a copy).
+leaves the campaign untouched (the engine works on a copy).
 """
 from __future__ import annotations
 
-from kernel.core import Event, RuleError
-from kernel.hexes import Hex, distance
-from kernel.text import echo, slug
+from engine.core import Event, RuleError
+from engine.hexes import Hex, distance
+from engine.text import echo, slug
 from rulesets.skirmish.rules.table import Handler, action, subject
 from rulesets.skirmish.rules import engine as E
 from rulesets.skirmish.rules.muster import find_fighter

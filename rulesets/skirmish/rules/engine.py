@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from kernel.core import Dice, Event, RuleError
-from kernel.hexes import Hex, distance, reachable, shortest_path, toward
+from engine.core import Dice, Event, RuleError
+from engine.hexes import Hex, distance, reachable, shortest_path, toward
 from rulesets.skirmish.board import field_hexes
 from rulesets.skirmish.state import (
     BOT,

@@ -1,9 +1,9 @@
 """Before the battle: warbands are picked from the pack within the points limit and deployed."""
 from __future__ import annotations
 
-from kernel.core import Event, RuleError
-from kernel.hexes import Hex, distance
-from kernel.text import clean_name, echo, slug
+from engine.core import Event, RuleError
+from engine.hexes import Hex, distance
+from engine.text import clean_name, echo, slug
 from rulesets.skirmish.board import MAX_WARBANDS, ZONE_NAMES, field_hexes, zone
 from rulesets.skirmish.rules.table import Handler, action, subject
 from rulesets.skirmish.rules.engine import bot_turns, start_round
@@ -234,7 +234,7 @@ class Deploy(Handler):
     type = "skirmish.deploy"
     summary = "Place a fighter in your deployment zone."
 
-    # every refusal is raised in apply before anything changes (the kernel discards the working copy)
+    # every refusal is raised in apply before anything changes (the engine discards the working copy)
     def apply(self, state, action, ctx):
         _muster(state)
         pack = ctx.pack_for(state)

@@ -1,9 +1,9 @@
 """Campaign-level actions of a skirmish: open one; the shared party actions with this game's hooks."""
 from __future__ import annotations
 
-from kernel import party
-from kernel.core import Event, RuleError
-from kernel.text import clean_name, echo
+from engine import party
+from engine.core import Event, RuleError
+from engine.text import clean_name, echo
 from rulesets.skirmish.board import MAX_WARBANDS
 from rulesets.skirmish.rules.table import TABLE, Handler, action
 from rulesets.skirmish.state import Skirmish
@@ -73,14 +73,14 @@ party.install_party_actions(TABLE, party.PartyRules(
 
 def check_state(data):
     """A first look at a skirmish state in an export file (the log is then replayed and compared)."""
-    from kernel.transfer import check_party, load_claimed
+    from engine.transfer import check_party, load_claimed
     from rulesets.skirmish.state import SCHEMA, Skirmish
 
     return check_party(load_claimed(data, Skirmish.from_dict, SCHEMA))
 
 
 def check_pack(pack_id: str) -> None:
-    from kernel.core import RuleError
+    from engine.core import RuleError
     from rulesets.skirmish.content import ContentError, load_pack
 
     try:
@@ -91,6 +91,6 @@ def check_pack(pack_id: str) -> None:
         raise RuleError(f"This bot has no skirmish pack `{pack_id}`, which the campaign uses.") from None
 
 
-from kernel.transfer import install_import_action  # noqa: E402
+from engine.transfer import install_import_action  # noqa: E402
 
 install_import_action(TABLE, check_state)

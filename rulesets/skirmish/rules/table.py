@@ -4,8 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kernel.actions import ActionTable, Handler, dice_for, subject  # noqa: F401
-from kernel.actions import Ctx as BaseCtx
+from engine.actions import ActionTable, Handler, dice_for, subject  # noqa: F401
+from engine.actions import Ctx as BaseCtx
 
 
 @dataclass

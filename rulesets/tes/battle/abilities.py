@@ -7,7 +7,7 @@ that moment.  ``enduring_reduction`` is read when damage is dealt.
 """
 from __future__ import annotations
 
-from kernel.hexes import distance
+from engine.hexes import distance
 from rulesets.tes.battle.effects import Use, amount_of, applies, run_effects
 from rulesets.tes.battle.checks import check_target
 from rulesets.tes.battle.model import Ctx, adv_uid, class_sheet, find_unit, on_map, pos
@@ -168,7 +168,7 @@ def reach_of(ab) -> int | None:
 
 def aim(c: Ctx, owner: str, ab, spec, form: str) -> tuple[str | None, str | None]:
     """Check an ability's target (an enemy) or ally like an engage's; returns (target id, ally id)."""
-    from kernel.core import RuleError
+    from engine.core import RuleError
 
     adv = c.adv(owner)
     me = c.unit(adv_uid(owner))
@@ -229,7 +229,7 @@ def _race(c: Ctx, owner: str):
 
 def check_race_timing(c: Ctx, owner: str, ab) -> None:
     """Refuse a race ability asked for outside its moment (before it is marked used)."""
-    from kernel.core import RuleError
+    from engine.core import RuleError
 
     if ab.timing == "start of battle":
         raise RuleError(f"{ab.name} works by itself at the start of battle, and only then.")

@@ -6,8 +6,8 @@
 """
 from __future__ import annotations
 
-from kernel.core import RuleError
-from kernel.hexes import Hex, distance
+from engine.core import RuleError
+from engine.hexes import Hex, distance
 from rulesets.tes.battle.model import Ctx, pos
 from rulesets.tes.battle_state import Turn, Unit
 from rulesets.tes.content import BATTLE_FORM_NAMES

@@ -27,7 +27,7 @@ from typing import Any
 
 from rulesets.tes.battle.model import Ctx, short_label
 from rulesets.tes.battle_state import CompanionEntry, Unit
-from kernel.core import RuleError
+from engine.core import RuleError
 from rulesets.tes.battle.effects import Use, run_effects
 
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kernel.effects import Primitive
-from kernel.hexes import distance
+from engine.effects import Primitive
+from engine.hexes import distance
 from rulesets.tes.battle.model import Ctx, on_map, pos
 from rulesets.tes.content.schema import EFFECTS
 

@@ -7,7 +7,7 @@ to the one closest to the priority unit, then the first by (q, r).
 """
 from __future__ import annotations
 
-from kernel.core import strong
+from engine.core import strong
 
 from rulesets.tes.battle import companion, harm, hexdice
 from rulesets.tes.battle import status as status_rules
@@ -15,7 +15,7 @@ from rulesets.tes.battle.effects import Use, run_effects
 from rulesets.tes.battle.enemy_skills import extra_dice, legacy
 from rulesets.tes.battle.model import Ctx, on_map, pos, stats_of, turn_key
 from rulesets.tes.battle_state import EngageRecord, EnemyTurn, Hit, RolledDie, Turn, Unit
-from kernel.hexes import Hex, distance, reachable, shortest_path, toward
+from engine.hexes import Hex, distance, reachable, shortest_path, toward
 from rulesets.tes.battle.abilities import innate
 
 DEFAULT_MOVE = 2

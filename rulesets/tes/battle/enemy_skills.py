@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kernel.effects import Field, Primitive, amount, boolean, one_of
-from kernel.hexes import Hex, reachable
+from engine.effects import Field, Primitive, amount, boolean, one_of
+from engine.hexes import Hex, reachable
 from rulesets.tes.battle.effects import REGISTRY, WHO_WORDS, Passive, Use, amount_of, amount_words, applies, units_for
 from rulesets.tes.battle.model import Ctx, on_map, pos, stats_of, turn_key
 from rulesets.tes.battle_state import EngageRecord, Unit

@@ -11,9 +11,9 @@ from rulesets.tes.battle.moves import route, stepped
 from rulesets.tes.battle.model import Ctx, find_unit, on_map, pos
 from rulesets.tes.battle_state import EngageRecord, PendingRoll, Reroll, RolledDie, Unit
 from rulesets.tes.content import BATTLE_FORMS, BATTLE_FORM_NAMES, COMBAT_FORMS
-from kernel.core import RuleError, strong
-from kernel.hexes import Hex, distance
-from kernel.text import slug as _slug
+from engine.core import RuleError, strong
+from engine.hexes import Hex, distance
+from engine.text import slug as _slug
 from rulesets.tes.battle.lockpick import note_cache
 from rulesets.tes.battle.abilities import innate
 from rulesets.tes.battle.enemy import enemy_skills_at

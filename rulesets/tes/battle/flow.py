@@ -18,8 +18,8 @@ from rulesets.tes import args as args_
 from rulesets.tes.battle.model import (Ctx, adv_uid, on_map, pos, prevent_timeout_minutes, prevention_mode,
                                        short_label)
 from rulesets.tes.battle_state import Battle, BattleSummary, EngageRecord, EnemyPhase, PreventionAsk, Turn, Unit
-from kernel.core import Event, RuleError, strong
-from kernel.hexes import Hex
+from engine.core import Event, RuleError, strong
+from engine.hexes import Hex
 from rulesets.tes.content import BATTLE_FORMS
 
 FATIGUE_AFTER = 5
@@ -377,7 +377,7 @@ MAX_DESTINATIONS = 24
 
 def offer_destinations(c: Ctx, owner: str, amount: int, through: bool) -> list[Hex]:
     """The unoccupied hexes a free move of ``amount`` reaches, nearest first (then by q, r)."""
-    from kernel.hexes import reachable
+    from engine.hexes import reachable
 
     u = c.unit(adv_uid(owner))
     here = pos(u)

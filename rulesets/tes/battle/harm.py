@@ -15,7 +15,7 @@ from typing import Any
 from rulesets.tes.battle import track
 from rulesets.tes.battle.model import Ctx, class_sheet, pos, prevent_timeout_minutes, prevention_mode, stats_of
 from rulesets.tes.battle_state import EngageRecord, Hit, Offer, Unit
-from kernel.hexes import distance
+from engine.hexes import distance
 from rulesets.tes.battle.effects import Use, run_effects
 from rulesets.tes.battle.inventory import after_prevention
 from rulesets.tes.battle.abilities import enduring_reduction, enemy_defeated, race_when_damaged

@@ -19,9 +19,9 @@ example, on an enemy or in a hex)"; when it is removed from there it is exhauste
 """
 from __future__ import annotations
 
-from kernel.core import RuleError
-from kernel.effects import Field, Primitive, amount, boolean
-from kernel.hexes import Hex
+from engine.core import RuleError
+from engine.effects import Field, Primitive, amount, boolean
+from engine.hexes import Hex
 from rulesets.tes.battle import harm, track
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle.effects import Use, amount_of, amount_words, register

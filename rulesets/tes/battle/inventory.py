@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from kernel.core import Dice, RuleError
-from kernel.text import slug as _slug
+from engine.core import Dice, RuleError
+from engine.text import slug as _slug
 from rulesets.tes.battle.effects import Use, run_effects
 from rulesets.tes.battle.model import Ctx
 from rulesets.tes.battle_state import ItemDeck

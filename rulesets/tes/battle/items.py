@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from kernel.core import RuleError
-from kernel.effects import Field, Primitive, one_of
-from kernel.text import slug as _slug
+from engine.core import RuleError
+from engine.effects import Field, Primitive, one_of
+from engine.text import slug as _slug
 from rulesets.tes.battle import inventory as decks
 from rulesets.tes.battle.inventory import _names, clothing_cost, find, held, lose
 from rulesets.tes.battle import track

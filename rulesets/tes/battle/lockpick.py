@@ -27,8 +27,8 @@ from rulesets.tes.battle.inventory import DECK_NAME, cycle, gain_item, top_card
 from rulesets.tes.battle.model import Ctx, adv_uid, pos
 from rulesets.tes import args as args_
 from rulesets.tes.battle_state import CacheSpot, LockpickCheck, Unit
-from kernel.core import RuleError, strong
-from kernel.text import slug as _slug
+from engine.core import RuleError, strong
+from engine.text import slug as _slug
 from rulesets.tes.battle.abilities import lockpick_innate
 from rulesets.tes.battle.lockpick_cards import free_steps, notes, use_set
 

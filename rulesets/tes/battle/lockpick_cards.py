@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from kernel.core import RuleError
-from kernel.effects import Field, Primitive, amount, boolean
+from engine.core import RuleError
+from engine.effects import Field, Primitive, amount, boolean
 from rulesets.tes.battle import inventory as items
 from rulesets.tes.battle.effects import Use, amount_of, register, run_effects
 from rulesets.tes.battle.model import Ctx, adv_uid

@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from kernel.core import Dice, Event, RuleError, word
-from kernel.present import bold, mention
-from kernel.hexes import Hex, adjacent_tiles, reachable, route_distance
+from engine.core import Dice, Event, RuleError, word
+from engine.present import bold, mention
+from engine.hexes import Hex, adjacent_tiles, reachable, route_distance
 from rulesets.tes.battle_state import Battle, TileSpot, Unit
 from rulesets.tes.state import Adventurer, Campaign
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kernel.core import RuleError
-from kernel.hexes import Hex, path_is_legal, shortest_path
+from engine.core import RuleError
+from engine.hexes import Hex, path_is_legal, shortest_path
 from rulesets.tes import args as args_
 from rulesets.tes.battle import hexdice
 from rulesets.tes.battle.model import Ctx, pos

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from rulesets.tes.battle.model import Ctx, on_map
 from rulesets.tes.battle_state import Unit
-from kernel.core import Dice
+from engine.core import Dice
 
 
 def adventurers(c: Ctx) -> list[Unit]:

@@ -1,7 +1,7 @@
 """The enemy pool (EP): points, the end-of-session tables, and drawing enemies highest level first."""
 from __future__ import annotations
 
-from kernel.core import Dice, RuleError
+from engine.core import Dice, RuleError
 
 LEVELS_DESC = (20, 10, 5, 1)
 

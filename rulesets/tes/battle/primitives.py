@@ -7,8 +7,8 @@ lockpick_cards, enemy_skills, hexdice.
 """
 from __future__ import annotations
 
-from kernel.effects import Field, Primitive, amount, as_list, boolean, list_of, one_of, text
-from kernel.hexes import Hex, distance
+from engine.effects import Field, Primitive, amount, as_list, boolean, list_of, one_of, text
+from engine.hexes import Hex, distance
 from rulesets.tes.battle import companion, harm, track
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle.effects import (Passive, Use, _manual, _n, _to, _who, amount_of, amount_words, register,
@@ -144,7 +144,7 @@ class Revive(Primitive):
     fields = {"amount": Field(amount, default=1)}
 
     def apply(self, use: Use, eff: dict) -> int:
-        from kernel.hexes import neighbours
+        from engine.hexes import neighbours
 
         c, me = use.c, use.source
         b = c.state.battle

@@ -20,7 +20,7 @@ This package knows nothing about Discord or pictures.
 """
 from __future__ import annotations
 
-from kernel import hexes as _hexes
+from engine import hexes as _hexes
 from rulesets.tes.content.cli import main
 from rulesets.tes.content.packs import (
     CONTENT_DIR, DEFAULT_PACK, clear_cache, content_hash, keep_version, list_packs, load_pack, pack_files,
@@ -41,7 +41,7 @@ from rulesets.tes.content.tiles import assemble_map, encounter_map, entrance_pro
 
 
 def hex_distance(a: Hex, b: Hex) -> int:
-    """Hexes between two map hexes written as (q, r) (kernel.hexes.distance)."""
+    """Hexes between two map hexes written as (q, r) (engine.hexes.distance)."""
     return _hexes.distance(_hexes.Hex(*a), _hexes.Hex(*b))
 
 

@@ -18,7 +18,7 @@ VERSIONS_DIR = ".versions"
 #: The kept version for campaigns saved before they recorded their pack's version.
 UNVERSIONED = "unversioned"
 
-from kernel.packs import content_hash, pack_files  # noqa: E402,F401 - one pack hash for every ruleset
+from engine.packs import content_hash, pack_files  # noqa: E402,F401 - one pack hash for every ruleset
 
 _CACHE: dict[Path, tuple[tuple, Pack]] = {}
 

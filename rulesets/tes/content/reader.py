@@ -6,8 +6,8 @@ import tomllib
 from pathlib import Path
 from typing import Any, Iterable
 
-from kernel.effects import quoted as _quoted
-from kernel.effects import show as _show
+from engine.effects import quoted as _quoted
+from engine.effects import show as _show
 from rulesets.tes.content.records import Face, FaceResult, Hex
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")

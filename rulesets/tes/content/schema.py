@@ -120,7 +120,7 @@ def _whole(v) -> str | None:
 
 
 def _effect_registry():
-    from kernel.effects import Field, Registry, as_list, list_of, one_of
+    from engine.effects import Field, Registry, as_list, list_of, one_of
 
     return Registry({"forms": Field(list_of("battle forms", BATTLE_FORMS), read=as_list),
                      "if": Field(one_of(*CONDITIONS)), "per": Field(one_of(*COUNTS)), "most": Field(_whole)})

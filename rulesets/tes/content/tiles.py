@@ -1,13 +1,13 @@
 """Tiles on the map: reading a tile's drawing, placing tiles and putting an encounter's map together.
 
-All geometry is kernel.hexes; this module only knows what a tile's marks mean.
+All geometry is engine.hexes; this module only knows what a tile's marks mean.
 """
 from __future__ import annotations
 
 from typing import Iterable
 
-from kernel import hexes
-from kernel.hexes import Hex as AxialHex
+from engine import hexes
+from engine.hexes import Hex as AxialHex
 from rulesets.tes.content.records import BattleMap, Hex, Tile, TilePlacement
 
 #: Hexes on the entrance tile (the rulebook's entrance tile, setup step 4).
@@ -92,7 +92,7 @@ def parse_hex_map(text: str) -> dict[Hex, str]:
 
     Row ``r`` is the line number (first non-empty line is row 0); within a row,
     cell ``col`` is the token number.  Odd rows are drawn shifted half a hex to
-    the right ("odd-r" offset layout, kernel.hexes.from_odd_r).  A cell of ``_``
+    the right ("odd-r" offset layout, engine.hexes.from_odd_r).  A cell of ``_``
     is not part of the tile.
     """
     lines = [ln.rstrip() for ln in text.splitlines()]

@@ -8,12 +8,12 @@ from __future__ import annotations
 import logging
 from typing import Awaitable, Callable
 
-from kernel.commands import Invocation
-from kernel.components import on_click
-from kernel.core import Action, RuleError
-from kernel.present import error_text
-from kernel.prompts import answer, open_prompt
-from kernel.reply import Reply
+from engine.commands import Invocation
+from engine.components import on_click
+from engine.core import Action, RuleError
+from engine.present import error_text
+from engine.prompts import answer, open_prompt
+from engine.reply import Reply
 from rulesets.tes.present.battle import battle_reply
 from rulesets.tes.rules.battle_prompts import prevent_timeout_minutes
 from rulesets.tes.present.battle_prompts import (  # noqa: F401

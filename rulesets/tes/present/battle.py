@@ -9,16 +9,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from kernel.commands import Invocation, Opt, command, group
+from engine.commands import Invocation, Opt, command, group
 from rulesets.tes.present.battle_prompts import attach_prompts
 from rulesets.tes.present.common import PLAYER, _pack, _state
 from rulesets.tes.present.presenter import mat_view, short
-from kernel.reply import COLOR_BATTLE, Embed, Picture, Reply, clip
-from kernel.core import RuleError
+from engine.reply import COLOR_BATTLE, Embed, Picture, Reply, clip
+from engine.core import RuleError
 from rulesets.tes.battle_state import Battle
 from rulesets.tes import args as args_
-from kernel.text import slug
-from kernel.present import say
+from engine.text import slug
+from engine.present import say
 
 LOG_LINES = 6
 
@@ -168,8 +168,8 @@ group("battle", "Clash battles on the hex map")
 
 def deploy_hexes(text: str) -> list:
     """The ``deploy:`` option read once, at the edge: entrance hexes in turn order ("-2,2 -2,1")."""
-    from kernel.hexes import Hex
-    from kernel.text import echo
+    from engine.hexes import Hex
+    from engine.text import echo
 
     spots = []
     for part in text.replace(";", " ").split():

@@ -13,9 +13,9 @@
 
 - During a lockpick check: **Try this attempt**, **Stop** and a menu of the dice to keep, like ``/lockpick``.
 
-Each of these is the campaign's open prompt (``kernel.prompts.Prompt``, built by
+Each of these is the campaign's open prompt (``engine.prompts.Prompt``, built by
 ``rulesets.tes.rules.battle_prompts.open_prompt``): ``show`` draws any of them; a click runs the prompt's action
-through the service (``kernel.prompts.answer``), which checks under the channel's lock that the prompt is still
+through the service (``engine.prompts.answer``), which checks under the channel's lock that the prompt is still
 the open one and that the clicker is its player or the party leader.
 
 Ids: ``hx:roll:<channel>:c<campaign>.<roll key>.<verb>``, ``hx:prv:...<ask key>...`` and ``hx:lpk:...``.
@@ -27,10 +27,10 @@ from __future__ import annotations
 import logging
 import re
 
-from kernel.components import make_id
-from kernel.commands import Invocation
-from kernel.prompts import open_prompt
-from kernel.reply import Button, Reply, Select, clip
+from engine.components import make_id
+from engine.commands import Invocation
+from engine.prompts import open_prompt
+from engine.reply import Button, Reply, Select, clip
 from rulesets.tes.rules.battle_prompts import prevent_timeout_minutes
 
 log = logging.getLogger("hexpost.prompts")

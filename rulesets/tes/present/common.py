@@ -1,8 +1,8 @@
 """What every Elder Scrolls command module shares: the player option, the campaign and its pack."""
 from __future__ import annotations
 
-from kernel.commands import Invocation, Opt
-from kernel.core import RuleError
+from engine.commands import Invocation, Opt
+from engine.core import RuleError
 
 PLAYER = Opt("player", str, "Act for this player's adventurer (party leader only)", user=True)
 

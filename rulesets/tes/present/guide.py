@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import secrets
 
-from kernel.components import make_id, on_click
-from kernel.commands import Invocation, Opt, command
+from engine.components import make_id, on_click
+from engine.commands import Invocation, Opt, command
 from rulesets.tes.present.common import PLAYER, _pack
 from rulesets.tes.present.handlers import adventurer_show
 from rulesets.tes.present.presenter import FORM_NAMES, events_text
-from kernel.reply import COLOR_OK, Button, Embed, Reply, Select, clip
-from kernel.core import RuleError
-from kernel.present import error_text
+from engine.reply import COLOR_OK, Button, Embed, Reply, Select, clip
+from engine.core import RuleError
+from engine.present import error_text
 from rulesets.tes.rules.guide import (
     LATER, OUT_OF_DATE, STEP_NAMES, check_line, check_race, current_step, describe_layout, layouts, parse_layout,
 )

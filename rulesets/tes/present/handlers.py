@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import re
 
-from kernel.components import confirm_buttons, make_id, on_click
-from kernel.commands import Invocation, Opt, command, group
+from engine.components import confirm_buttons, make_id, on_click
+from engine.commands import Invocation, Opt, command, group
 from rulesets.tes.present.presenter import adventurer_embed, events_text, mat_view, status_embed
-from kernel.reply import Button, Embed, Picture, Reply
-from kernel.core import RuleError
+from engine.reply import Button, Embed, Picture, Reply
+from engine.core import RuleError
 from rulesets.tes.present.common import PLAYER, _pack, _state  # noqa: F401 - used by the commands below
 
 group("adventurer", "Your adventurer and its mat")

@@ -1,8 +1,8 @@
 """/item: use a card, move it between the pack and a ready slot, or drop it."""
 from __future__ import annotations
 
-from kernel.commands import Invocation, Opt, command, group
-from kernel.reply import Reply
+from engine.commands import Invocation, Opt, command, group
+from engine.reply import Reply
 from rulesets.tes.present.battle import battle_reply
 from rulesets.tes.present.handlers import PLAYER
 

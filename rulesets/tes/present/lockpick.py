@@ -7,8 +7,8 @@ a ready Lockpick Set, say which dice to keep for the next attempt, or stop.
 from __future__ import annotations
 
 from rulesets.tes.present.battle import PLAYER, battle_reply
-from kernel.commands import Invocation, Opt, command
-from kernel.reply import Reply
+from engine.commands import Invocation, Opt, command
+from engine.reply import Reply
 from rulesets.tes import args as args_
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from kernel.reply import COLOR_INFO, Embed, clip
-from kernel.present import say
+from engine.reply import COLOR_INFO, Embed, clip
+from engine.present import say
 from rulesets.tes.content.schema import BATTLE_FORM_NAMES as FORM_NAMES
 from rulesets.tes.state import Adventurer, Campaign
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from rulesets.tes.battle import harm, status, track
 from rulesets.tes.battle.model import find_unit, pos, require_battle
-from kernel.core import RuleError
-from kernel.hexes import Hex
+from engine.core import RuleError
+from engine.hexes import Hex
 from rulesets.tes.rules.table import Handler, action
 from rulesets.tes.rules.battle import _ctx
-from kernel.text import echo
+from engine.text import echo
 
 STATUSES = ("bane", "blind", "daze", "fear", "maim", "stealth")
 

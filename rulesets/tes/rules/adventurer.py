@@ -4,11 +4,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from kernel.core import Action, Event, RuleError
+from engine.core import Action, Event, RuleError
 from rulesets.tes.rules.table import Ctx, Handler, action, subject
 from rulesets.tes.rules.campaign import MAX_PARTY
 from rulesets.tes.state import Adventurer, Campaign, Row, Slot
-from kernel.text import clean_name, echo, slug
+from engine.text import clean_name, echo, slug
 
 # Component limits this bot assumes where the rulebook gives no number (docs/rules-notes.md):
 RACE_SHEETS = 2  # "2 sheets for each race": at most 2 adventurers of one race

@@ -10,7 +10,7 @@ from rulesets.tes.battle import checks
 from rulesets.tes.battle import engage as eng
 from rulesets.tes.battle import flow
 from rulesets.tes.battle.model import Ctx, require_battle
-from kernel.core import RuleError
+from engine.core import RuleError
 from rulesets.tes.rules.table import TURN_HOOKS, Handler, action, subject
 from rulesets.tes.rules.adventurer import Create
 
@@ -105,7 +105,7 @@ class Deploy(TurnAction):
 
     def step(self, c, owner, args):
         from rulesets.tes.content import BATTLE_FORMS
-        from kernel.text import echo, slug
+        from engine.text import echo, slug
 
         b = c.b
         idx = b.order.index(owner)
@@ -299,7 +299,7 @@ class PreventionMode(Handler):
         if owner not in state.adventurers:
             raise RuleError("You have no adventurer yet. Create one with `/adventurer create`.")
         state.settings.setdefault("prevention", {})[owner] = mode
-        from kernel.core import Event
+        from engine.core import Event
         name = state.adventurers[owner].name
         return state, [Event("setting", f"{name}'s damage prevention: {mode}.", {"player": owner, "mode": mode})]
 
@@ -320,7 +320,7 @@ class ChooseRewardClass(Handler):
     summary = "Choose your class from the Jailbreak rewards."
 
     def apply(self, state, action, ctx):
-        from kernel.core import Event
+        from engine.core import Event
         owner = subject(state, action)
         rewards = state.class_rewards.get(owner)
         adv = state.adventurers.get(owner)

@@ -14,8 +14,8 @@ import re
 
 from rulesets.tes.battle import flow
 from rulesets.tes.battle.model import Ctx, prevent_timeout_minutes, require_battle  # noqa: F401
-from kernel.core import RuleError
-from kernel.prompts import Option, Prompt
+from engine.core import RuleError
+from engine.prompts import Option, Prompt
 from rulesets.tes.rules.table import Handler, action
 
 #: minutes a player in ``ask`` mode has to choose prevention (``/campaign settings prevent_timeout_minutes:``)

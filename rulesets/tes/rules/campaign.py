@@ -1,11 +1,11 @@
 """Campaign-level actions: open a campaign of this game; the shared party actions with this game's hooks."""
 from __future__ import annotations
 
-from kernel import party
-from kernel.core import Event, RuleError
+from engine import party
+from engine.core import Event, RuleError
 from rulesets.tes.rules.table import TABLE, Handler, action
 from rulesets.tes.state import DIFFICULTIES, RULES, Campaign
-from kernel.text import clean_name, slug
+from engine.text import clean_name, slug
 
 MAX_PARTY = party.MAX_PARTY
 DEFAULT_SETTINGS = party.default_settings()

@@ -19,14 +19,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from kernel.core import Action, Event, RuleError
+from engine.core import Action, Event, RuleError
 from rulesets.tes.rules.table import Ctx, Handler, action, subject
 from rulesets.tes.rules.adventurer import (
     LINE_TOKENS, PLACEABLE, RACE_SHEETS, Create, _placement, dice_in_use, level_die, lookup, parse_slot,
 )
 from rulesets.tes.rules.campaign import MAX_PARTY
 from rulesets.tes.state import Campaign
-from kernel.text import clean_name, slug
+from engine.text import clean_name, slug
 
 STEPS = ("race", "line", "form", "layout", "class", "summary")
 STEP_NAMES = {"race": "race", "line": "starting skill line", "form": "battle form", "layout": "token placement",

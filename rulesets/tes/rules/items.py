@@ -4,7 +4,7 @@ They work in battle and between battles; in battle the adventurer must be in it.
 """
 from __future__ import annotations
 
-from kernel.core import RuleError
+from engine.core import RuleError
 from rulesets.tes.battle import items
 from rulesets.tes.battle.model import Ctx
 from rulesets.tes.rules.table import Handler, action, subject

@@ -10,7 +10,7 @@ from __future__ import annotations
 from rulesets.tes.battle import lockpick as lp
 from rulesets.tes.battle.checks import my_turn
 from rulesets.tes.battle.model import require_battle
-from kernel.core import RuleError
+from engine.core import RuleError
 from rulesets.tes.rules.table import action
 from rulesets.tes.rules.battle import TurnAction
 

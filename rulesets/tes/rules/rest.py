@@ -10,7 +10,7 @@ the leftmost on the track (the ones that would come back first). Expert's
 """
 from __future__ import annotations
 
-from kernel.core import Event, RuleError
+from engine.core import Event, RuleError
 from rulesets.tes.rules.table import Handler, action
 
 REST = {"apprentice": (2, 2), "adept": (1, 1), "expert": (1, 1)}  # difficulty -> (cooldown dice removed, HP healed)

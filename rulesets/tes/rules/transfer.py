@@ -1,15 +1,15 @@
 """Importing an Elder Scrolls campaign: this game's first look at a file's state and at its pack.
 
 The ``campaign.import`` action itself, which rebuilds the campaign by replaying the file's log and compares it
-with this state by value, is the kernel's (``kernel/transfer.py``), installed on this ruleset's table here.
+with this state by value, is the engine's (``engine/transfer.py``), installed on this ruleset's table here.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from kernel.core import RuleError
-from kernel.text import clean_name
-from kernel.transfer import (  # noqa: F401 - re-exported for the command layer and tests
+from engine.core import RuleError
+from engine.text import clean_name
+from engine.transfer import (  # noqa: F401 - re-exported for the command layer and tests
     MAX_STATE_JSON, PACK_ID, PLAYER_ID, check_party, install_import_action, load_claimed, rebuild,
 )
 from rulesets.tes.rules.table import TABLE

@@ -9,7 +9,7 @@ companion): then the campaign stays as it is.
 """
 from __future__ import annotations
 
-from kernel.core import Event, RuleError
+from engine.core import Event, RuleError
 from rulesets.tes.rules.table import Handler, action
 from rulesets.tes.rules.campaign import rules_revision
 from rulesets.tes.state import RULES

@@ -12,8 +12,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from kernel.core import Action, Dice, Event, RuleError
-from kernel.text import display_name
+from engine.core import Action, Dice, Event, RuleError
+from engine.text import display_name
 
 
 @dataclass
@@ -84,7 +84,7 @@ class ActionTable:
 
     ``ctx_factory(dice, now)`` builds the context handed to every handler; the
     state must offer ``clone()``, ``ended``, ``leader``, ``dice_counter`` and
-    ``forced`` (see ``kernel.rulesets.GameState``).
+    ``forced`` (see ``engine.rulesets.GameState``).
     """
 
     def __init__(self, ctx_factory: Callable[[Dice, float], Ctx] = Ctx):

@@ -53,7 +53,7 @@ class LogEntry:
     undoable: bool = False
     undone_by: int | None = None
     state_before: dict[str, Any] | None = None  # a whole state (entries written before undo patches)
-    undo_patch: dict[str, Any] | None = None  # how to undo it (kernel.service.undo_patch); newest entry only
+    undo_patch: dict[str, Any] | None = None  # how to undo it (engine.service.undo_patch); newest entry only
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -189,7 +189,7 @@ class Store:
         the stored version or ``StaleWrite`` is raised and nothing is written.
         ``reminder``: False leaves reminders alone; None cancels the campaign's
         unsent reminders; ``(turn_key, user_id, due_at)`` replaces them with one.
-        ``deadline`` (the open prompt's, ``kernel.prompts.deadline_sync``): False leaves
+        ``deadline`` (the open prompt's, ``engine.prompts.deadline_sync``): False leaves
         deadlines alone; None drops the unfired ones; ``(key, kind, user_id, due_at)``
         keeps only that one (added if new; an existing one keeps its time).
         Returns (campaign_id, new_version).

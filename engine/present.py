@@ -3,11 +3,11 @@
 Rule code writes a player as ``{@key}`` in an event's or error's text; here it
 becomes a Discord mention, the form both front doors read (the local table
 turns ``<@id>`` into ``@name``; the picture log uses names).  ``{*words*}``
-(``kernel.core.strong``) becomes bold.
+(``engine.core.strong``) becomes bold.
 """
 from __future__ import annotations
 
-from kernel.core import Event, RuleError, word
+from engine.core import Event, RuleError, word
 
 
 def mention(user_id: str) -> str:

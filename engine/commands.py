@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
-from kernel.core import Action, RuleError
-from kernel.reply import Reply
-from kernel.text import display_name
+from engine.core import Action, RuleError
+from engine.reply import Reply
+from engine.text import display_name
 
 log = logging.getLogger("hexpost.commands")
 

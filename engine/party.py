@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from kernel.actions import ActionTable, Handler
-from kernel.core import Event, RuleError
+from engine.actions import ActionTable, Handler
+from engine.core import Event, RuleError
 
 MAX_PARTY = 4
 

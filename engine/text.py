@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from kernel.core import RuleError
+from engine.core import RuleError
 
 ALLOWED_PUNCTUATION = set(" -'.,!?()&")
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")

@@ -15,11 +15,11 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from kernel import rulesets
-from kernel.actions import dice_for
-from kernel.core import Action, Event, RuleError
-from kernel.prompts import deadline_sync
-from kernel.store import BIG_JSON, ChannelTaken, LogEntry, StaleWrite, Store
+from engine import rulesets
+from engine.actions import dice_for
+from engine.core import Action, Event, RuleError
+from engine.prompts import deadline_sync
+from engine.store import BIG_JSON, ChannelTaken, LogEntry, StaleWrite, Store
 
 
 @dataclass
@@ -61,7 +61,7 @@ class CampaignService:
 
     async def execute(self, channel_id: str, action: Action | Callable[[Any], Action]) -> Outcome:
         """Run one action.  ``action`` may be a function of the current state that returns it (an answer
-        to a prompt, ``kernel.prompts.answer``): it runs under the channel's lock, so it sees what the
+        to a prompt, ``engine.prompts.answer``): it runs under the channel's lock, so it sees what the
         action will see; whatever it raises changes nothing."""
         channel_id = str(channel_id)
         async with self.lock(channel_id):

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from kernel.core import Action, RuleError
+from engine.core import Action, RuleError
 
 #: the argument that names the prompt an action answers
 PROMPT_ARG = "prompt"
@@ -96,7 +96,7 @@ def open_prompt(state: Any) -> Prompt | None:
     own = getattr(state, "open_prompt", None)  # a state may answer for itself
     if callable(own):
         return own()
-    from kernel.rulesets import named
+    from engine.rulesets import named
 
     ask = named(getattr(state, "ruleset", None)).open_prompt
     return ask(state) if ask is not None else None

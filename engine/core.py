@@ -25,7 +25,7 @@ class RuleError(Exception):
 
     @property
     def message(self) -> str:
-        """The message in plain words (a person as ``@id``); presenters word it with ``kernel.present``."""
+        """The message in plain words (a person as ``@id``); presenters word it with ``engine.present``."""
         return word(self.template, self.people, plain_person)
 
     def words(self, person) -> str:
@@ -99,7 +99,7 @@ class Event:
         return {"kind": self.kind, "text": self.text, "data": self.data}
 
     def words(self, person=None) -> str:
-        """The line in words; ``person`` words a player id (default: plain ``@id``; presenters use kernel.present)."""
+        """The line in words; ``person`` words a player id (default: plain ``@id``; presenters use engine.present)."""
         return word(self.text, self.data, person or plain_person)
 
     @classmethod

@@ -1,11 +1,11 @@
-"""The ruleset registry: the kernel looks a campaign's game up here by name.
+"""The ruleset registry: the engine looks a campaign's game up here by name.
 
 A ruleset is a package (``rulesets/<name>/``) that registers one ``Ruleset``
-when it is imported.  The kernel never imports a ruleset: the front doors
+when it is imported.  The engine never imports a ruleset: the front doors
 import the installed ones (``rulesets.load_all``), and the service finds the
 one a campaign plays by the ``ruleset`` name its state records.
 
-What a ruleset's state must offer the kernel (``GameState``): ``channel_id``,
+What a ruleset's state must offer the engine (``GameState``): ``channel_id``,
 ``guild_id``, ``name``, ``leader``, ``members``, ``settings`` (settings only),
 ``seed``, ``dice_counter``, ``forced``, ``ended``, ``ruleset``, ``pack``,
 ``pack_version``, ``schema``, ``rules`` (the rules revision it plays by), and ``to_dict`` / ``clone``.
@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
-from kernel.actions import ActionTable, Applied
-from kernel.core import Action, Dice, RuleError
+from engine.actions import ActionTable, Applied
+from engine.core import Action, Dice, RuleError
 
 
 class GameState(Protocol):
@@ -62,7 +62,7 @@ class Ruleset:
     # Import: a first look at a file's claimed state (the typed state, or RuleError), and whether its pack is here.
     check_state: Callable[[Any], Any] | None = None
     check_pack: Callable[[str], None] = lambda pack_id: None
-    # The question the table waits on now (kernel.prompts.Prompt), or None; its deadline is kept by the service.
+    # The question the table waits on now (engine.prompts.Prompt), or None; its deadline is kept by the service.
     open_prompt: Callable[[Any], Any] | None = None
 
     def execute(self, state: Any, action: Action, dice: Dice, now: float | None = None) -> Applied:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from kernel.reply import Button, Reply
-from kernel.core import RuleError
+from engine.reply import Button, Reply
+from engine.core import RuleError
 
 PREFIX = "hx"
 ID_RE = re.compile(r"^hx:(?P<kind>[a-z][a-z0-9.-]{0,20}):(?P<channel>[A-Za-z0-9_-]{1,30}):(?P<arg>[A-Za-z0-9_.:,-]{0,70})$")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import d20
 
-from kernel.core import RuleError
+from engine.core import RuleError
 
 MAX_DICE = 100
 MAX_LENGTH = 80

@@ -23,9 +23,9 @@ import math
 import re
 from typing import Any, Callable
 
-from kernel.actions import ActionTable, Handler
-from kernel.core import Event, RuleError
-from kernel.text import clean_name
+from engine.actions import ActionTable, Handler
+from engine.core import Event, RuleError
+from engine.text import clean_name
 
 # A player is named by their Discord id (digits) or, at the local table, a short name.
 PLAYER_ID = re.compile(r"[A-Za-z0-9_.-]{1,32}")
@@ -90,7 +90,7 @@ def _bounded(state: Any, entry: Any) -> None:
 
 def rebuild(history: Any) -> Any:
     """The campaign a file's log builds, replayed through the rules; ``RuleError`` if it does not replay."""
-    from kernel.service import ReplayMismatch, replay
+    from engine.service import ReplayMismatch, replay
 
     if not isinstance(history, list) or not history:
         raise _fail("The file has no action log.")

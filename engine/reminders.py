@@ -18,7 +18,7 @@ import logging
 import time
 from typing import Awaitable, Callable
 
-from kernel.store import Reminder, Store
+from engine.store import Reminder, Store
 
 log = logging.getLogger("hexpost.reminders")
 
@@ -48,7 +48,7 @@ async def reminder_text(store: Store, reminder: Reminder) -> str | None:
     Checked against the campaign as it is now: if it ended, or the player the
     table waits for changed since the claim, nothing is posted.
     """
-    from kernel import rulesets
+    from engine import rulesets
 
     stored = await store.load_active(reminder.channel_id)
     if stored is None or stored.id != reminder.campaign_id:
@@ -57,6 +57,6 @@ async def reminder_text(store: Store, reminder: Reminder) -> str | None:
     state = game.load(stored.state)
     if game.whose_move(state) != (reminder.user_id, reminder.turn_key):
         return None
-    from kernel.present import reminder_line
+    from engine.present import reminder_line
 
     return reminder_line(reminder.user_id, state.name)
