@@ -8,7 +8,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 if [ ! -f .venv/.installed-dev ] || [ pyproject.toml -nt .venv/.installed-dev ]; then
   .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e '.[test]'
+  .venv/bin/python -m pip install -qq -e '.[test]'
   touch .venv/.installed-dev .venv/.installed
 fi
 exec .venv/bin/python -m pytest "$@"
