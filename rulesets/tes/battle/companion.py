@@ -36,8 +36,10 @@ def controller_name(c: Ctx, controller: str | None) -> str:
     return adv.name if adv else "the party"
 
 
-def join(c: Ctx, companion_id: str, controller: str | None, *, keep: bool = False, source: str = "") -> Unit:
-    """A companion joins the battle (and, with ``keep``, the party); deployed right away if it can be."""
+def join(c: Ctx, companion_id: str, controller: str | None, *, keep: bool = False, source: str = "",
+         at: Any = None) -> Unit:
+    """A companion joins the battle (and, with ``keep``, the party); deployed right away if it can be: in the
+    hex ``at`` when one is given (a summoning places it beside its summoner), else on a free entrance hex."""
     comp = c.pack.companions.get(companion_id)
     if comp is None:
         raise RuleError(f"There is no companion `{companion_id}` in this pack.")
@@ -51,7 +53,11 @@ def join(c: Ctx, companion_id: str, controller: str | None, *, keep: bool = Fals
     units[uid] = u
     if keep:
         c.state.companions.append(CompanionEntry(id=comp.id, controller=ctrl))
-    where = deploy(c, u)
+    if at is not None:
+        u.q, u.r = at.q, at.r
+        where: str | None = str(at)
+    else:
+        where = deploy(c, u)
     c.say("companion", f"🐾 {comp.name} joins the party" + (f" ({source})" if source else "")
           + (f", controlled by the party ({controller_name(c, ctrl)}, the leader, decides for it)" if u.party
              else f", controlled by {controller_name(c, ctrl)}")

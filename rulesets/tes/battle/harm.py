@@ -318,6 +318,17 @@ def apply_prevention(c: Ctx, owner: str, amount: int, keys: list[str], sources: 
             else:
                 remove_active.append(entry["die"])
                 used.append(f"{s['label']} prevents {stop} (the die is spent)")
+        elif s["kind"] == "cooldown" and s["spend"] in ("remove", "reduce"):
+            # a die that prevents from the cooldown track once (or until its number is used up): it stays in the
+            # track as an exhausted die, its effect gone
+            entry = adv.cooldown[s["index"]]
+            if s["spend"] == "reduce" and int(entry["value"]) - stop > 0:
+                entry["value"] = int(entry["value"]) - stop
+                used.append(f"{s['label']} prevents {stop} (the die drops to {entry['value']})")
+            else:
+                entry.pop("icon", None)
+                entry.pop("value", None)
+                used.append(f"{s['label']} prevents {stop} (the die is spent)")
         else:
             used.append(f"{s['label']} prevents {stop}")
     for die_id in remove_active:

@@ -16,6 +16,7 @@ from rulesets.tes.battle.effects import (Passive, Use, _manual, _n, _to, _who, a
 from rulesets.tes.battle.model import Ctx, pos
 from rulesets.tes.content.schema import STATUS_EFFECTS, TARGETS
 from rulesets.tes.content import BATTLE_FORM_NAMES
+from rulesets.tes.battle.enemy_skills import closest_free_hex
 from rulesets.tes.battle.moves import route, stepped
 
 SELF_OR_ALLIES = ("self", "ally", "allies-in-range")
@@ -498,15 +499,22 @@ class Reroll(Primitive):
 class Companion(Primitive):
     type = "companion"
     summary = "a companion joins the battle (with keep = true, the party)"
-    fields = {"companion": Field(text, required=True), "keep": Field(boolean)}
+    fields = {"companion": Field(text, required=True), "keep": Field(boolean), "near": Field(boolean)}
 
     def apply(self, use: Use, eff: dict) -> int:
-        """A companion joins: controlled by the adventurer whose effect it is (else the party leader)."""
-        companion.join(use.c, eff["companion"], use.source.get("owner"), keep=bool(eff.get("keep")), source=use.label)
+        """A companion joins: controlled by the adventurer whose effect it is (else the party leader).  With
+        ``near``, in the unoccupied hex closest to that adventurer (a summoning), else on a free entrance hex."""
+        at = None
+        src = use.source
+        if eff.get("near") and src.get("q") is not None and not src.get("defeated"):
+            at = closest_free_hex(use.c, Hex(src["q"], src["r"]), None)
+        companion.join(use.c, eff["companion"], src.get("owner"), keep=bool(eff.get("keep")), source=use.label,
+                       at=at)
         return 1
 
     def describe(self, eff: dict) -> str:
-        return f"{eff['companion']} joins " + ("the party" if eff.get("keep") else "this battle")
+        where = " next to you" if eff.get("near") else ""
+        return f"{eff['companion']} joins{where} " + ("the party" if eff.get("keep") else "this battle")
 
 
 @register
