@@ -248,6 +248,10 @@ def may_cast(state: Game, pack, u: Unit) -> str | None:
 
 def spell_targets(state: Game, pack, board: Board, u: Unit, spell) -> list[Unit]:
     pool = enemies(state, u) if spell.target == "enemy" else [u] + allies(state, u)
+    if spell.effect == "heal":
+        pool = [t for t in pool if t.damage]
+    elif spell.effect == "steady":
+        pool = [t for t in pool if t.has("staggered")]
     return [t for t in pool if distance_in(hx(u), hx(t)) <= spell.range and board.sees(hx(u), hx(t))]
 
 
@@ -314,8 +318,9 @@ def advance(state: Game, pack, board: Board, dice: Dice, events: list[Event]) ->
 
     def flush() -> None:
         if skipped:
-            events.append(Event("phase", f"Nothing to do in the {' and '.join(skipped)} "
-                                         f"phase{'s' if len(skipped) > 1 else ''}.", {"skipped": list(skipped)}))
+            listed = skipped[0] if len(skipped) == 1 else ", ".join(skipped[:-1]) + " and " + skipped[-1]
+            events.append(Event("phase", f"Nothing more to do in the {listed} phase{'s' if len(skipped) > 1 else ''}.",
+                                {"skipped": list(skipped)}))
             skipped.clear()
 
     guard = 0
@@ -335,6 +340,14 @@ def advance(state: Game, pack, board: Board, dice: Dice, events: list[Event]) ->
             if (state.turn.number, phase) != began:
                 events.append(Event("phase", f"{PHASE_NAMES[phase]} phase: {names(acting)} may act.",
                                     {"phase": phase, "units": [u.id for u in acting]}))
+            return
+        if phase in ("cast", "melee") and state.turn.number != began[0]:
+            # a turn that began during this action waits for its player even with nothing to do but the
+            # Melee: each player's Melee is fought on their own command, never several turns in one go
+            flush()
+            state.turn.phase = "engage" if not state.turn.first else "move"
+            events.append(Event("phase", "{@player} has nothing to do this turn but the Melee: end the turn with "
+                                         "/mini end.", {"player": state.turn.player, "idle": True}))
             return
         skipped.append(PHASE_NAMES[phase])
         if phase in ("cast", "melee"):
