@@ -135,7 +135,8 @@ def render_map(view: dict) -> bytes:
         for i, part in enumerate(wrap(text, f_roster, width - 2 * M - 40, 3)):
             roster.append((u, part, i == 0))
     key_lines = wrap("Thick edge: ledge. Brown: ladder (1 in + height). Dark: wall. Numbers ↑: height in inches. "
-                     "S Stunned, D Dazed, G Staggered; dark ring: Fear. Dashed: declared path.",
+                     "S Stunned, D Dazed, G Staggered; dark ring: Fear. Dashed: declared path; "
+                     "a numbered circle: where a unit would intercept.",
                      font(24), width - 2 * M, 4)
     height = int(head + map_h + 16 + 30 * len(key_lines) + 14 + LINE_H * len(roster) + 16)
     img = Image.new("RGB", (width, height), BG)
@@ -212,6 +213,17 @@ def render_map(view: dict) -> bytes:
         if sh and sh.get("from") and sh.get("to"):
             sc = SIDE.get(owner_side.get(sh.get("unit")), PATH)
             _arrow(d, [geo.centre(*sh["from"]), geo.centre(*sh["to"])], sc, 6)
+    # where each unit that may intercept would go, numbered as the question's menu numbers them
+    f_offer = font(LABEL_PX, True)
+    for o in view.get("offers") or []:
+        if not o.get("to") or not o.get("from"):
+            continue
+        oc = SIDE.get(owner_side.get(o.get("unit")), PATH)
+        a, b = geo.centre(*o["from"]), geo.centre(*o["to"])
+        _dashed(d, [a, b], oc, 5)
+        r = S * 0.45
+        d.ellipse([b[0] - r, b[1] - r, b[0] + r, b[1] + r], fill=WHITE, outline=oc, width=5)
+        d.text(b, str(o.get("n", "?")), font=f_offer, fill=oc, anchor="mm")
     # units
     f_id = font(LABEL_PX, True)
     f_badge = font(24, True)

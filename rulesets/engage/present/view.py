@@ -31,7 +31,7 @@ def unit_states(state: Game, pack, u) -> list[str]:
         out.append("Engaged with " + ", ".join(f.id for f in foes))
     out += [CONDITION_WORDS[c] for c in ("stunned", "dazed", "staggered") if u.has(c)]
     if state.phase == "battle":
-        if u.strike_first:
+        if u.strike_first and not u.has("staggered"):
             out.append("strikes first")
         if u.jump_attack:
             out.append("Jump Attack")
@@ -70,6 +70,8 @@ def engage_lines(state: Game, pack, rec: dict[str, Any] | None) -> list[str]:
         lines.append(f"Engage fails: moves {moved} in (of {half_inches(rec['fail'])}){where}")
     elif result == "fell":
         lines.append(f"Fell on a Jump Down{where}: no engage")
+    if rec.get("jump_attack"):
+        lines.append("Jump Attack: Advantage this turn")
     if rec.get("shuffle"):
         s = rec["shuffle"]
         lines.append(f"{s['unit']} makes room: {s['from'][0]},{s['from'][1]} to {s['to'][0]},{s['to'][1]}")
@@ -115,7 +117,9 @@ def map_view(state: Game, pack, name_of: Callable[[str], str], title: str = "") 
     return {"mode": "map", "title": title, "width": m.width, "height": m.height, "cells": cells,
             "ladders": ladders, "units": units, "sides": sides, "palette": PALETTE,
             "engage": engage, "lines": engage_lines(state, pack, state.last),
-            "trail": list(state.trail), "pending": bool(state.pending)}
+            "trail": list(state.trail), "pending": bool(state.pending),
+            "offers": [{"n": i, "unit": o["unit"], "from": o["from"], "to": o["to"]}
+                       for i, o in enumerate((state.pending or {}).get("candidates") or [], 1)]}
 
 
 def hex_of(u) -> Hex | None:

@@ -30,6 +30,8 @@ def _waiting(state) -> None:
 
 
 def _my_turn(state, action) -> str:
+    """The acting player, whose turn it must be.  The picture's record of what just happened starts afresh with
+    each of their actions (an intercept answer goes on with the engage it answers)."""
     _battle(state)
     _waiting(state)
     who = subject(state, action)
@@ -37,6 +39,8 @@ def _my_turn(state, action) -> str:
         if who not in state.sides:
             raise RuleError("You field no units in this game.")
         raise RuleError("It is {@turn}'s turn; wait for yours.", turn=state.turn.player)
+    state.trail = []
+    state.last = None
     return who
 
 
@@ -356,7 +360,7 @@ class NextPhase(Handler):
         events = [Event("phase-end", "{@player} ends the " + phase + " phase"
                         + (f" ({C.names(left)} did not act in it)." if left else "."), {"player": state.turn.player})]
         number = state.turn.number
-        C.step_phase(state, pack, board, ctx.dice, events)
+        C.step_phase(state, pack, board, ctx.dice, events, quiet=True)
         if state.phase == "battle" and state.turn.number == number and state.turn.phase != "melee":
             if not C.can_act(state, pack, board, state.turn.phase):
                 C.advance(state, pack, board, ctx.dice, events)

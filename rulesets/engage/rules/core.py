@@ -363,8 +363,6 @@ def begin_turn(state: Game, pack, player: str, events: list[Event]) -> None:
     t.player = player
     t.phase = "upkeep"
     t.first = t.number == 1
-    state.trail = []
-    state.last = None
     for u in state.units.values():
         u.tried = u.strike_first = u.jump_attack = u.moved = u.shot = u.cast = False
     rnd = (t.number + 1) // 2

@@ -263,6 +263,7 @@ def failed(state: Game, pack, board: Board, dice: Dice, u: Unit, events: list[Ev
             break
         spent += c
         stop = i + 1
+    reach = stop
     while stop > 0 and (not free(state, board, route.hexes[stop - 1], but=u)
                         or in_contact(state, board, u, at=route.hexes[stop - 1])):
         stop -= 1
@@ -278,7 +279,9 @@ def failed(state: Game, pack, board: Board, dice: Dice, u: Unit, events: list[Ev
     moved = sum(route.costs[:entered])
     if u.on_field:
         where = f"moves {moved} in to {Hex(*u.hex)}" if entered else "stays where it is"
-        events.append(Event("engage-end", f"{label(u)} {where}" + (" (it fell)" if fell else "") +
+        short = (" (it stops short: further along its path it would stand on an ally or touch an enemy)"
+                 if stop < reach and not fell else "")
+        events.append(Event("engage-end", f"{label(u)} {where}" + (" (it fell)" if fell else "") + short +
                             "; it can't Move or Shoot this turn.", {"unit": u.id}))
     state.trail.append({"kind": "engage", "unit": u.id, "path": [rec["start"]] + rec["walked"]})
     finish(state, pack, board, dice, events)
@@ -310,6 +313,7 @@ def resolve(state: Game, pack, board: Board, dice: Dice, events: list[Event], pi
             fear(state, pack, dice, u, [i], events)
             if jumped:
                 jump_attack(u, [i], events)
+                rec["jump_attack"] = True
         elif u.on_field:
             events.append(Event("engage-end", f"{label(u)} stops at {hx(u)}, short of {label(i)}.",
                                 {"unit": u.id, "result": "intercepted"}))
@@ -349,6 +353,7 @@ def resolve(state: Game, pack, board: Board, dice: Dice, events: list[Event], pi
     fear(state, pack, dice, u, targets, events)
     if jumped:
         jump_attack(u, targets, events)
+        rec["jump_attack"] = True
     finish(state, pack, board, dice, events)
 
 
