@@ -7,7 +7,7 @@ unit went as an arrow from its faded start, its targets ringed, the interceptor'
 moves, shots and spells of the turn.  Above: whose turn and phase, and the engage in words (the distance found,
 the path, how it ended).  Below: a key and one line per unit with its wounds and every state.
 
-Sized for phones: the picture is about 840 px wide and every label a player needs is drawn at 30 px or more, so
+Sized for phones: the picture is about 900 px wide and every label a player needs is drawn at 34 px or more, so
 it stays at least 10 px tall when Discord shows the picture 400 px wide.
 """
 from __future__ import annotations
@@ -18,11 +18,11 @@ from PIL import Image, ImageDraw
 
 from render.common import BG, INK, INK_SOFT, WHITE, ellipsize, encode_png, font, mix, wrap
 
-W = 86.0  # hex width (flat side to flat side), pixels
+W = 92.0  # hex width (flat side to flat side), pixels
 S = W / math.sqrt(3)  # hex size (centre to corner)
 M = 14
-LABEL_PX = 30  # hex labels, unit ids, the lines above and the roster: >= 10 px tall at 400 px wide
-LINE_H = 40
+LABEL_PX = 34  # hex labels, unit ids, the lines above and the roster: >= 10 px tall at 400 px wide
+LINE_H = 44
 SIDE = {"a": (47, 111, 184), "b": (192, 72, 42)}
 HEIGHT_FILL = [(236, 231, 212), (214, 204, 170), (192, 178, 138), (170, 153, 112), (150, 131, 92)]
 WALL = (78, 72, 80)
@@ -137,8 +137,8 @@ def render_map(view: dict) -> bytes:
     key_lines = wrap("Thick edge: ledge. Brown: ladder (1 in + height). Dark: wall. Numbers ↑: height in inches. "
                      "S Stunned, D Dazed, G Staggered; dark ring: Fear. Dashed: declared path; "
                      "a numbered circle: where a unit would intercept.",
-                     font(24), width - 2 * M, 4)
-    height = int(head + map_h + 16 + 30 * len(key_lines) + 14 + LINE_H * len(roster) + 16)
+                     font(26), width - 2 * M, 4)
+    height = int(head + map_h + 16 + 32 * len(key_lines) + 14 + LINE_H * len(roster) + 16)
     img = Image.new("RGB", (width, height), BG)
     d = ImageDraw.Draw(img)
     # title and the engage in words
@@ -151,7 +151,7 @@ def render_map(view: dict) -> bytes:
         y += LINE_H
     geo = _Geo(cells, head)
     # ground, walls, labels
-    f_hex = font(LABEL_PX, "condensed")
+    f_hex = font(LABEL_PX + 1, "condensed")
     f_small = font(22, True)
     heights = {(c["q"], c["r"]): (int(c.get("height") or 0), bool(c.get("wall"))) for c in cells}
     for c in cells:
@@ -163,7 +163,9 @@ def render_map(view: dict) -> bytes:
         d.polygon(_corners(cx, cy, S - 1), fill=fill, outline=(160, 150, 130))
         if wall:
             continue
-        d.text((cx, cy + S * 0.42), f"{c['q']},{c['r']}", font=f_hex, fill=(70, 62, 54), anchor="ms")
+        text = f"{c['q']},{c['r']}"
+        f = f_hex if f_hex.getlength(text) <= W - 6 else font(LABEL_PX, "condensed")
+        d.text((cx, cy + S * 0.42), text, font=f, fill=(70, 62, 54), anchor="ms")
         if h:
             d.text((cx, cy - S * 0.5), f"↑{h}", font=f_small, fill=(60, 40, 20), anchor="mm")
     # ledges and ladders
@@ -259,8 +261,8 @@ def render_map(view: dict) -> bytes:
     # key and roster
     y = head + map_h + 12
     for line in key_lines:
-        d.text((M, y + 14), line, font=font(24), fill=INK_SOFT, anchor="lm")
-        y += 30
+        d.text((M, y + 15), line, font=font(26), fill=INK_SOFT, anchor="lm")
+        y += 32
     y += 10
     for u, part, first in roster:
         colour = SIDE.get(u.get("side"), (120, 120, 120))

@@ -70,7 +70,7 @@ async def test_the_example_game_ends_in_the_expected_state(tmp_path):
         assert sum("-mini-engage-" in n for n in names) == 6  # five engages and the intercept answer
         for p in local.images:
             with Image.open(p) as im:
-                assert 800 <= im.size[0] <= 900
+                assert 850 <= im.size[0] <= 950
         # the log replays to the stored game
         cid = await local.table.service.campaign_id("local")
         assert replay(await store.log(cid)).to_dict() == s.to_dict()
