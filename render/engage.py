@@ -16,7 +16,7 @@ import math
 
 from PIL import Image, ImageDraw
 
-from render.common import BG, INK, INK_SOFT, WHITE, ellipsize, encode_png, font, mix, wrap
+from render.common import BG, INK, INK_SOFT, WHITE, build_palette, ellipsize, encode_png, font, mix, wrap
 
 W = 92.0  # hex width (flat side to flat side), pixels
 S = W / math.sqrt(3)  # hex size (centre to corner)
@@ -110,6 +110,59 @@ def _ladder(d: ImageDraw.ImageDraw, a, b) -> None:
         d.line([(x - px, y - py), (x + px, y + py)], fill=LADDER, width=4)
 
 
+_GROUNDS: dict = {}  # the static layer (ground, walls, labels, ledges, ladders) and its palette, per map
+_GROUNDS_MAX = 8
+DYNAMIC = [BG, INK, INK_SOFT, WHITE, PATH, TARGET, LADDER, LEDGE, (40, 12, 12), (50, 50, 50), (70, 200, 90),
+           (160, 20, 20), (44, 40, 52)] + list(SIDE.values()) + [c for c, _l in BADGE.values()] + list(TRAIL.values())
+
+
+def _ground(cells, ladder_pairs, width: int, map_h: float):
+    """The map without units, drawn once per map (cached), and a palette for pictures drawn on it."""
+    key = (tuple((c["q"], c["r"], c["col"], c["row"], int(c.get("height") or 0), bool(c.get("wall")), c.get("zone"))
+                 for c in cells), tuple(tuple(map(tuple, p)) for p in ladder_pairs if len(p) == 2), width)
+    hit = _GROUNDS.get(key)
+    if hit is not None:
+        return hit
+    img = Image.new("RGB", (width, int(math.ceil(map_h))), BG)
+    d = ImageDraw.Draw(img)
+    geo = _Geo(cells, 0)
+    f_hex = font(LABEL_PX + 1, "condensed")
+    f_small = font(22, True)
+    heights = {(c["q"], c["r"]): (int(c.get("height") or 0), bool(c.get("wall"))) for c in cells}
+    for c in cells:
+        cx, cy = geo.centre(c["q"], c["r"])
+        h, wall = heights[(c["q"], c["r"])]
+        fill = WALL if wall else HEIGHT_FILL[min(h, len(HEIGHT_FILL) - 1)]
+        if c.get("zone") in SIDE and not wall:
+            fill = mix(fill, SIDE[c["zone"]], 0.28)
+        d.polygon(_corners(cx, cy, S - 1), fill=fill, outline=(160, 150, 130))
+        if wall:
+            continue
+        text = f"{c['q']},{c['r']}"
+        f = f_hex if f_hex.getlength(text) <= W - 6 else font(LABEL_PX, "condensed")
+        d.text((cx, cy + S * 0.42), text, font=f, fill=(70, 62, 54), anchor="ms")
+        if h:
+            d.text((cx, cy - S * 0.5), f"↑{h}", font=f_small, fill=(60, 40, 20), anchor="mm")
+    ladders = {frozenset((tuple(p[0]), tuple(p[1]))) for p in ladder_pairs if len(p) == 2}
+    for (q, r), (h, wall) in heights.items():
+        if wall:
+            continue
+        for dq, dr in ((1, 0), (1, -1), (0, -1)):
+            other = heights.get((q + dq, r + dr))
+            if other is None or other[1] or other[0] == h:
+                continue
+            if frozenset(((q, r), (q + dq, r + dr))) not in ladders:
+                d.line(_edge(geo.centre(q, r), geo.centre(q + dq, r + dr)), fill=LEDGE, width=7)
+    for pair in ladders:
+        (q1, r1), (q2, r2) = tuple(pair)
+        _ladder(d, geo.centre(q1, r1), geo.centre(q2, r2))
+    palette = build_palette(img, exact=DYNAMIC)
+    if len(_GROUNDS) >= _GROUNDS_MAX:
+        _GROUNDS.pop(next(iter(_GROUNDS)))
+    _GROUNDS[key] = (img, palette)
+    return img, palette
+
+
 def render_map(view: dict) -> bytes:
     cells = [c for c in view.get("cells") or [] if isinstance(c, dict)]
     cols = max([int(c["col"]) for c in cells], default=8) + 1
@@ -150,40 +203,8 @@ def render_map(view: dict) -> bytes:
         d.text((M, y + LINE_H / 2), line, font=f_line, fill=INK, anchor="lm")
         y += LINE_H
     geo = _Geo(cells, head)
-    # ground, walls, labels
-    f_hex = font(LABEL_PX + 1, "condensed")
-    f_small = font(22, True)
-    heights = {(c["q"], c["r"]): (int(c.get("height") or 0), bool(c.get("wall"))) for c in cells}
-    for c in cells:
-        cx, cy = geo.centre(c["q"], c["r"])
-        h, wall = heights[(c["q"], c["r"])]
-        fill = WALL if wall else HEIGHT_FILL[min(h, len(HEIGHT_FILL) - 1)]
-        if c.get("zone") in SIDE and not wall:
-            fill = mix(fill, SIDE[c["zone"]], 0.28)
-        d.polygon(_corners(cx, cy, S - 1), fill=fill, outline=(160, 150, 130))
-        if wall:
-            continue
-        text = f"{c['q']},{c['r']}"
-        f = f_hex if f_hex.getlength(text) <= W - 6 else font(LABEL_PX, "condensed")
-        d.text((cx, cy + S * 0.42), text, font=f, fill=(70, 62, 54), anchor="ms")
-        if h:
-            d.text((cx, cy - S * 0.5), f"↑{h}", font=f_small, fill=(60, 40, 20), anchor="mm")
-    # ledges and ladders
-    ladders = {frozenset((tuple(p[0]), tuple(p[1]))) for p in view.get("ladders") or [] if len(p) == 2}
-    dirs = [(1, 0), (1, -1), (0, -1)]
-    for (q, r), (h, wall) in heights.items():
-        if wall:
-            continue
-        for dq, dr in dirs:
-            other = heights.get((q + dq, r + dr))
-            if other is None or other[1] or other[0] == h:
-                continue
-            a, b = geo.centre(q, r), geo.centre(q + dq, r + dr)
-            if frozenset(((q, r), (q + dq, r + dr))) not in ladders:
-                d.line(_edge(a, b), fill=LEDGE, width=7)
-    for pair in ladders:
-        (q1, r1), (q2, r2) = tuple(pair)
-        _ladder(d, geo.centre(q1, r1), geo.centre(q2, r2))
+    ground, palette = _ground(cells, view.get("ladders") or [], width, map_h)
+    img.paste(ground, (0, int(head)))
     # the turn's moves, shots and spells, under the units
     for t in view.get("trail") or []:
         kind = t.get("kind")
@@ -271,7 +292,7 @@ def render_map(view: dict) -> bytes:
         ink = INK_SOFT if u.get("out") else INK
         d.text((M + 36, y + LINE_H / 2), part, font=f_roster, fill=ink, anchor="lm")
         y += LINE_H
-    return encode_png(img)
+    return encode_png(img, palette_image=palette)
 
 
 def render_engage(view: dict) -> bytes:

@@ -84,6 +84,10 @@ def load_pack(name_or_path: str = DEFAULT_PACK, version: str | None = None) -> P
     """
     folder = resolve_pack_path(name_or_path)
     kept = kept_version(folder, version) if version is not None else None
+    if kept is not None and version:
+        current = _load_cached(folder, False)
+        if current.content_hash == version:  # the kept copy of the pack as it is now: the pack itself
+            return current
     return _load_cached(kept, True) if kept is not None else _load_cached(folder, False)
 
 
