@@ -56,7 +56,8 @@ def _ink_rows(img: Image.Image, box, is_ink) -> int:
 
 
 def _head(view) -> float:
-    lines = [w for line in view["lines"] for w in R.wrap(line, R.font(R.LABEL_PX, True), int(R.W * 9.5 + 2 * R.M) - 2 * R.M, 2)]
+    width = int(R.W * 9.5 + 2 * R.M) - 2 * R.M
+    lines = [w for line in view["lines"] for w in R.wrap(line, R.font(R.LABEL_PX, True), width, 2)]
     return 64 + R.LINE_H * len(lines) + (10 if lines else 0)
 
 

@@ -227,7 +227,8 @@ def test_no_route_is_refused_with_the_reason():
 
 # ------------------------------------------------------------ intercept --
 def intercept_setup(**kw):
-    return battle({"a1": ("reed-spear", "4,1"), "b1": ("reed-spear", "4,4"), "b2": kw.get("b2", ("bog-strider", "6,1"))})
+    return battle({"a1": ("reed-spear", "4,1"), "b1": ("reed-spear", "4,4"),
+                   "b2": kw.get("b2", ("bog-strider", "6,1"))})
 
 
 def test_the_other_player_is_asked_to_intercept_with_a_deadline():
@@ -495,3 +496,11 @@ def test_a_critical_hit_stuns():
     out = run(g, "mini.end", dice=[1, 20, 20])
     assert "d20 1, needs 9 or less: a critical hit" in out.text
     assert "Mire Hulk (b1) is Stunned until the end of its player's next turn (a critical hit)." in out.text
+
+
+@pytest.mark.parametrize("named", ["b1 b2", "b1,b2", "b1 and b2", "4,3 3,4", "Reed Spear 2, Reed Spear 3"])
+def test_targets_are_named_by_id_name_or_hex(named):
+    g = battle({"a1": ("reed-spear", "3,1"), "b1": ("reed-spear", "4,3"), "b2": ("reed-spear", "3,4")})
+    out = engage(g, "a1", named)
+    assert out.state.last["targets"] == ["b1", "b2"]
+    assert engage(g, "a1", "Reed Spear 2").state.last["targets"] == ["b1"]

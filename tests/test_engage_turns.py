@@ -103,7 +103,8 @@ def test_a_move_never_ends_in_base_contact():
     text = refused(g, "mini.move", {"unit": "a1", "to": "4,3"})
     assert "in base contact with Reed Spear 2 (b1): a unit comes into contact only by an Engage" in text
     g = battle({"a1": ("reed-spear", "4,3"), "b1": ("reed-spear", "4,4")}, phase="move")
-    assert "is in melee with Reed Spear 2 (b1), so it can't move" in refused(g, "mini.move", {"unit": "a1", "to": "4,2"})
+    text = refused(g, "mini.move", {"unit": "a1", "to": "4,2"})
+    assert "is in melee with Reed Spear 2 (b1), so it can't move" in text
 
 
 # ------------------------------------------------------------ shoot --

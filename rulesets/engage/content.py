@@ -180,8 +180,10 @@ def _spells(folder: Path, pack: Pack, errors: list[str]) -> None:
             errors.append(f"{where}: `effect` must be one of {', '.join(EFFECTS)} (found {effect!r})")
         if target not in TARGETS:
             errors.append(f"{where}: `target` must be one of {', '.join(TARGETS)} (found {target!r})")
-        elif effect in ("harm", "daze", "stun") and target != "enemy" or effect in ("heal", "steady") and target != "ally":
-            errors.append(f"{where}: a {effect} spell targets an {'enemy' if effect in ('harm', 'daze', 'stun') else 'ally'}")
+        else:
+            wants = "enemy" if effect in ("harm", "daze", "stun") else "ally"
+            if effect in EFFECTS and target != wants:
+                errors.append(f"{where}: a {effect} spell targets an {wants}")
         amount = _int(s, "amount", where, errors, 1, 5) if effect in ("harm", "heal") else 0
         pack.spells[sid] = Spell(sid, str(s.get("name") or sid), str(effect), str(target),
                                  _int(s, "range", where, errors, 1, 30),
@@ -269,7 +271,8 @@ def _map(folder: Path, pack: Pack, errors: list[str]) -> None:
         zrows = zdata.get(side)
         if not isinstance(zrows, list) or not zrows or not all(isinstance(r, int) and 0 <= r < len(grid)
                                                                for r in zrows):
-            errors.append(f"map.toml [zones]: `{side}` must list the rows (0 to {len(grid) - 1}) side {side} deploys on")
+            errors.append(f"map.toml [zones]: `{side}` must list the rows (0 to {len(grid) - 1}) side {side} "
+                          "deploys on")
             zones[side] = frozenset()
             continue
         zones[side] = frozenset(h for c, r, h in cells if r in zrows and h in heights)

@@ -81,7 +81,8 @@ class Side:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Side:
-        return cls(owner=str(d["owner"]), letter=str(d.get("letter") or "a"), units=[str(x) for x in d.get("units", [])])
+        return cls(owner=str(d["owner"]), letter=str(d.get("letter") or "a"),
+                   units=[str(x) for x in d.get("units", [])])
 
 
 @dataclass

@@ -47,7 +47,8 @@ def turn_line(state, inv: Invocation) -> tuple[str, str | None]:
     pack = load_pack(state.pack)
     acting = can_act(state, pack, board_of(pack), t.phase)
     who = f" ({names(acting)} may act)" if acting else ""
-    fix = {"engage": "/mini engage", "move": "/mini move", "shoot": "/mini shoot", "cast": "/mini cast"}.get(t.phase, "")
+    fix = {"engage": "/mini engage", "move": "/mini move", "shoot": "/mini shoot",
+           "cast": "/mini cast"}.get(t.phase, "")
     return (f"Turn {t.number}, {PHASE_NAMES[t.phase]} phase{who}. Now: <@{t.player}>: {fix} or /mini next "
             f"(end the phase) or /mini end (end the turn).", t.player)
 

@@ -76,13 +76,8 @@ class Engage(Handler):
         why = C.may_engage(state, board, u)
         if why:
             raise RuleError(f"{why}, so it can't attempt an Engage.")
-        raw = str(action.args.get("target") or "")
-        parts = [p for p in raw.replace(",", " ").split() if p] if not _looks_like_hexes(raw) else raw.split()
-        if not parts:
-            raise RuleError("Name the target: target:b1 (or several at once, target:b1 b2).")
         targets = []
-        for p in parts:
-            t = find_unit(state, p, what="target")
+        for t in _targets(state, str(action.args.get("target") or "")):
             if t.owner == who:
                 raise RuleError(f"{C.label(t)} is on your side. Engage an enemy unit.")
             if not t.on_field:
@@ -94,10 +89,27 @@ class Engage(Handler):
         return state, events
 
 
-def _looks_like_hexes(text: str) -> bool:
-    """Targets named by hex ("3,4 5,4") keep their commas; ids and names are split on commas and spaces."""
-    toks = text.split()
-    return bool(toks) and all("," in t and t.replace(",", "").replace("-", "").isdigit() for t in toks)
+def _targets(state, raw: str) -> list:
+    """The units a target option names: one unit (by id, name or hex), or several ids, names or hexes separated
+    by spaces, commas or "and" ("b1 b2", "b1, b2", "3,4 5,4")."""
+    if not raw.strip():
+        raise RuleError("Name the target: target:b1 (or several at once, target:b1 b2).")
+    try:
+        return [find_unit(state, raw.strip(), what="target")]
+    except RuleError:
+        pass
+    toks = raw.replace(" and ", " ").split()
+    hexes = all("," in t and t.replace(",", "").replace("-", "").isdigit() for t in toks)
+    parts = toks if hexes else [p for p in raw.replace(" and ", ",").replace(",", " ").split() if p]
+    if len(parts) == 1:
+        return [find_unit(state, parts[0], what="target")]
+    if not hexes and "," in raw:  # names with spaces, separated by commas
+        named = [p.strip() for p in raw.replace(" and ", ",").split(",") if p.strip()]
+        try:
+            return [find_unit(state, p, what="target") for p in named]
+        except RuleError:
+            pass
+    return [find_unit(state, p, what="target") for p in parts]
 
 
 def open_prompt(state) -> Prompt | None:
@@ -311,15 +323,16 @@ class Cast(Handler):
         if not target.on_field:
             raise RuleError(f"{C.label(target)} is out of the fight. Pick another target.")
         if (target.owner == who) != (spell.target == "ally"):
-            raise RuleError(f"{spell.name} is cast on {'an ally (or the caster)' if spell.target == 'ally' else 'an enemy'}."
-                            " Pick another target.")
+            on = "an ally (or the caster)" if spell.target == "ally" else "an enemy"
+            raise RuleError(f"{spell.name} is cast on {on}. Pick another target.")
         d = distance(C.hx(u), C.hx(target))
         if d > spell.range:
             raise RuleError(f"{C.label(target)} is {d} in away; {spell.name} reaches {spell.range} in.")
         if not board.sees(C.hx(u), C.hx(target)):
             raise RuleError(f"{C.label(u)} can't see {C.label(target)}: a wall or higher ground is in the way.")
         if spell.effect == "heal" and target.damage == 0:
-            raise RuleError(f"{C.label(target)} has lost no wounds: {spell.name} would do nothing. Pick another target.")
+            raise RuleError(f"{C.label(target)} has lost no wounds: {spell.name} would do nothing. "
+                            "Pick another target.")
         if spell.effect == "steady" and not target.has("staggered"):
             raise RuleError(f"{C.label(target)} is not Staggered: {spell.name} would do nothing. Pick another target.")
         u.cast = True
@@ -387,8 +400,8 @@ class EndTurn(Handler):
         for p in TURN_PHASES[TURN_PHASES.index(state.turn.phase):TURN_PHASES.index("melee")]:
             for u in C.can_act(state, pack, board, p):
                 left.append(f"{C.label(u)} ({PHASE_NAMES[p]})")
-        events = [Event("turn-end", "{@player} ends the turn" + (": not used: " + ", ".join(left) + "." if left else "."),
-                        {"player": state.turn.player})]
+        unused = ": not used: " + ", ".join(left) + "." if left else "."
+        events = [Event("turn-end", "{@player} ends the turn" + unused, {"player": state.turn.player})]
         state.turn.phase = "cast"
         C.step_phase(state, pack, board, ctx.dice, events)
         if state.phase == "battle":

@@ -369,8 +369,8 @@ def begin_turn(state: Game, pack, player: str, events: list[Event]) -> None:
     held = [u for u in state.standing(player) if u.has("stunned") or u.has("dazed")]
     note = ""
     if held:
-        note = " " + "; ".join(f"{label(u)} is {' and '.join(c.title() for c in sorted(u.conditions) if c != 'staggered')}"
-                               for u in held) + "."
+        held_by = [(u, " and ".join(c.title() for c in sorted(u.conditions) if c != "staggered")) for u in held]
+        note = " " + "; ".join(f"{label(u)} is {what}" for u, what in held_by) + "."
     events.append(Event("turn", f"Turn {t.number} (round {rnd}): {{@player}}'s turn. Upkeep.{note}",
                         {"player": player, "turn": t.number, "round": rnd}))
 

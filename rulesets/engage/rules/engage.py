@@ -147,15 +147,16 @@ def declare(state: Game, pack, board: Board, dice: Dice, now: float, u: Unit, ta
     else:
         events.append(Event("distance", f"It can't see {'them all' if len(targets) > 1 else 'its target'}: "
                                         f"out-of-sight roll d20 {strong(roll)} ({band}): engage distance "
-                                        f"{strong(inches(reach) + ' in')} ({factor(reach // t.move)} {t.move}), failed-engage "
-                                        f"move {inches(fail)} in ({factor(fail // t.move)} {t.move}).",
+                                        f"{strong(inches(reach) + ' in')} ({factor(reach // t.move)} {t.move}), "
+                                        f"failed-engage move {inches(fail)} in ({factor(fail // t.move)} {t.move}).",
                             {"halves": reach, "fail": fail, "roll": roll, "sight": False}))
     jumps = len(route.jumps)
     through = [a for a in allies(state, u) if hx(a) in route.hexes]
     events.append(Event("path", f"Path: {route.text()}, {route.inches} in"
                                 + (f", through {names(through)}" if through else "")
                                 + (f", {jumps} Jump Down check{'s' if jumps != 1 else ''}" if jumps else "")
-                                + (f", onto {targets[0].name}'s place on the edge (it makes room)" if route.room else "")
+                                + (f", onto {targets[0].name}'s place on the edge (it makes room)"
+                                   if route.room else "")
                                 + ".", {"inches": route.inches, "path": [str(h) for h in route.hexes]}))
     state.last = {"unit": u.id, "owner": u.owner, "targets": [x.id for x in targets], "start": list(hx(u)),
                   "path": [list(h) for h in route.hexes], "kinds": list(route.kinds), "costs": list(route.costs),

@@ -86,7 +86,8 @@ class Field(Handler):
             except ValueError as exc:
                 raise RuleError(f"at: {exc} Write it like 3,0.") from None
             if h not in zone:
-                where = "off the battlefield" if not board.on_map(h) else f"outside your deployment zone ({ZONE_NAMES[side.letter]})"
+                where = ("off the battlefield" if not board.on_map(h)
+                         else f"outside your deployment zone ({ZONE_NAMES[side.letter]})")
                 raise RuleError(f"Hex {h} is {where}. Pick a free hex of your zone, shaded on /mini map.")
             other = state.at(h.q, h.r)
             if other is not None:
