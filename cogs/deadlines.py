@@ -1,7 +1,7 @@
-"""The Discord side of deadlines (the prevention time-out): a task that polls the database every minute.
+"""The Discord side of deadlines (a prompt's time-out, in any ruleset): a task that polls the database every minute.
 
 ``bot.py`` calls ``start_deadlines(bot)`` from its setup hook and cancels the task on close.  The logic
-(which deadlines are due, firing each exactly once, the post) is ``rulesets.tes.present.battle_prompts``.
+(which deadlines are due, firing each exactly once, the post) is ``engine.deadlines``.
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import logging
 
 import discord
 
-from rulesets.tes.present.answers import POLL_SECONDS, run_due_deadlines, sweep
+from engine.deadlines import POLL_SECONDS, run_due_deadlines, sweep
 from engine.reply import Reply
 
 log = logging.getLogger("hexpost.deadlines")

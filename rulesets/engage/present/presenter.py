@@ -1,0 +1,60 @@
+"""What the shared campaign commands ask of an engage game (engine.rulesets.RulesetPresenter)."""
+from __future__ import annotations
+
+from engine.packs import content_hash
+from engine.reply import Reply
+from rulesets.engage.content import DEFAULT_PACK, list_packs, pack_dir
+
+
+class EngagePresenter:
+    default_pack = DEFAULT_PACK
+
+    def packs(self) -> list[str]:
+        return list_packs()
+
+    def pack_version(self, pack_id: str) -> str:
+        return content_hash(pack_dir(pack_id))
+
+    def new_campaign_next(self) -> str:
+        return ("Two players field units with /mini field (see /mini units; the first unit joins you to the game); "
+                "the leader begins the battle with /mini start.")
+
+    def join_next(self) -> str:
+        return "Field your units with /mini field (see /mini units)."
+
+    async def status(self, inv, state) -> Reply:
+        from rulesets.engage.present.commands import status_reply
+
+        return status_reply(inv, state)
+
+    def leave_note(self, state, who: str) -> str:
+        return "Your units leave the battlefield with you." if who in state.sides else ""
+
+    async def after(self, inv, outcome) -> Reply | None:
+        from rulesets.engage.present.commands import battle_reply
+
+        return await battle_reply(inv, outcome) if outcome.state.phase != "muster" else None
+
+    async def timeout_reply(self, inv, outcome) -> Reply:
+        from rulesets.engage.present.commands import battle_reply
+
+        return await battle_reply(inv, outcome)
+
+    async def autocomplete(self, inv, source: str, current: str) -> list[tuple[str, str]]:
+        from rulesets.engage.present.commands import choices
+
+        state = await inv.service.campaign(inv.channel_id)
+        if state is not None and getattr(state, "ruleset", None) != "engage":
+            return []
+        return choices(inv, state, source, current)
+
+    def help_lines(self) -> str:
+        return ("/campaign new ruleset:engage, then /mini field (each of two players) and /mini start. Each turn: "
+                "/mini engage (from your second turn), /mini move, /mini shoot, /mini cast, /mini next, /mini end; "
+                "the other player answers /mini intercept. /mini status, /mini map and /mini units any time.")
+
+    def settings_lines(self, state) -> list[tuple[str, str]]:
+        return [("points", f"{state.settings.get('points')} points a side (change with /mini settings)"),
+                ("rounds", f"{state.settings.get('rounds')} rounds (change with /mini settings)"),
+                ("intercept_minutes", f"{state.settings.get('intercept_minutes')} minutes to answer an intercept "
+                                      "question, 0 = no time-out (change with /mini settings)")]
