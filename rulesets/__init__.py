@@ -9,6 +9,7 @@ import importlib
 INSTALLED = (
     "rulesets.tes",  # The Elder Scrolls: Betrayal of the Second Era (reads campaigns saved before rulesets existed)
     "rulesets.skirmish",  # Skirmish battles between warbands (Channel Magic, Retreat, Wait)
+    "rulesets.duel",  # Duels on twelve-sided dice with hidden action cards and a Priority track
 )
 
 

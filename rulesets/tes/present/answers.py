@@ -99,7 +99,7 @@ async def sweep(table, now: float | None = None) -> int:
     The commit that opens a prompt writes its deadline, so this only finds prompts saved before
     deadlines were committed with the state (a question without a recorded time gets one from ``now``).
     """
-    from rulesets.tes.state import Campaign
+    from engine import rulesets
 
     store = table.service.store
     now = table.service.clock() if now is None else now
@@ -108,14 +108,17 @@ async def sweep(table, now: float | None = None) -> int:
         stored = await store.load_active(channel)
         if stored is None or stored.id != cid:
             continue
-        prompt = open_prompt(Campaign.from_dict(stored.state))
+        state = rulesets.load(stored.state)  # each campaign as its own ruleset reads it
+        prompt = open_prompt(state)
         if prompt is None or not prompt.timeout_action:
             continue
         if any(d.key == prompt.deadline_key for d in await store.pending_deadlines(cid)):
             continue
         due = prompt.deadline
         if due is None:
-            minutes = prevent_timeout_minutes(Campaign.from_dict(stored.state))
+            if getattr(state, "ruleset", "tes") != "tes":
+                continue  # another game's prompt with a time-out always carries its deadline
+            minutes = prevent_timeout_minutes(state)
             if minutes <= 0:
                 continue
             due = now + minutes * 60
@@ -142,6 +145,11 @@ async def fire_deadline(table, deadline) -> Reply | None:
         log.info("deadline %s of campaign %s: %s", deadline.key, deadline.campaign_id, error_text(exc))
         return None
     inv = table.invocation(out.action.actor, deadline.channel_id)
+    from engine import rulesets
+
+    present = rulesets.named(getattr(out.state, "ruleset", None)).present
+    if getattr(out.state, "ruleset", "tes") != "tes" and hasattr(present, "after_timeout"):
+        return await present.after_timeout(inv, out)  # another game's post after its time-out
     return await battle_reply(inv, out)
 
 
