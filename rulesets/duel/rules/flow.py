@@ -515,15 +515,12 @@ def finish_action(c: F) -> None:
         total = max(0, profile.damage + acc + sum(a for _w, a in mods))
         blk = blocks(c, target, kind)
         injury = max(0, total - sum(b for _w, b in blk))
-        parts = [f"{profile.damage} damage"]
-        if acc:
-            parts.append(f"{acc} Accuracy (dice of {roll.threshold} or more)")
-        parts += [f"{a:+d} {w}" for w, a in mods]
+        sums = f"{profile.damage} damage" + (f" + {acc} Accuracy (dice of {roll.threshold} or more)" if acc else "")
+        sums += "".join(f" {a:+d} {w}" for w, a in mods)
         blocked = "; " + ", ".join(f"Block {b} ({w})" for w, b in blk) if blk else ""
         roll.result = f"hit: {injury} Injury"
         c.say("hit", f"{t.label} hits {target.name} (best die {best} against defense {roll.need}): "
-                     f"{' + '.join(parts)} = {total}{blocked} → {injury} Injury.", fighter=f.id, target=target.id,
-              injury=injury)
+                     f"{sums} = {total}{blocked} → {injury} Injury.", fighter=f.id, target=target.id, injury=injury)
         injure(c, target, injury, t.label)
         if hit_effects and not fight.over:
             run_effects(Use(c, f, t.label, target=target, uid=t.uid), hit_effects)
