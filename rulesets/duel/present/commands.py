@@ -388,7 +388,9 @@ async def duel_join(inv: Invocation, answer, gear=None, player=None) -> Reply:
     worn = gear_ids(pack, gear or rest) if (gear or rest) else []
     who = str(player) if player else inv.user_id
     ch = state.characters.get(who)
-    if ch is not None and word != "out" and len(ch.gear) > 1:
+    p = open_prompt(state)
+    asked = p is not None and p.kind == "join" and p.owner == who
+    if asked and ch is not None and word != "out" and len(ch.gear) > 1:
         if not worn:
             raise RuleError(f"{ch.name} owns more than one worn gear; name the one that applies with gear: ("
                             + ", ".join(ch.gear) + ").")
