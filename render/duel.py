@@ -18,8 +18,9 @@ W = 720  # picture width: a phone shows it about 400 px wide (scale 0.56)
 M = 20
 MIN_LABEL = 20  # the smallest text a player needs (11 px at 400 px wide)
 SIDES = [(47, 127, 191), (192, 72, 42), (60, 157, 93), (142, 92, 184)]
-AILMENT = {"burn": (214, 84, 30), "dazzle": (206, 170, 20), "slow": (60, 120, 200), "weak": (130, 90, 160)}
-HIGHLIGHT = (255, 236, 150)
+AILMENT = {"burn": (200, 70, 20), "dazzle": (150, 110, 0), "slow": (50, 105, 185), "weak": (120, 80, 150)}
+HIGHLIGHT = (255, 236, 150)  # the action just resolved
+ACTING = (206, 228, 250)  # the action whose roll waits for Fame rerolls
 REROLL = (226, 110, 20)
 DIE = 66
 
@@ -62,8 +63,9 @@ def _track(d, y: float, track: list[dict], step: str = "") -> float:
     for t in track:
         state = t.get("state")
         colour = _side(t.get("side", 0))
-        if state == "last":
-            d.rounded_rectangle([M - 6, y - 3, W - M + 6, y + row - 5], radius=8, fill=HIGHLIGHT)
+        if state in ("last", "now"):
+            d.rounded_rectangle([M - 6, y - 3, W - M + 6, y + row - 5], radius=8,
+                                fill=HIGHLIGHT if state == "last" else ACTING)
         faded = state == "done"
         badge = mix(colour, WHITE, 0.55) if faded else colour
         d.rounded_rectangle([M, y, M + 58, y + row - 8], radius=8, fill=badge)
@@ -75,11 +77,14 @@ def _track(d, y: float, track: list[dict], step: str = "") -> float:
             mark = "done" + (f": {t['outcome']}" if t.get("outcome") else "")
         elif state == "pending":
             mark = "waiting"
+        elif state == "now":
+            mark = t.get("outcome") or "acting"
         x = M + 72
-        d.text((x, y + (row - 8) / 2), ellipsize(printable(text), bold if state == "last" else body, 380),
-               font=bold if state == "last" else body, fill=ink, anchor="lm")
+        strong = state in ("last", "now")
+        d.text((x, y + (row - 8) / 2), ellipsize(printable(text), bold if strong else body, 380),
+               font=bold if strong else body, fill=ink, anchor="lm")
         d.text((W - M, y + (row - 8) / 2), ellipsize(printable(mark), font(MIN_LABEL), 240), font=font(MIN_LABEL),
-               fill=INK_SOFT if state != "last" else INK, anchor="rm")
+               fill=INK if strong else INK_SOFT, anchor="rm")
         y += row
     return y + 6
 
@@ -166,20 +171,28 @@ def _roll(d, y: float, roll: dict | None, rolloff: list[dict]) -> float:
     if not roll:
         return y
     y = _lines(d, M, y, "Last roll: " + str(roll.get("head", "")), font(22, True), W - 2 * M, INK, 2)
-    y += 8
-    x = M + 6
-    for die in roll.get("dice") or []:
-        _die(d, x, y, die)
-        label = f"= {die['value']}" if die.get("value") != die.get("face") else ""
-        if label:
-            d.text((x + DIE / 2, y + DIE + 8), label, font=font(MIN_LABEL, True), fill=INK, anchor="ma")
+    y += 10
+    cell = (W - 2 * M) / 4  # four dice a row, each with its labels under it
+    lab = font(MIN_LABEL, True)
+    dice = list(roll.get("dice") or [])
+
+    def lines_under(row: list[dict]) -> int:
+        return max([(die.get("value") != die.get("face")) + 2 * bool(die.get("rerolled")) for die in row] + [0])
+
+    for i, die in enumerate(dice):
+        if i and i % 4 == 0:
+            y += DIE + 20 + (MIN_LABEL + 6) * lines_under(dice[i - 4:i])
+        cx = M + cell * (i % 4) + cell / 2
+        _die(d, cx - DIE / 2, y, die)
+        under = y + DIE + 10
+        if die.get("value") != die.get("face"):
+            d.text((cx, under), f"= {die['value']}", font=lab, fill=INK, anchor="ma")
+            under += MIN_LABEL + 6
         if die.get("rerolled"):
-            d.text((x + DIE / 2, y + DIE + (34 if label else 8)), f"rerolled (was {die.get('was')})",
-                   font=font(MIN_LABEL, True), fill=REROLL, anchor="ma")
-        x += DIE + 110
-        if x > W - DIE - M:
-            x, y = M + 6, y + DIE + 70
-    y += DIE + 66
+            d.text((cx, under), "rerolled", font=lab, fill=REROLL, anchor="ma")
+            d.text((cx, under + MIN_LABEL + 4), f"was {die.get('was')}", font=lab, fill=REROLL, anchor="ma")
+    last_row = dice[(len(dice) - 1) // 4 * 4:] if dice else []
+    y += DIE + 20 + (MIN_LABEL + 6) * lines_under(last_row)
     notes = " · ".join(roll.get("notes") or [])
     if notes:
         y = _lines(d, M, y, notes, font(MIN_LABEL), W - 2 * M, INK_SOFT, 2)

@@ -65,6 +65,10 @@ def picture_view(state, frame: dict[str, Any], name_of: Callable[[str], str], ti
              for d in frame.get("done") or []]
     if track:
         track[-1]["state"] = "last"
+    now = frame.get("current")
+    if now:  # acting now: its roll waits for Fame rerolls
+        track.append({"priority": now["priority"], "who": names.get(now["fighter"], "?"), "label": now["label"],
+                      "side": side_of.get(now["fighter"], 0), "state": "now", "outcome": "rolled: Fame rerolls?"})
     track += [{"priority": t["priority"], "who": names.get(t["fighter"], "?"), "label": t["label"],
                "side": side_of.get(t["fighter"], 0), "state": "pending", "outcome": ""}
               for t in frame.get("track") or []]

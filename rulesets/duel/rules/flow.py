@@ -708,6 +708,8 @@ def frame(c: F, caption: str = "") -> dict[str, Any]:
     return {
         "caption": caption, "round": fight.round, "step": fight.step, "no": fight.no, "result": fight.result,
         "track": [{"fighter": t.fighter, "label": t.label, "priority": t.priority} for t in pending],
+        "current": ({"fighter": fight.current.fighter, "label": fight.current.label,
+                     "priority": fight.current.priority} if fight.current else None),
         "done": [dict(d) for d in fight.done], "fighters": fighters,
         "roll": roll.to_dict() if roll else None, "rolloff": list(c.rolloff),
     }
