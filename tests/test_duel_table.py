@@ -285,9 +285,25 @@ async def test_a_rivals_fight_at_the_table(tmp_path):
         assert await local.run_script(["@cy /duel place cards:frost-snare", "@bob /duel place cards:glare"]) == 0
         reply = await local.run_line("/duel place cards:throwing-axe")
         assert reply.error and "name the one your attack aims at with target: (Mira and Oda)" in reply.content
-        reply = await local.run_line("/duel place cards:throwing-axe target:Oda")
-        assert not reply.error and "Vex's Throwing Axe goes on the Priority track at 7." in str(
-            [r.content for r in [reply] + reply.followups])
+        # through the private menu: the target is asked in a second private step
+        table = local.table
+        cid = await table.service.campaign_id("local")
+        state = await table.service.campaign("local")
+        inv = table.invocation("lena", "local", "local-guild", "lena")
+        pid = f"f1.a{state.fight.question.ask}"
+        menu = await table.click(inv, f"hx:duel:local:c{cid}.{pid}.open")
+        spot = str(state.fight.fighters["c:lena"].hand.index("throwing-axe") + 1)
+        ask = await table.click(table.invocation("lena", "local", "local-guild", "lena"), menu.selects[0].custom_id,
+                                [spot])
+        assert ask.ephemeral and "needs a target" in ask.content
+        assert [b.label for b in ask.buttons] == ["Aim at Mira", "Aim at Oda"]
+        done = await table.click(table.invocation("lena", "local", "local-guild", "lena"), ask.buttons[1].custom_id)
+        assert done.ephemeral and "You placed Throwing Axe face-down" in done.content
+        posted = "\n".join(r.content for r in done.followups + [f for d in done.followups for f in d.followups])
+        assert "Vex's Throwing Axe goes on the Priority track at 7." in posted
+        state = await table.service.campaign("local")
+        axe = next(t for t in state.fight.track if t.card == "throwing-axe")
+        assert axe.target == "c:cy"  # waiting on the track, aimed at Oda
     finally:
         await store.close()
 
