@@ -75,13 +75,15 @@ def picture_view(state, frame: dict[str, Any], name_of: Callable[[str], str], ti
     rolloff = [{"who": r["name"], "dice": [{"face": int(v), "value": int(w), "rerolled": False, "was": 0,
                                              "accuracy": False} for v, w in zip(r["dice"], r["values"])]}
                for r in frame.get("rolloff") or []]
-    against = ""
-    if fight is not None:
-        against = (state_monster_name(state) if fight.kind == "monster" else "rivals")
     step = STEP_WORDS.get(frame.get("step") or "", "")
     if not title:
-        title = f"{state.name}: fight {frame.get('no', 1)}" + (f" vs {against}" if against and against != "rivals"
-                                                                  else "")
+        title = f"{state.name}: fight {frame.get('no', 1)}"
+        if fight is not None and fight.kind == "monster":
+            title += f" vs {state_monster_name(state)}"
+        elif fight is not None:
+            a, b = (fight.fighters.get(f"c:{o}") for o in (fight.starter, fight.rival))
+            if a is not None and b is not None:
+                title += f": {a.name}'s side vs {b.name}'s"
     caption = frame.get("caption") or ""
     if frame.get("step") == "over" and frame.get("result"):
         caption = f"{caption}. The fight is over: {frame['result']}." if caption else f"The fight is over: {frame['result']}."

@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine.core import RuleError
 from engine.prompts import PROMPT_ARG
 from rulesets.duel.rules import flow
-from rulesets.duel.rules.model import F, listing
+from rulesets.duel.rules.model import F
 from rulesets.duel.rules.prompts import DEFAULTS, open_prompt
 from rulesets.duel.rules.table import Handler, action, subject
 
@@ -205,6 +205,3 @@ class Timeout(Handler):
                 flow.decline(c, p.owner)
         return state, c.events
 
-
-def fighters_words(c: F) -> str:
-    return listing([f.name for f in c.seated()])

@@ -10,23 +10,21 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import RuleError
+from rulesets.duel.content import Attack
 from rulesets.duel.rules import dice as D
 from rulesets.duel.rules.harm import (
     AILMENT_WORDS,
     Use,
+    accuracy_threshold,
     award_token,
     blocks,
-    check_end,
     damage_mods,
     effect_words,
-    end_fight,
     injure,
     priority_of,
-    remove_card,
     roll_mods,
     run_effects,
     track_order_key,
-    accuracy_threshold,
 )
 from rulesets.duel.rules.model import F, listing, plural
 from rulesets.duel.state import AILMENTS, Chain, Fight, Fighter, Placed, Question, Roll, Token
@@ -143,6 +141,8 @@ def begin_fight(c: F) -> None:
             listing([f.name for f in c.seated() if f.side == s]) for s in (0, 1)) + ".")
     award_token(c, "the fight begins")
     begin_round(c)
+    if not fight.over:
+        snapshot(c, "The fight begins" + (": the Priority token was rolled off." if c.rolloff else "."))
 
 
 # ------------------------------------------------------------------ rounds --
@@ -452,9 +452,8 @@ def start_action(c: F, t: Token) -> None:
                threshold=accuracy_threshold(f), extra=extra, kind=kind)
 
 
-def _base(f: Fighter):
-    from rulesets.duel.content import Attack
-
+def _base(f: Fighter) -> Attack:
+    """A character's own base attack (the Base Attack card uses it)."""
     b = f.base
     return Attack(str(b.get("skill") or "might"), str(b.get("defense") or "finesse"), int(b.get("damage") or 0))
 
@@ -720,8 +719,4 @@ def frame_now(state, pack) -> dict[str, Any]:
     return frame(F(state, pack, None))
 
 
-def check_over(c: F) -> bool:
-    return check_end(c)
-
-
-__all__ = ["proceed", "start_fight", "snapshot", "end_fight"]
+__all__ = ["proceed", "start_fight", "snapshot", "frame_now"]

@@ -6,7 +6,7 @@ from typing import Any
 
 from rulesets.duel.effects import REGISTRY
 from rulesets.duel.rules import dice as D
-from rulesets.duel.rules.model import F, listing, plural
+from rulesets.duel.rules.model import F, listing
 from rulesets.duel.state import AILMENTS, Effect, Fighter, Token
 
 AILMENT_WORDS = {"burn": "Burn", "dazzle": "Dazzle", "slow": "Slow", "weak": "Weak"}
@@ -327,13 +327,4 @@ def track_order_key(c: F, t: Token) -> tuple[int, int, int]:
     return (-t.priority, c.rank_in_order(t.fighter), t.seq)
 
 
-def remove_card(cards: list[str], card: str) -> None:
-    if card in cards:
-        cards.remove(card)
 
-
-def cards_words(c: F, ids: list[str]) -> str:
-    return listing([c.pack.cards[i].name if i in c.pack.cards else i for i in ids])
-
-
-__all__ = ["F", "Use", "plural"]
