@@ -22,6 +22,7 @@ from engine.text import echo, slug
 from rulesets.duel.content import load_pack
 from rulesets.duel.present.view import STEP_WORDS, picture_view
 from rulesets.duel.rules.flow import frame_now
+from rulesets.duel.rules.harm import effect_words
 from rulesets.duel.rules.model import SETTINGS
 from rulesets.duel.state import AILMENTS, NAME
 
@@ -96,11 +97,12 @@ def names_of(state, inv: Invocation):
     return name
 
 
-def pictures(inv: Invocation, state, out=None) -> list[Picture]:
+def pictures(inv: Invocation, state, out=None, fresh: bool = False) -> list[Picture]:
+    """One picture of each moment the action kept (one per resolved action), or of the fight as it stands."""
     if state.fight is None:
         return []
     pack = _pack(state)
-    frames = list(state.fight.frames) if out is not None else []
+    frames = list(state.fight.frames) if out is not None and not fresh else []
     if not frames:
         frames = [frame_now(state, pack)]
     seq = out.seq if out is not None else 0
@@ -124,14 +126,15 @@ def chunks(lines: list[str], limit: int) -> list[str]:
     return out
 
 
-def fight_reply(inv: Invocation, out) -> Reply:
+def fight_reply(inv: Invocation, out, fresh: bool = False) -> Reply:
     """The public post after a fight action: what happened, the pictures, and the question the fight waits on.
-    A long round is split into several messages; the last one carries the pictures, the question and the ping."""
+    A long round is split into several messages; the last one carries the pictures, the question and the ping.
+    ``fresh``: picture the fight as it stands (after an undo, the kept moments are the undone action's)."""
     from rulesets.duel.present.prompts import attach
 
     state = out.state
     parts = chunks([say(e) for e in out.events], 1500)
-    pics = pictures(inv, state, out)
+    pics = pictures(inv, state, out, fresh)
     last = Reply(content=parts[-1], pictures=pics[:MAX_PICTURES])
     attach(inv, out.campaign_id, state, last)
     more = [Reply(content="(more pictures of this round)", pictures=pics[k:k + MAX_PICTURES])
@@ -290,7 +293,7 @@ def status_reply(inv: Invocation, state) -> Reply:
             if ail:
                 bits.append(ail)
             if f.effects:
-                bits.append("; ".join(f"{e2.label}" for e2 in f.effects))
+                bits.append("; ".join(f"{effect_words(e2)} ({e2.label})" for e2 in f.effects))
             if f.kind == "character" and fight.step not in ("join", "over"):
                 bits.append(f"{len(f.hand)} cards in hand" + (f", {sum(1 for p in f.placed if not p.shown)} "
                                                               "face-down" if f.placed else ""))

@@ -34,7 +34,7 @@ class DuelPresenter:
     async def after(self, inv, outcome) -> Reply | None:
         from rulesets.duel.present.commands import fight_reply
 
-        return fight_reply(inv, outcome) if outcome.state.fight is not None else None
+        return fight_reply(inv, outcome, fresh=True) if outcome.state.fight is not None else None
 
     async def after_timeout(self, inv, outcome) -> Reply:
         from rulesets.duel.present.prompts import after_timeout
