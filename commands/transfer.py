@@ -159,6 +159,10 @@ async def campaign_export(inv: Invocation) -> Reply:
             "Only the party leader ({@leader}) can export the campaign: the file holds its dice seed. "
             "Everyone can read the history with `/campaign log`.", leader=state.leader
         )
+    game = rulesets.named(getattr(state, "ruleset", None))
+    refusal = game.export_refusal(state) if game.export_refusal is not None else None
+    if refusal:  # the file would show something a player must not see yet (hidden cards)
+        raise RuleError(refusal)
     async with _collector_paused_async():  # a long log is many objects (see _collector_paused)
         stored, entries = await snapshot(inv)
         doc = build_export(stored, entries, inv.user_id)

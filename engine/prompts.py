@@ -15,6 +15,11 @@ lockpick check ...).  Everything else is generic:
   ``timeout_action`` with the id.
 
 Ids are short, safe words (they travel in button ids): letters, digits, ``.``, ``_`` and ``-``.
+
+Hidden information: a ``private`` prompt's options are its owner's secret (a hand of cards to choose from).
+A presenter never shows them in a post the others can read: the public post only says whose question it is
+and offers a button that opens the options for the owner alone (ephemerally, ``visible_options``), and only
+the owner may answer it (not even the party leader, who would see the options by answering).
 """
 from __future__ import annotations
 
@@ -60,6 +65,7 @@ class Prompt:
     deadline: float | None = None
     timeout_action: str | None = None
     data: dict[str, Any] = field(default_factory=dict, compare=False)
+    private: bool = False  # the options are the owner's secret: shown to the owner alone, answered by them alone
 
     def __post_init__(self) -> None:
         if not _SAFE.match(self.id):
@@ -79,14 +85,24 @@ class Prompt:
         return {"id": self.id, "kind": self.kind, "owner": self.owner, "action": self.action,
                 "options": [[o.value, o.label, o.detail] for o in self.options], "default": self.default,
                 "pick": self.pick, "ordered": self.ordered, "deadline": self.deadline,
-                "timeout_action": self.timeout_action, "data": dict(self.data)}
+                "timeout_action": self.timeout_action, "data": dict(self.data)} | (
+                    {"private": True} if self.private else {})
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Prompt":
         return cls(id=str(d["id"]), kind=str(d["kind"]), owner=str(d["owner"]), action=str(d["action"]),
                    options=tuple(Option(*o) for o in d.get("options") or ()), default=str(d.get("default") or ""),
                    pick=int(d.get("pick") or 0), ordered=bool(d.get("ordered")), deadline=d.get("deadline"),
-                   timeout_action=d.get("timeout_action"), data=dict(d.get("data") or {}))
+                   timeout_action=d.get("timeout_action"), data=dict(d.get("data") or {}),
+                   private=bool(d.get("private")))
+
+
+def visible_options(prompt: Prompt, viewer: str) -> tuple[Option, ...]:
+    """The options ``viewer`` may see: all of them, unless the prompt is private and ``viewer`` is not its
+    owner (then none: a post the others read shows only whose question it is)."""
+    if prompt.private and str(viewer) != prompt.owner:
+        return ()
+    return prompt.options
 
 
 def open_prompt(state: Any) -> Prompt | None:
@@ -122,14 +138,14 @@ def answer(prompt_id: str, actor: str, args: Callable[[Prompt], dict[str, Any]],
     """An answer to the prompt ``prompt_id`` by ``actor``, for ``CampaignService.execute``.
 
     Built from the state under the channel's lock: refused (``stale``) unless that prompt is still the open
-    one; refused (``not_yours(prompt, state)``) unless the actor is its owner or the party leader; then the
-    prompt's action with ``args(prompt)``, for its owner.
+    one; refused (``not_yours(prompt, state)``) unless the actor is its owner or the party leader (a private
+    prompt: its owner alone); then the prompt's action with ``args(prompt)``, for its owner.
     """
     def build(state: Any) -> Action:
         p = open_prompt(state)
         if p is None or p.id != prompt_id:
             raise RuleError(stale)
-        if actor not in (p.owner, getattr(state, "leader", None)):
+        if actor not in (p.owner, getattr(state, "leader", None)) or (p.private and actor != p.owner):
             raise RuleError(not_yours(p, state))
         return Action(type=p.action, actor=actor, args=args(p), on_behalf=p.owner if p.owner != actor else None)
 

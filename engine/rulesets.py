@@ -64,6 +64,8 @@ class Ruleset:
     check_pack: Callable[[str], None] = lambda pack_id: None
     # The question the table waits on now (engine.prompts.Prompt), or None; its deadline is kept by the service.
     open_prompt: Callable[[Any], Any] | None = None
+    # Why the campaign can't be exported now (e.g. the state holds hidden cards a player must not see), or None.
+    export_refusal: Callable[[Any], str | None] | None = None
 
     def execute(self, state: Any, action: Action, dice: Dice, now: float | None = None) -> Applied:
         return self.actions.execute(state, action, dice, now)

@@ -8,13 +8,14 @@ from __future__ import annotations
 from render.battlemap import render_map
 from render.dice import render_roll
 from render.engage import render_engage
+from render.duel import render_duel
 from render.mat import render_mat
 from render.skirmish import render_skirmish
 
 __all__ = ["render", "render_map", "render_mat", "render_roll"]
 
 _KINDS = {"mat": render_mat, "map": render_map, "roll": render_roll, "skirmish": render_skirmish,
-          "engage": render_engage}
+          "engage": render_engage, "duel": render_duel}
 
 
 def render(kind: str, view: dict) -> bytes:

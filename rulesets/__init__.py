@@ -10,6 +10,7 @@ INSTALLED = (
     "rulesets.tes",  # The Elder Scrolls: Betrayal of the Second Era (reads campaigns saved before rulesets existed)
     "rulesets.skirmish",  # Skirmish battles between warbands (Channel Magic, Retreat, Wait)
     "rulesets.engage",  # A miniatures game's Engage phase (run distance, out-of-sight roll, intercepts, Fear)
+    "rulesets.duel",  # Duels on twelve-sided dice with hidden action cards and a Priority track
 )
 
 

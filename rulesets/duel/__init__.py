@@ -1,0 +1,34 @@
+"""Duels: fights on twelve-sided dice played with hidden action cards and a Priority track, as a Hexpost ruleset.
+
+state.py (typed state), effects.py (the effect primitives), content.py (the content pack schema and loader),
+rules/ (actions: characters, fights, rounds, the track, Fame rerolls), present/ (commands, the presenter,
+buttons and private menus).  Importing the package registers it with the engine.  It imports nothing from the
+other rulesets.
+"""
+from __future__ import annotations
+
+from engine.rulesets import Ruleset, register
+from rulesets.duel import rules
+from rulesets.duel.rules.party import check_pack, check_state, export_refusal
+from rulesets.duel.state import NAME, RULES, SCHEMA, Duel
+
+RULESET = register(Ruleset(
+    name=NAME,
+    title="Duel",
+    load=Duel.from_dict,
+    actions=rules.TABLE,
+    schema=SCHEMA,
+    rules=RULES,
+    check_state=check_state,
+    check_pack=check_pack,
+    open_prompt=rules.open_prompt,
+    export_refusal=export_refusal,
+    description="Fights on twelve-sided dice: hidden action cards, a Priority track, Fame rerolls, monsters "
+                "from a bestiary or rival characters.",
+))
+
+from rulesets.duel.present import commands as _commands  # noqa: E402,F401
+from rulesets.duel.present import prompts as _prompts  # noqa: E402,F401
+from rulesets.duel.present.presenter import DuelPresenter  # noqa: E402
+
+RULESET.present = DuelPresenter()

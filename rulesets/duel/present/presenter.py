@@ -1,0 +1,61 @@
+"""What the shared campaign commands ask of a duel campaign (engine.rulesets.RulesetPresenter)."""
+from __future__ import annotations
+
+from engine.packs import content_hash
+from engine.reply import Reply
+from rulesets.duel.content import DEFAULT_PACK, list_packs, pack_dir
+
+
+class DuelPresenter:
+    default_pack = DEFAULT_PACK
+
+    def packs(self) -> list[str]:
+        return list_packs()
+
+    def pack_version(self, pack_id: str) -> str:
+        return content_hash(pack_dir(pack_id))
+
+    def new_campaign_next(self) -> str:
+        return ("Each player makes a character with /duel character hero: name: (see /duel heroes). Then call a "
+                "fight with /duel fight monster: (see /duel bestiary) or challenge a player with /duel fight rival:.")
+
+    def join_next(self) -> str:
+        return "Make your character with /duel character (see /duel heroes)."
+
+    async def status(self, inv, state) -> Reply:
+        from rulesets.duel.present.commands import status_reply
+
+        return status_reply(inv, state)
+
+    def leave_note(self, state, who: str) -> str:
+        ch = state.characters.get(who)
+        return f"{ch.name} leaves with you." if ch else ""
+
+    async def after(self, inv, outcome) -> Reply | None:
+        from rulesets.duel.present.commands import fight_reply
+
+        return fight_reply(inv, outcome, fresh=True) if outcome.state.fight is not None else None
+
+    async def timeout_reply(self, inv, outcome) -> Reply:
+        from rulesets.duel.present.prompts import after_timeout
+
+        return await after_timeout(inv, outcome)
+
+    async def autocomplete(self, inv, source: str, current: str) -> list[tuple[str, str]]:
+        from rulesets.duel.present.commands import choices
+
+        state = await inv.service.campaign(inv.channel_id)
+        if state is not None and getattr(state, "ruleset", None) != "duel":
+            return []
+        return choices(inv, state, source, current)
+
+    def help_lines(self) -> str:
+        return ("/campaign new ruleset:duel, then /duel character (see /duel heroes). /duel fight monster: or rival: "
+                "calls a fight; answer with the buttons (or /duel join, /duel place, /duel declare, /duel reroll). "
+                "/duel hand shows your cards privately; /duel status any time.")
+
+    def settings_lines(self, state) -> list[tuple[str, str]]:
+        return [("ask_minutes", f"{state.settings.get('ask_minutes')} minutes to answer a join, declare or Fame "
+                                "question (change with /duel settings)"),
+                ("place_hours", f"{state.settings.get('place_hours')} hours to place cards (change with /duel "
+                                "settings)")]
