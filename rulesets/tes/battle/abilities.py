@@ -96,7 +96,7 @@ def enduring_reduction(c: Ctx, owner: str, amount: int) -> tuple[int, str]:
         if n > 0:
             got = min(n, amount)
             return got, f"{ab.name} (enduring, {n} defense) prevents {got}"
-    done = c.b.more.setdefault("enduring", {})
+    done = c.b.more.get("enduring") or {}  # kept only once an ability used it (before, {} was kept at once)
     for ab in side.abilities:
         if ab.keyword != "enduring" or ab.manual or adv.tenacity < ab.cost:
             continue
@@ -106,6 +106,7 @@ def enduring_reduction(c: Ctx, owner: str, amount: int) -> tuple[int, str]:
         if n <= 0 or done.get(key) == c.b.round:
             continue
         done[key] = c.b.round
+        c.b.more["enduring"] = done
         got = min(n, amount)
         return got, f"{ab.name} (enduring) reduces it by {got}"
     return 0, ""

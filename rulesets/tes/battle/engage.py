@@ -119,7 +119,7 @@ def plan_engage(c: Ctx, owner: str, args: dict) -> dict:
     no_pending(c)
     adv = c.adv(owner)
     me = c.unit(f"a:{owner}")
-    if not any(args.get(k) for k in ("dice", "item")):
+    if not any(args.get(k) for k in ("dice", "item")) and c.state.rules == 2:  # (before: a bare engage rolled nothing)
         raise RuleError("Say what to roll: `/engage dice:` with your skill dice (e.g. `dice:combat` or "
                         "`dice:2 combat`) and `target:` an enemy, or `item:` a ready weapon. "
                         "`/adventurer show` shows your dice.")

@@ -60,9 +60,14 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
             ep = pool.session_pool(session_table, state.difficulty, n_adv) if session_table else \
                 pool.enemy_pool(xp, n_adv)
         named = list(enc.named_enemies)
-        levels = pool.plan_levels(ep, len(m.slots) - max(0, len(named) - len(m.labels)))
+        lettered = len(m.labels) if state.rules >= 1 else 0  # rules revision 0: named enemies in hexes 1, 2, ...
+        levels = pool.plan_levels(ep, len(m.slots) - max(0, len(named) - lettered))
         ep_txt = f"enemy pool {ep} → levels {', '.join(map(str, levels)) or 'none'}"
-        drawn = pool.draw(pack, levels, c.dice, required=enc.required_enemies)
+        # from rules revision 3 the named enemies' chips are out of the bag (before, a second Warden could come)
+        drawn = pool.draw(pack, levels, c.dice, required=enc.required_enemies,
+                          on_map=tuple(named) if state.rules >= 3 else ())
+        if state.rules < 1:
+            drawn, named = named + drawn, []
     # named and quest units take the lettered hexes (A, B, ...) and cost no enemy pool points;
     # the pool fills the numbered hexes from 1 (a map without letters gives its last numbered hexes)
     spots: list[tuple[str, Any, str]] = []
@@ -112,7 +117,7 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
         c.b.units[uid] = Unit(id=uid, side="adventurer", name=adv.name, short=short_label(adv.name), owner=owner,
                               q=h.q, r=h.r)
         adv.race_ability_used = False
-        if adv.tenacity or adv.ready or adv.pack:  # nothing recorded: brought nothing
+        if (adv.tenacity or adv.ready or adv.pack) and state.rules >= 1:  # nothing recorded: brought nothing
             c.b.brought[owner] = {"tenacity": adv.tenacity, "items": list(adv.ready) + list(adv.pack)}
     companion.setup(c, enc)
     c.say("setup", "Turn order: " + " → ".join(

@@ -198,7 +198,16 @@ class Ctx:
     def track_size(self) -> int:
         return self.pack.mat.cooldown_track_size
 
-    def say(self, kind: str, text: str, **data: Any) -> None:
+    def enemy_act(self, kind: str, *acts: dict) -> None:
+        """Keep what a unit the bot plays did ("moves", "engages") for the next map (not kept by rules revision 0)."""
+        if self.state.rules >= 1:
+            self.b.enemy_acts.setdefault(kind, []).extend(acts)
+
+    def say(self, kind: str, text: str, *, since: int = 0, kept: str | None = None, **data: Any) -> None:
+        """Say ``text`` (an event) and keep it in the battle's picture log.  A line new in rules revision
+        ``since`` is kept only by campaigns on that revision or later (older ones say it without keeping it, so
+        their logs replay to the same state); ``kept`` is what those older campaigns keep instead, when they
+        kept other words."""
         self.events.append(Event(kind, text, data))
         if self.state.battle is None:
             return

@@ -61,8 +61,13 @@ def kept_version(folder: Path, version: str) -> Path | None:
     """The folder of a kept earlier version of the pack in ``folder``, or None.
 
     ``version`` is a content hash, or "" for a campaign saved before versions were
-    recorded (the kept version named "unversioned", if a shipped pack keeps one).
+    recorded (the kept version named "unversioned", if a shipped pack keeps one; so is a
+    version recorded the first way, "sha256:..." and a shorter hash of other bytes).
     """
+    if version.startswith("sha256:"):
+        # The first way versions were recorded (the bot of 2026-11-23 before 09:10): the shipped packs then were
+        # the ones campaigns saved before versions were recorded played, so they play on that kept copy.
+        version = ""
     name = version or UNVERSIONED
     if not ID_RE.match(name):
         return None
@@ -84,7 +89,16 @@ def load_pack(name_or_path: str = DEFAULT_PACK, version: str | None = None) -> P
     """
     folder = resolve_pack_path(name_or_path)
     kept = kept_version(folder, version) if version is not None else None
-    return _load_cached(kept, True) if kept is not None else _load_cached(folder, False)
+    if kept is None:
+        return _load_cached(folder, False)
+    if version and (folder / VERSIONS_DIR / version) == kept:
+        try:
+            current = _load_cached(folder, False)
+        except ContentError:
+            current = None
+        if current is not None and current.content_hash == version:
+            return current  # the version the pack is now: the pack itself (its kept copy waits for an edit)
+    return _load_cached(kept, True)
 
 
 def _load_cached(folder: Path, kept: bool) -> Pack:
