@@ -18,7 +18,7 @@ from rulesets.tes import args as args_
 from rulesets.tes.battle.model import (Ctx, adv_uid, on_map, pos, prevent_timeout_minutes, prevention_mode,
                                        short_label)
 from rulesets.tes.battle_state import Battle, BattleSummary, EngageRecord, EnemyPhase, PreventionAsk, Turn, Unit
-from engine.core import Event, RuleError, strong
+from engine.core import Confirm, Event, RuleError, strong
 from engine.hexes import Hex
 from rulesets.tes.content import BATTLE_FORMS
 
@@ -601,7 +601,37 @@ def cleanup(c: Ctx) -> None:
 
 
 # ------------------------------------------------------------ abilities --
-def race_ability(c: Ctx, owner: str) -> None:
+WHAT_RECOVERED = {"skill": "skill dice", "fatigue": "fatigue dice", "light-fatigue": "light fatigue dice",
+                  "overfatigue": "overfatigue dice", "status": "status dice", "any": "dice", "drained": "drained dice"}
+
+
+def idle_ability(c: Ctx, owner: str, ab) -> str | None:
+    """Why using ``ab`` now would change nothing but its cost, or None: it recovers from your cooldown track
+    (or heals you) and there is nothing to recover (nor HP to heal); the fatigue it gives for what it takes back
+    comes to nothing too.  Only abilities made of such parts are judged; anything else may be worth it."""
+    if ab.manual or not any(e.get("type") == "recover" for e in ab.effects):
+        return None
+    adv = c.adv(owner)
+    empty: list[str] = []
+    for e in ab.effects:
+        kind, who = e.get("type"), e.get("target", "self")
+        if kind == "recover" and who == "self":
+            if track.recoverable(adv, e["what"]):
+                return None
+            empty.append(WHAT_RECOVERED.get(e["what"], "dice"))
+        elif kind == "heal" and who == "self":
+            if adv.hp < adv.max_hp:
+                return None
+        elif kind == "fatigue" and who == "self":
+            continue  # a cost, or "previous": as much as was taken back, nothing here
+        else:
+            return None
+    where = "drained" if empty == ["drained dice"] else "on your cooldown track"
+    return f"Nothing to recover: {adv.name} has no {' or '.join(dict.fromkeys(empty))} {where}" + (
+        ", nor HP to heal." if any(e.get("type") == "heal" for e in ab.effects) else ".")
+
+
+def race_ability(c: Ctx, owner: str, confirm: bool = False) -> None:
     adv = c.adv(owner)
     race = c.pack.races[adv.race]
     ab = race.ability
@@ -613,6 +643,10 @@ def race_ability(c: Ctx, owner: str) -> None:
         raise RuleError(f"{ab.name} is used on your own turn.")
     if ab.timing == "start of your turn" and turn.acted:
         raise RuleError(f"{ab.name} is used at the start of your turn, before any other action.")
+    idle = idle_ability(c, owner, ab)
+    if idle and c.state.rules >= 3 and not confirm:
+        raise Confirm(f"{idle} {ab.name} works once per battle: use it anyway? Press the button or add "
+                      "`confirm:yes`.", label=f"Use {ab.name} anyway", args={"name": "race"})
     adv.race_ability_used = True
     u = c.unit(adv_uid(owner))
     use = Use(c, u, f"{adv.name}'s {ab.name}")
@@ -628,7 +662,7 @@ def class_ability_named(c: Ctx, owner: str, name: str):
 
 
 def class_ability(c: Ctx, owner: str, name: str, form: str | None = None, target: Any = None,
-                  to: Any = None) -> None:
+                  to: Any = None, confirm: bool = False) -> None:
     adv = c.adv(owner)
     ab = class_ability_named(c, owner, name)
     if ab is None:
@@ -653,6 +687,10 @@ def class_ability(c: Ctx, owner: str, name: str, form: str | None = None, target
         raise RuleError(f"{ab.name} can be used once per turn.")
     if adv.tenacity < ab.cost:
         raise RuleError(f"{ab.name} costs {ab.cost} tenacity and {adv.name} has {adv.tenacity}.")
+    idle = idle_ability(c, owner, ab)
+    if idle and c.state.rules >= 3 and not confirm:
+        raise Confirm(f"{idle} {ab.name} would still cost {ab.cost} tenacity: use it anyway? Press the button or "
+                      "add `confirm:yes`.", label=f"Use {ab.name} anyway", args={"name": ab.id, "form": form})
     aimed, ally = abilities.aim(c, owner, ab, target, ab.form or adv.battle_form)
     new_form = None
     if any(e.get("type") == "form" for e in ab.effects) and not ab.manual:  # a change of form is the ability

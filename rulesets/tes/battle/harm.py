@@ -22,6 +22,7 @@ from rulesets.tes.battle.abilities import enduring_reduction, enemy_defeated, ra
 from rulesets.tes.battle.status import clear
 from rulesets.tes.battle.enemy_skills import dodge, survive
 from rulesets.tes.battle.companion import defeated
+from rulesets.tes.battle.objectives import objective_met
 
 
 def ability_of(pack, line_id: str, icon: str):
@@ -483,6 +484,7 @@ def defeat_enemy(c: Ctx, uid: str, by: str | None) -> None:
     u = c.unit(uid)
     if survive(c, u):  # e.g. Reassemble: it stays on the map
         return
+    met = objective_met(c)
     u.defeated = True
     where = pos(u)
     if u.q is not None:
@@ -503,6 +505,10 @@ def defeat_enemy(c: Ctx, uid: str, by: str | None) -> None:
             if by not in c.b.turn.more["defeated_by"]:
                 c.b.turn.more["defeated_by"].append(by)
     enemy_defeated(c, by, where)
+    if not met and objective_met(c) and c.b.step == "adventurer":
+        c.say("objective", "🏁 The objective is achieved: the battle ends in victory at the end of this round. "
+                           "Whoever has a turn left this round may still take it (a cache, a move) or `/endturn`.",
+              since=3)
 
 
 def heal(c: Ctx, u: Unit, amount: int) -> int:

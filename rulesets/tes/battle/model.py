@@ -211,6 +211,10 @@ class Ctx:
         self.events.append(Event(kind, text, data))
         if self.state.battle is None:
             return
+        if self.state.rules < since:
+            if not kept:
+                return
+            text = kept
         log = self.b.log
         # The picture log keeps each line as the battle wrote it then (a saved battle must replay to the
         # same state): people as the front doors write them; the picture names them (render.printable).
