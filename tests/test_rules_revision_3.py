@@ -180,8 +180,8 @@ def test_an_ability_with_nothing_to_recover_is_asked_about():
     s, _ = run(s, "battle.endturn", "S")
     ryan = s.adventurers["R"]  # a Dark Elf: Ashen Resolve takes skill dice back from the cooldown track
     assert not track.recoverable(ryan, "skill")
-    with pytest.raises(Confirm, match="Nothing to recover: Ryan has no skill dice on your cooldown track. "
-                                      "Ashen Resolve works once per battle"):
+    with pytest.raises(Confirm, match="Ashen Resolve would change nothing now: Ryan has no skill dice on the "
+                                      "cooldown track. It works once per battle: use it anyway"):
         run(s, "battle.ability", "R", {"name": "race"})
     s2, ev = run(s, "battle.ability", "R", {"name": "race", "confirm": True})
     assert s2.adventurers["R"].race_ability_used
@@ -196,12 +196,34 @@ def test_a_class_ability_with_nothing_to_recover_says_what_it_would_cost():
     s.adventurers["R"].class_id, s.adventurers["R"].tenacity = "sorcerer", 2
     s, _ = jailbreak(s, {"S": "-2,2", "R": "-2,1"})
     s, _ = run(s, "battle.endturn", "S")
-    with pytest.raises(Confirm, match="Dark Bargain would still cost 1 tenacity"):
+    with pytest.raises(Confirm, match="Dark Bargain would change nothing now: Ryan has no skill dice on the "
+                                      "cooldown track. It would still cost 1 tenacity"):
         run(s, "battle.ability", "R", {"name": "dark-bargain"})
     s.rules = 2  # revision 2 spent it as asked
     had = s.adventurers["R"].tenacity
     s2, ev = run(s, "battle.ability", "R", {"name": "dark-bargain"})
     assert s2.adventurers["R"].tenacity == had - 1 and "spends 1 tenacity on Dark Bargain" in texts(ev)
+
+
+def test_a_race_ability_that_would_only_heal_or_give_tenacity_is_asked_about_when_it_cannot():
+    s = party()
+    s.adventurers["S"].race = "imperial"  # Legion Drill: gain 2 tenacity
+    s.adventurers["S"].tenacity = 5
+    s, _ = jailbreak(s, {"S": "-2,2", "R": "-2,1"})
+    with pytest.raises(Confirm, match="Legion Drill would change nothing now: Shannon has the most tenacity \\(5/5\\)"):
+        run(s, "battle.ability", "S", {"name": "race"})
+    s.adventurers["S"].tenacity = 4
+    s, ev = run(s, "battle.ability", "S", {"name": "race"})
+    assert "gains 1 tenacity (5/5)" in texts(ev)
+    # Scaled Recovery (heal 2, discard a status) at full HP with no status die: asked; hurt: used
+    s = party()
+    s, _ = jailbreak(s, {"S": "-2,2", "R": "-2,1"})
+    with pytest.raises(Confirm, match="Scaled Recovery would change nothing now: Shannon has full HP \\(5/5\\) and "
+                                      "no status dice on the cooldown track"):
+        run(s, "battle.ability", "S", {"name": "race"})
+    s.adventurers["S"].hp = 3
+    s, ev = run(s, "battle.ability", "S", {"name": "race"})
+    assert s.adventurers["S"].hp == 5
 
 
 LEADER_AND_CARA = """

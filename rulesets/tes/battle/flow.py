@@ -606,29 +606,37 @@ WHAT_RECOVERED = {"skill": "skill dice", "fatigue": "fatigue dice", "light-fatig
 
 
 def idle_ability(c: Ctx, owner: str, ab) -> str | None:
-    """Why using ``ab`` now would change nothing but its cost, or None: it recovers from your cooldown track
-    (or heals you) and there is nothing to recover (nor HP to heal); the fatigue it gives for what it takes back
-    comes to nothing too.  Only abilities made of such parts are judged; anything else may be worth it."""
-    if ab.manual or not any(e.get("type") == "recover" for e in ab.effects):
+    """Why using ``ab`` now would change nothing but its cost, in words, or None.  Only abilities made of parts
+    that act on yourself alone are judged: taking dice back from your cooldown track (or drained ones), healing,
+    gaining tenacity, and the fatigue given for what is taken back; anything else may be worth it.  Such an
+    ability is idle when no part would do anything: nothing to take back, full HP, the most tenacity."""
+    if ab.manual or not ab.effects:
         return None
     adv = c.adv(owner)
-    empty: list[str] = []
+    cap = c.pack.mat.tenacity_max
+    why: list[str] = []
     for e in ab.effects:
-        kind, who = e.get("type"), e.get("target", "self")
-        if kind == "recover" and who == "self":
+        kind = e.get("type")
+        if e.get("target", "self") != "self":
+            return None
+        if kind == "recover":
             if track.recoverable(adv, e["what"]):
                 return None
-            empty.append(WHAT_RECOVERED.get(e["what"], "dice"))
-        elif kind == "heal" and who == "self":
+            where = "" if e["what"] == "drained" else " on the cooldown track"
+            why.append(f"no {WHAT_RECOVERED.get(e['what'], 'dice')}{where}")
+        elif kind == "heal":
             if adv.hp < adv.max_hp:
                 return None
-        elif kind == "fatigue" and who == "self":
-            continue  # a cost, or "previous": as much as was taken back, nothing here
-        else:
+            why.append(f"full HP ({adv.hp}/{adv.max_hp})")
+        elif kind == "tenacity":
+            if adv.tenacity < cap:
+                return None
+            why.append(f"the most tenacity ({adv.tenacity}/{cap})")
+        elif kind != "fatigue":  # fatigue is a cost, or "previous": as much as was taken back, nothing here
             return None
-    where = "drained" if empty == ["drained dice"] else "on your cooldown track"
-    return f"Nothing to recover: {adv.name} has no {' or '.join(dict.fromkeys(empty))} {where}" + (
-        ", nor HP to heal." if any(e.get("type") == "heal" for e in ab.effects) else ".")
+    if not why:
+        return None
+    return f"{ab.name} would change nothing now: {adv.name} has {' and '.join(dict.fromkeys(why))}."
 
 
 def race_ability(c: Ctx, owner: str, confirm: bool = False) -> None:
@@ -645,8 +653,8 @@ def race_ability(c: Ctx, owner: str, confirm: bool = False) -> None:
         raise RuleError(f"{ab.name} is used at the start of your turn, before any other action.")
     idle = idle_ability(c, owner, ab)
     if idle and c.state.rules >= 3 and not confirm:
-        raise Confirm(f"{idle} {ab.name} works once per battle: use it anyway? Press the button or add "
-                      "`confirm:yes`.", label=f"Use {ab.name} anyway", args={"name": "race"})
+        raise Confirm(f"{idle} It works once per battle: use it anyway? Press the button or add `confirm:yes`.",
+                      label=f"Use {ab.name} anyway", args={"name": "race"})
     adv.race_ability_used = True
     u = c.unit(adv_uid(owner))
     use = Use(c, u, f"{adv.name}'s {ab.name}")
@@ -689,8 +697,8 @@ def class_ability(c: Ctx, owner: str, name: str, form: str | None = None, target
         raise RuleError(f"{ab.name} costs {ab.cost} tenacity and {adv.name} has {adv.tenacity}.")
     idle = idle_ability(c, owner, ab)
     if idle and c.state.rules >= 3 and not confirm:
-        raise Confirm(f"{idle} {ab.name} would still cost {ab.cost} tenacity: use it anyway? Press the button or "
-                      "add `confirm:yes`.", label=f"Use {ab.name} anyway", args={"name": ab.id, "form": form})
+        raise Confirm(f"{idle} It would still cost {ab.cost} tenacity: use it anyway? Press the button or add "
+                      "`confirm:yes`.", label=f"Use {ab.name} anyway", args={"name": ab.id, "form": form})
     aimed, ally = abilities.aim(c, owner, ab, target, ab.form or adv.battle_form)
     new_form = None
     if any(e.get("type") == "form" for e in ab.effects) and not ab.manual:  # a change of form is the ability
