@@ -45,7 +45,8 @@ DATABASES = {
 EXPORTS = {
     "2026-11-22/export.json": (0, "/battle status\n/endturn\n@ryan /endturn"),
     "2026-11-23-schema2/export.json": (0, "/battle status\n/endturn\n@ryan /endturn"),
-    "2026-11-23-morning/export-jailbreak.json": (0, "/adventurer show\n/battle start encounter:bandit-ambush\n/endturn"),
+    "2026-11-23-morning/export-jailbreak.json": (0, "/adventurer show\n/battle start encounter:bandit-ambush\n"
+                                                    "/endturn"),
     "2026-11-23-morning/export-skirmish.json": (1, "@bob /skirmish end\n/skirmish status"),
     "2026-11-23-encounters/export.json": (1, "/adventurer show\n/battle start encounter:spriggan-grove\n/endturn"),
     "2026-11-23-release/export.json": (1, "@ace /battle prevent use:auto\n/battle status"),

@@ -220,9 +220,10 @@ async def battle_start(inv: Invocation, encounter, first=None, deploy=None, ep=N
                 buttons = confirm_buttons("bstart", inv.channel_id, arg, "Start without them")
             except ValueError:
                 buttons = []
-            return Reply(content=f"{who} {have} no adventurer yet and would sit **{enc.name if enc else 'this battle'}**"
-                                 f" out: nobody joins a battle once it has begun.{why} Start anyway? (They can "
-                                 "create one first with `/adventurer create`.)", ephemeral=True, buttons=buttons)
+            title = enc.name if enc else "this battle"
+            return Reply(content=f"{who} {have} no adventurer yet and would sit **{title}** out: nobody joins a "
+                                 f"battle once it has begun.{why} Start anyway? (They can create one first with "
+                                 "`/adventurer create`.)", ephemeral=True, buttons=buttons)
     out = await inv.do("battle.start", args)
     return await battle_reply(inv, out)
 
