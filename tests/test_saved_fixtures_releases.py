@@ -32,6 +32,7 @@ DATABASES = {
         "fen": (1, "/as lena\n/skirmish status\n@bob /skirmish end\n/skirmish status"),
     },
     "2026-11-23-release": {"grove": (1, "/as leader\n@ace /battle prevent use:auto\n/battle status")},
+    "2026-11-25-early": {"grove": (2, "/as leader\n@ace /battle stay\n/battle status")},
     "2026-11-25-release": {
         "grove": (2, "/as leader\n@ace /battle stay\n/battle status"),
         "fen": (1, "/as lena\n@bob /skirmish end\n/skirmish status"),
@@ -51,6 +52,7 @@ EXPORTS = {
     "2026-11-23-encounters/export.json": (1, "/adventurer show\n/battle start encounter:spriggan-grove\n/endturn"),
     "2026-11-23-release/export.json": (1, "@ace /battle prevent use:auto\n/battle status"),
     "2026-11-23-release/export-sink.json": (1, "/battle status\n/endturn\n@ryan /endturn"),
+    "2026-11-25-early/export.json": (2, "@ace /battle stay\n/battle status"),
     "2026-11-25-release/export-grove.json": (2, "@ace /battle stay\n/battle status"),
     "2026-11-25-release/export-skirmish.json": (1, "@bob /skirmish end\n/skirmish status"),
     "rules-3/export-grove.json": (3, "@ace /battle prevent use:auto\n/battle status"),

@@ -35,6 +35,17 @@ RULES = 3
 FIRST_RELEASES_PACKS = ("", "sha256:85944c771a9b67bf", "1c17d07d6cb0092e")
 
 
+#: Campaigns on rules revision 2 begun before 2026-11-25 01:05 (these pack versions; 82fc84b4cf862aa3 with revision 2)
+#: logged a heal of a unit at full HP as "heals 0 HP" and a Challenge that reached no enemy as "no enemy must target",
+#: as the revisions before did.  (f47ce0e8ce4b1ccb was the pack from 00:59 to 01:47: its campaigns have the new words.)
+REVISION_2_BEFORE_0105 = ("82fc84b4cf862aa3", "827d7d8bae8920a5", "2bc30eb0eb870599", "fd307eb32454ee04")
+
+
+def first_words(state) -> bool:
+    """Whether the campaign's battles word a heal at full HP and an empty Challenge as before 2026-11-25 01:05."""
+    return state.rules < 2 or (state.rules == 2 and state.pack_version in REVISION_2_BEFORE_0105)
+
+
 def unrecorded_rules(pack_version: str) -> int:
     """The rules revision of a campaign saved before revisions were recorded, read from its pack version."""
     version = str(pack_version or "")
