@@ -25,6 +25,8 @@ FIX = Path(__file__).parent / "fixtures"
 # folder -> {channel: (rules revision, what to play on)}
 DATABASES = {
     "2026-11-22": {"local": (0, "/as leader\n/battle status\n/endturn\n@ryan /endturn\n/battle status")},
+    "2026-11-22-classes": {"grove": (0, "/as leader\n/battle status\n/endturn\n/battle status"),
+                           "sink": (0, "/as leader\n/battle status\n/endturn\n@ryan /endturn")},
     "2026-11-23-schema2": {"local": (0, "/as leader\n/battle status\n/endturn\n@ryan /endturn\n/battle status")},
     "2026-11-23-morning": {
         "jail": (0, "/as leader\n/campaign status\n/adventurer show\n/battle start encounter:bandit-ambush\n"
@@ -45,11 +47,13 @@ DATABASES = {
 # export file -> (rules revision, what to play on after the import)
 EXPORTS = {
     "2026-11-22/export.json": (0, "/battle status\n/endturn\n@ryan /endturn"),
+    "2026-11-22-classes/export-grove.json": (0, "/battle status\n/endturn"),
+    "2026-11-22-classes/export-sink.json": (0, "/battle status\n/endturn\n@ryan /endturn"),
     "2026-11-23-schema2/export.json": (0, "/battle status\n/endturn\n@ryan /endturn"),
     "2026-11-23-morning/export-jailbreak.json": (0, "/adventurer show\n/battle start encounter:bandit-ambush\n"
                                                     "/endturn"),
     "2026-11-23-morning/export-skirmish.json": (1, "@bob /skirmish end\n/skirmish status"),
-    "2026-11-23-encounters/export.json": (1, "/adventurer show\n/battle start encounter:spriggan-grove\n/endturn"),
+    "2026-11-23-encounters/export.json": (0, "/adventurer show\n/battle start encounter:spriggan-grove\n/endturn"),
     "2026-11-23-release/export.json": (1, "@ace /battle prevent use:auto\n/battle status"),
     "2026-11-23-release/export-sink.json": (1, "/battle status\n/endturn\n@ryan /endturn"),
     "2026-11-25-early/export.json": (2, "@ace /battle stay\n/battle status"),

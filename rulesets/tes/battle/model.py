@@ -15,7 +15,7 @@ from engine.core import Dice, Event, RuleError, word
 from engine.present import bold, mention
 from engine.hexes import Hex, adjacent_tiles, reachable, route_distance
 from rulesets.tes.battle_state import Battle, TileSpot, Unit
-from rulesets.tes.state import Adventurer, Campaign
+from rulesets.tes.state import Adventurer, Campaign, encounter_rules
 
 LOG_KEEP = 40
 
@@ -199,8 +199,9 @@ class Ctx:
         return self.pack.mat.cooldown_track_size
 
     def enemy_act(self, kind: str, *acts: dict) -> None:
-        """Keep what a unit the bot plays did ("moves", "engages") for the next map (not kept by rules revision 0)."""
-        if self.state.rules >= 1:
+        """Keep what a unit the bot plays did ("moves", "engages") for the next map (not kept before the encounter
+        rules of 2026-11-23 09:37)."""
+        if encounter_rules(self.state):
             self.b.enemy_acts.setdefault(kind, []).extend(acts)
 
     def say(self, kind: str, text: str, *, since: int = 0, kept: str | None = None, **data: Any) -> None:
