@@ -385,8 +385,8 @@ def decide(state, pack) -> tuple[str, str, dict]:
             return owner, "engage", {"target": f"{target['q']},{target['r']}", "dice": ", ".join(dice)}
     if turn["engages"] == 0 and turn["moves"] < 2 and not ("daze" in statuses and turn.get("rolled")):
         dest = step_toward(here, foes, adv, m, b, me["id"])
-        if dest is not None:
-            return owner, "move", {"to": f"{dest.q},{dest.r}"}
+        if dest is not None:  # a second move gives up the engage: the bot asks first, and the bench says yes
+            return owner, "move", {"to": f"{dest.q},{dest.r}"} | ({"confirm": True} if turn["moves"] else {})
     return owner, "endturn", {}
 
 

@@ -32,6 +32,21 @@ class RuleError(Exception):
         return word(self.template, self.people, person)
 
 
+class Confirm(RuleError):
+    """The rules take this action only on the player's yes: as asked, it would waste something (a turn's engage,
+    an ability, a roll) or cost more than it gives.
+
+    ``message`` asks the question and names the option that says yes (``confirm:yes``); ``label`` is the words
+    of a yes button; ``args`` (kept as ``yes_args``) are the action's arguments for the answer that goes ahead
+    (the front door adds ``confirm``).  Like any refusal it changes nothing.
+    """
+
+    def __init__(self, message: str, *, label: str = "Yes", args: dict[str, Any] | None = None, **people: str):
+        super().__init__(message, **people)
+        self.label = label
+        self.yes_args = dict(args or {})
+
+
 @dataclass
 class Action:
     """One change a player asks for.  Stored in the log exactly like this."""

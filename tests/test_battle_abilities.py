@@ -411,7 +411,9 @@ def test_quick_shot_engage_charges_no_extra_engage_fatigue_and_adds_a_free_die()
 
 
 def test_engage_with_no_options_asks_what_to_roll_and_spends_nothing():
+    """Rules revision 2 refused a bare engage (revision 3 asks first: tests/test_rules_revision_3.py)."""
     s, _ = _classed("scout")
+    s.rules = 2
     with pytest.raises(RuleError, match="Say what to roll.*dice:.*item:"):
         run(s, "battle.engage", "S", {})
     with pytest.raises(RuleError, match="Say what to roll"):

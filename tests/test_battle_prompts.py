@@ -567,7 +567,8 @@ async def test_over_discord_buttons_menu_second_step_and_the_time_out_post(world
 
     await party(w)  # Lena plays Shannon, Bob plays Ryan
     await force("2 1")
-    await w.slash(w.leader, "battle start", {"encounter": "jailbreak", "deploy": "-2,2 -2,1"})
+    res = await w.slash(w.leader, "battle start", {"encounter": "jailbreak", "deploy": "-2,2 -2,1"})
+    await w.click(w.leader, res.message, wire_button(res, "Start without them"))  # Cara has no adventurer
     await w.slash(w.leader, "battle prevention", {"mode": "ask"})
     await w.slash(w.leader, "move", {"to": "0,2"})
     await force("1 2 5")

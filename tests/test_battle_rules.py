@@ -7,7 +7,7 @@ import pytest
 from battle_helpers import ctx, jailbreak, party, run, texts
 
 from rulesets.tes.battle import harm, track
-from engine.core import RuleError
+from engine.core import Confirm, RuleError
 from rulesets.tes.state import Adventurer
 
 
@@ -55,7 +55,10 @@ def test_move_limits():
     with pytest.raises(RuleError, match="not your|turn"):
         run(s, "battle.move", "R", {"to": "-1,1"})
     s, _ = run(s, "battle.move", "S", {"to": "-1,2"})
-    s, _ = run(s, "battle.move", "S", {"to": "0,2"})  # a second move without engaging is allowed
+    with pytest.raises(Confirm, match="A second move gives up your engage"):  # asked first (rules revision 3)
+        run(s, "battle.move", "S", {"to": "0,2"})
+    s, ev = run(s, "battle.move", "S", {"to": "0,2", "confirm": True})  # a second move without engaging is allowed
+    assert "Shannon moved twice this turn, so no engage is left this turn." in texts(ev)
     with pytest.raises(RuleError, match="moved twice"):
         run(s, "battle.engage", "S", {"dice": "combat"})
     with pytest.raises(RuleError, match="twice"):

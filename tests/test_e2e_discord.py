@@ -222,6 +222,15 @@ async def click_stale(w: World, user: FakeMember, msg: FakeMessage, components: 
         msg.components = now
 
 
+async def start_battle(w: World, args: dict) -> InteractionResult:
+    """/battle start: Cara has no adventurer, so the leader is asked first and presses Start without them."""
+    res = await w.slash(w.leader, "battle start", args)
+    text, ephemeral = answer(res)
+    if ephemeral and "Start anyway?" in text:
+        res = await w.click(w.leader, res.message, button(res, "Start without them"))
+    return res
+
+
 async def party(w: World, *, adventurers: bool = True) -> None:
     """Lena leads; Bob and Cara join; (optionally) Lena and Bob create adventurers."""
     res = await w.slash(w.leader, "campaign new", {"name": "Night Watch", "difficulty": "adept"})
@@ -691,8 +700,12 @@ async def test_battle_round_through_discord(world: World) -> None:
     encounters = await fake.autocomplete(w.leader, w.chan, "battle start", focused="encounter", value="jail")
     assert [c["value"] for c in encounters] == ["jailbreak"]
     res = await w.slash(w.leader, "battle start", {"encounter": "jailbreak"})
+    text, ephemeral = answer(res)  # Cara has no adventurer: the leader is asked first, privately
+    assert ephemeral and f"<@{w.cara.id}> has no adventurer yet" in text and "Jailbreak" in text, text
+    assert (await w.state()).battle is None
+    res = await w.click(w.leader, res.message, button(res, "Start without them"))
     text, ephemeral = answer(res)
-    assert res.callback_type == 5 and not ephemeral, text
+    assert not ephemeral, text
     names = [n for n, _ in png_files(res)]
     assert names and names[0].startswith("map-"), names
     assert f"<@{w.leader.id}>" in text  # whose turn it is, pinged ...
@@ -752,8 +765,12 @@ async def test_battle_round_through_discord(world: World) -> None:
         res = await w.slash(w.bob, "battle retreat")  # only the leader retreats
         assert_refused(res)
         res = await w.slash(w.leader, "battle retreat")
+        text, ephemeral = answer(res)  # asked first, like /campaign end
+        assert ephemeral and "Retreat from" in text and (await w.state()).battle["retreat"] is False, text
+        res = await w.click(w.leader, res.message, button(res, "Retreat"))
         text, ephemeral = answer(res)
-        assert not ephemeral and text, text
+        assert not ephemeral and f"<@{w.leader.id}> calls the retreat" in text and "party agrees" not in text, text
+        assert (await w.state()).battle["retreat"] is True
 
 
 async def test_a_free_move_offered_during_the_enemy_turn_is_answered_by_menu_and_button(world: World) -> None:
@@ -772,7 +789,7 @@ async def test_a_free_move_offered_during_the_enemy_turn_is_answered_by_menu_and
                                                                  {"values": list(values)}))
 
     await force(2, 2)  # the draws: a High Elf Bandit and a Skeever Pup (both go for the weakest)
-    res = await w.slash(w.leader, "battle start", {"encounter": "jailbreak"})
+    res = await start_battle(w, {"encounter": "jailbreak"})
     assert not answer(res)[1], answer(res)
     from engine.hexes import Hex, neighbours
     from rulesets.tes.battle.model import map_info
@@ -868,6 +885,10 @@ async def test_answers_for_the_asker_alone_stay_private_when_slow(world: World, 
     w = world
     await party(w)
     monkeypatch.setattr(cogs.common, "DEFER_AFTER", 0.0)  # every command is "slow"
+    res = await w.slash(w.leader, "battle start", {"encounter": "jailbreak"})
+    text, ephemeral = answer(res)  # the question about Cara (no adventurer) is for the leader alone
+    assert res.callback_type == 5 and ephemeral and "Start anyway?" in text, text
+    assert not answer(await w.slash(w.cara, "campaign leave"))[1]  # she sits it out: the battle starts at once
     res = await w.slash(w.leader, "battle start", {"encounter": "jailbreak"})
     text, ephemeral = answer(res)
     assert res.callback_type == 5 and not ephemeral and png_files(res), text
@@ -988,7 +1009,7 @@ async def test_a_malformed_deploy_names_the_fix(world: World) -> None:
     import re
 
     free = [h for h in re.findall(r"-?\d+,-?\d+", text) if h != "99,99"]
-    res = await w.slash(w.leader, "battle start", {"encounter": "jailbreak", "deploy": free[-1]})
+    res = await start_battle(w, {"encounter": "jailbreak", "deploy": free[-1]})
     text, ephemeral = answer(res)
     assert not ephemeral, text
     unit = (await w.state()).battle["units"][f"a:{w.leader.id}"]

@@ -70,6 +70,7 @@ class Ability:
     wizard: bool = False
     faction: str | None = None
     text: str = ""
+    magical: bool = False  # a magical ability: a die made by Channel Magic pays only for these (rules revision 2)
 
     def allowed(self, ftype: FighterType) -> bool:
         return (not self.wizard or ftype.wizard) and (self.faction is None or self.faction == ftype.faction)
@@ -175,11 +176,14 @@ def parse_pack(folder: Path) -> Pack:
             amount = 0
         if a.get("faction") is not None and a.get("faction") not in pack.factions:
             errors.append(f"{where}: faction {a.get('faction')!r} is not in factions.toml")
+        if not isinstance(a.get("magical", False), bool):
+            errors.append(f"{where}: `magical` must be true or false")
         if a.get("effect") == "bolt" and not a.get("range"):
             errors.append(f"{where}: a bolt needs a `range`")
         pack.abilities[aid] = Ability(aid, str(a.get("name") or aid), str(a.get("cost")), str(a.get("effect")),
                                       amount, int(a.get("bonus") or 0), int(a.get("range") or 0),
-                                      bool(a.get("wizard")), a.get("faction"), str(a.get("text") or ""))
+                                      bool(a.get("wizard")), a.get("faction"), str(a.get("text") or ""),
+                                      bool(a.get("magical")))
     for faction in pack.factions.values():
         mine = [t for t in pack.fighters.values() if t.faction == faction.id]
         if not any(t.wizard for t in mine):

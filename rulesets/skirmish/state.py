@@ -11,10 +11,25 @@ from dataclasses import dataclass, field
 from typing import Any
 
 SCHEMA = 1
+
+#: The rules revision a new skirmish plays by (``Skirmish.rules``).  A skirmish keeps the revision it began on, so
+#: its log replays exactly.
+#: 1: every skirmish before revisions were recorded (saved without one).
+#: 2: a channelled ability die pays only for a magical ability (the pack's ``magical = true``); before, for any.
+RULES = 2
 NAME = "skirmish"
 BOT = "bot"  # the player id of the bot's warband (never pinged, acts by itself)
 
 PHASES = ("muster", "battle", "over")
+
+
+def rules_revision(value: Any) -> int:
+    """The rules revision a saved skirmish or an action names (none or a broken one: 1, the first)."""
+    try:
+        n = int(value or 1)
+    except (TypeError, ValueError):
+        return 1
+    return max(1, min(RULES, n))
 
 
 @dataclass
@@ -168,6 +183,7 @@ class Skirmish:
     fighters: dict[str, Fighter] = field(default_factory=dict)
     fight: Fight | None = None
     result: dict[str, Any] = field(default_factory=dict)  # {"winner": owner or None, "reason": ...}
+    rules: int = 1  # the rules revision it plays by (RULES when it began; 1 before revisions were recorded)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -178,6 +194,7 @@ class Skirmish:
             "phase": self.phase, "warbands": {k: w.to_dict() for k, w in self.warbands.items()},
             "fighters": {k: f.to_dict() for k, f in self.fighters.items()},
             "fight": self.fight.to_dict() if self.fight else None, "result": copy.deepcopy(self.result),
+            "rules": self.rules,
         }
 
     @classmethod
@@ -193,6 +210,7 @@ class Skirmish:
             phase=phase, warbands={str(k): Warband.from_dict(w) for k, w in (d.get("warbands") or {}).items()},
             fighters={str(k): Fighter.from_dict(f) for k, f in (d.get("fighters") or {}).items()},
             fight=Fight.from_dict(d.get("fight")), result=dict(d.get("result") or {}),
+            rules=rules_revision(d.get("rules")),
         )
 
     def clone(self) -> Skirmish:

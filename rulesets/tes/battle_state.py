@@ -521,6 +521,12 @@ class Battle(Record):
     hex_dice: list[HexDie] = field(default_factory=list)  # S skill dice placed in hexes (rulesets.tes.battle.hexdice)
     more: dict[str, Any] = field(default_factory=dict, repr=False)
 
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        if out.get("enduring") == {}:  # battles saved from 2026-11-23 09:40 kept it empty from the first damage
+            del out["enduring"]
+        return out
+
     @classmethod
     def from_dict(cls, d):
         if d is None or isinstance(d, Battle):

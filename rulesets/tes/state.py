@@ -18,11 +18,50 @@ SCHEMA = 3
 
 #: The rules revision a new campaign plays by (``Campaign.rules``).  A campaign keeps the revision it began on,
 #: so its log replays exactly; its leader moves it to the newest with ``/campaign update`` between battles.
-#: 1: every campaign before revisions were recorded.
+#: 0 and 1 were never recorded: a campaign saved without a revision is 0 when the pack version it began on is one
+#:    of ``FIRST_RELEASES_PACKS`` (the bot of 2026-11-22 and of 2026-11-23 until 09:40), else 1 (``unrecorded_rules``).
+#: 0: a bare ``/engage`` rolls nothing and spends the turn's engage; class innates, enduring abilities and race
+#:    abilities never work by themselves (only with /ability, a class ability with no target).  Before the encounter
+#:    rules (all of revision 0 but its last build, ``encounter_rules``): a pool encounter's named enemies stand in
+#:    the numbered hexes 1, 2, ... (the pool fills the rest); a battle records nothing the adventurers brought, no
+#:    enemy moves for the map and no hex where a unit fell; automatic prevention spends as it did.
+#: 1: every other campaign before revisions were recorded; a bare ``/engage`` is accepted as in revision 0 (the
+#:    first of these logs hold accepted ones; the later ones none, as it was refused).
 #: 2: an interrupt's free move during an enemy's turn is made (the player is asked where); "after an enemy
 #:    engages you" interrupts are offered; a prevention question comes for damage on your own turn and from
 #:    enemy skills too, and never for no damage; an ally's guard interrupt answers damage to an ally.
-RULES = 2
+#: 3: an engage with no dice (a bare ``/engage``, or ``dice:"0 ..."``) asks first and goes ahead only on yes.
+RULES = 3
+
+#: The starter pack's versions before 2026-11-23 09:40 (the first releases): their campaigns are rules revision 0.
+#: "" is every campaign saved before pack versions were recorded; "sha256:..." the first way they were recorded.
+FIRST_RELEASES_PACKS = ("", "sha256:85944c771a9b67bf", "1c17d07d6cb0092e", "de4f5e1189276a64")
+#: The last build of revision 0 (2026-11-23 09:37 to 09:40) already played the encounter rules.
+ENCOUNTER_RULES_PACK = "de4f5e1189276a64"
+
+
+def encounter_rules(state) -> bool:
+    """Whether the campaign plays the encounter rules of 2026-11-23 09:37: named enemies in lettered hexes, what the
+    adventurers brought and the enemies' moves recorded, automatic prevention cheapest first."""
+    return state.rules >= 1 or state.pack_version == ENCOUNTER_RULES_PACK
+
+
+#: Campaigns on rules revision 2 begun before 2026-11-25 01:05 (these pack versions; 82fc84b4cf862aa3 with revision 2)
+#: logged a heal of a unit at full HP as "heals 0 HP" and a Challenge that reached no enemy as "no enemy must target",
+#: as the revisions before did.  The pack f47ce0e8ce4b1ccb was shipped from 00:59 to 01:47, across the change (at
+#: 01:05:57): its campaigns are read with the new words, those of most of its builds.
+REVISION_2_BEFORE_0105 = ("82fc84b4cf862aa3", "827d7d8bae8920a5", "2bc30eb0eb870599", "fd307eb32454ee04")
+
+
+def first_words(state) -> bool:
+    """Whether the campaign's battles word a heal at full HP and an empty Challenge as before 2026-11-25 01:05."""
+    return state.rules < 2 or (state.rules == 2 and state.pack_version in REVISION_2_BEFORE_0105)
+
+
+def unrecorded_rules(pack_version: str) -> int:
+    """The rules revision of a campaign saved before revisions were recorded, read from its pack version."""
+    version = str(pack_version or "")
+    return 0 if version in FIRST_RELEASES_PACKS or version.startswith("sha256:") else 1
 
 #: keys that schema 2 kept in ``settings`` and schema 3 keeps in fields of their own
 _MOVED_OUT_OF_SETTINGS = ("item_decks", "companions", "class_rewards", "battle_count", "last_battle")
@@ -212,7 +251,7 @@ class Campaign:
     schema: int = SCHEMA
     ruleset: str = "tes"
     names: dict[str, str] = field(default_factory=dict)  # member id -> display name, refreshed when they act
-    rules: int = 1  # the rules revision the campaign plays by (RULES when it began; 1 before they were recorded)
+    rules: int = 1  # the rules revision the campaign plays by (RULES when it began; 0 or 1 before they were recorded)
 
     def to_dict(self, *, copy: bool = True) -> dict[str, Any]:
         c = _plain if copy else _same
@@ -277,7 +316,7 @@ class Campaign:
             pack_version=str(d.get("pack_version") or ""),
             names={str(k): v[:32] for k, v in (d.get("names") or {}).items() if isinstance(v, str)}
             if isinstance(d.get("names"), dict) else {},
-            rules=max(1, min(RULES, int(d.get("rules") or 1))),
+            rules=_rules_of(d),
         )
 
     def clone(self) -> "Campaign":
@@ -295,6 +334,18 @@ class Campaign:
             if a.name.lower() == t:
                 return a
         return None
+
+
+def _rules_of(d: dict[str, Any]) -> int:
+    """The rules revision a saved campaign plays by: as recorded, or read from its pack version when it was saved
+    before revisions were recorded (those saves say 1 or nothing)."""
+    try:
+        rules = int(d.get("rules") or 1)
+    except (TypeError, ValueError):
+        rules = 1
+    if rules <= 1:
+        return unrecorded_rules(d.get("pack_version") or "")
+    return min(RULES, rules)
 
 
 def _upgrade(d: dict[str, Any]) -> dict[str, Any]:

@@ -283,6 +283,15 @@ class UseAbility(Handler):
         n = pool.index(die) + 1
         if KINDS.index(die.kind) < KINDS.index(ab.cost):
             raise RuleError(f"{ab.name} needs a {ab.cost} or better; die {n} is a {die.kind}. Pick another die.")
+        if die.channelled and not ab.magical and state.rules >= 2:
+            # Channel Magic makes dice "for use in magical abilities" (rules revision 2; before, any ability)
+            others = [str(i) for i, d in enumerate(pool, 1)
+                      if not d.channelled and KINDS.index(d.kind) >= KINDS.index(ab.cost)]
+            magic = [a.name for a in pack.abilities.values() if a.magical and a.allowed(ftype)]
+            raise RuleError(f"Die {n} was made by Channel Magic: it pays only for a magical ability"
+                            + (f" ({', '.join(magic)})" if magic else "") + f", and {ab.name} is not one. "
+                            + (f"Pay with die {' or '.join(others)} instead." if others else
+                               "No other die of yours can pay for it now."))
         amount = ab.value(die.value)
         events = [Event("ability", f"{f.name} uses {ab.name}, paying with die {n} (a {die.kind} of {die.value}).",
                         {"fighter": f.id, "ability": ab.id})]

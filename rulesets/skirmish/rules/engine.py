@@ -119,6 +119,7 @@ def can_afford(state: Skirmish, pack, f: Fighter) -> bool:
     ftype = pack.fighter(f.type)
     pool = [d for d in state.fight.dice.get(f.owner, []) if not d.channelled or d.wizard == f.id]
     return any(a.allowed(ftype) and KINDS.index(d.kind) >= KINDS.index(a.cost)
+               and (not d.channelled or a.magical or state.rules < 2)  # channelled dice: magical abilities only
                for a in pack.abilities.values() for d in pool)
 
 

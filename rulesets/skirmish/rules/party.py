@@ -6,7 +6,7 @@ from engine.core import Event, RuleError
 from engine.text import clean_name, echo
 from rulesets.skirmish.board import MAX_WARBANDS
 from rulesets.skirmish.rules.table import TABLE, Handler, action
-from rulesets.skirmish.state import Skirmish
+from rulesets.skirmish.state import Skirmish, rules_revision
 
 # this game's own settings: name -> (lowest, highest, default); the pack's values are the defaults of a new skirmish
 OWN_SETTINGS = {"points": (100, 3000, 400), "rounds": (1, 12, 4)}
@@ -46,6 +46,7 @@ class NewSkirmish(Handler):
                         name=clean_name(a.get("name"), "campaign", max_len=60), leader=action.actor,
                         members=[action.actor], seed=int(a.get("seed", 0)), pack=a.get("pack") or "skirmish",
                         pack_version=str(a.get("pack_version") or pack.version),
+                        rules=rules_revision(a.get("rules")),  # recorded at the edge; none: the first revision
                         settings=party.default_settings() | {"points": pack.points, "rounds": pack.rounds})
         return camp, [Event("campaign-opened",
                             f"Skirmish {camp.name} opened with the {pack.title} pack ({pack.points} points a "

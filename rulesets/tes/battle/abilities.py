@@ -19,6 +19,12 @@ ADJACENT_ENEMY = ("dragonknight",)
 sheet = class_sheet
 
 
+def at_their_moment(c: Ctx) -> bool:
+    """Whether class innates, enduring abilities and race abilities work by themselves at their moment: from
+    2026-11-23 09:40 (rules revision 1).  Campaigns begun before (revision 0) used them only with /ability."""
+    return c.state.rules >= 1
+
+
 def _ally_for(c: Ctx, u, text: str) -> str | None:
     """The ally an innate reaches: the one in range (2 hexes) with the lowest HP; "you or" includes you."""
     here = pos(u)
@@ -31,7 +37,7 @@ def _ally_for(c: Ctx, u, text: str) -> str | None:
 
 def innate(c: Ctx, owner: str, timing: str, *, target: str | None = None, engage=None) -> bool:
     """Run the innate of this adventurer's class sheet if its timing is ``timing``."""
-    side = sheet(c, owner)
+    side = sheet(c, owner) if at_their_moment(c) else None
     ab = side.innate if side is not None else None
     if ab is None or ab.timing != timing:
         return False
@@ -79,7 +85,7 @@ def innates(c: Ctx, timing: str) -> None:
 
 def enduring_reduction(c: Ctx, owner: str, amount: int) -> tuple[int, str]:
     """Damage an enduring ability takes off now (the first damage each round while tenacity holds)."""
-    side = sheet(c, owner)
+    side = sheet(c, owner) if at_their_moment(c) else None
     if side is None or amount <= 0:
         return 0, ""
     adv = c.adv(owner)
@@ -96,7 +102,7 @@ def enduring_reduction(c: Ctx, owner: str, amount: int) -> tuple[int, str]:
         if n > 0:
             got = min(n, amount)
             return got, f"{ab.name} (enduring, {n} defense) prevents {got}"
-    done = c.b.more.setdefault("enduring", {})
+    done = c.b.more.get("enduring") or {}  # kept only once an ability used it (before, {} was kept at once)
     for ab in side.abilities:
         if ab.keyword != "enduring" or ab.manual or adv.tenacity < ab.cost:
             continue
@@ -106,6 +112,7 @@ def enduring_reduction(c: Ctx, owner: str, amount: int) -> tuple[int, str]:
         if n <= 0 or done.get(key) == c.b.round:
             continue
         done[key] = c.b.round
+        c.b.more["enduring"] = done
         got = min(n, amount)
         return got, f"{ab.name} (enduring) reduces it by {got}"
     return 0, ""
@@ -115,7 +122,7 @@ def enduring_reduction(c: Ctx, owner: str, amount: int) -> tuple[int, str]:
 
 def immune_to(c: Ctx, owner: str, status: str) -> str | None:
     """The enduring ability that keeps this adventurer from gaining ``status`` now, by name, or None."""
-    side = sheet(c, owner)
+    side = sheet(c, owner) if at_their_moment(c) else None
     if side is None:
         return None
     adv = c.adv(owner)
@@ -231,6 +238,8 @@ def check_race_timing(c: Ctx, owner: str, ab) -> None:
     """Refuse a race ability asked for outside its moment (before it is marked used)."""
     from engine.core import RuleError
 
+    if not at_their_moment(c):
+        return
     if ab.timing == "start of battle":
         raise RuleError(f"{ab.name} works by itself at the start of battle, and only then.")
     if ab.timing == "when you are dealt damage":
@@ -244,6 +253,8 @@ def check_race_timing(c: Ctx, owner: str, ab) -> None:
 
 def race_start_of_battle(c: Ctx) -> None:
     """Race abilities whose moment is the start of battle work by themselves (the Breton's)."""
+    if not at_their_moment(c):
+        return
     for owner in list(c.b.order):
         ab = _race(c, owner)
         adv = c.adv(owner)
@@ -257,7 +268,7 @@ def race_start_of_battle(c: Ctx) -> None:
 
 def race_when_damaged(c: Ctx, owner: str, left: int) -> tuple[int, str]:
     """A once-per-battle race ability that prevents damage (the Nord's), used when HP would be lost."""
-    ab = _race(c, owner)
+    ab = _race(c, owner) if at_their_moment(c) else None
     adv = c.adv(owner)
     if ab is None or left <= 0 or adv.race_ability_used or ab.timing != "when you are dealt damage":
         return 0, ""
@@ -278,7 +289,7 @@ def enemy_defeated(c: Ctx, by: str | None, where) -> None:
     "within N hexes of you" of where it fell (the Necromancer's)."""
     import re
 
-    for owner in list(c.b.order):
+    for owner in list(c.b.order) if at_their_moment(c) else []:
         side = sheet(c, owner)
         ab = side.innate if side is not None else None
         if ab is None or ab.timing != "when you defeat an enemy":
@@ -296,7 +307,7 @@ def enemy_defeated(c: Ctx, by: str | None, where) -> None:
 
 def lockpick_innate(c: Ctx, owner: str) -> bool:
     """An innate that works during lockpick checks (the Rogue's): shown when a check starts."""
-    side = sheet(c, owner)
+    side = sheet(c, owner) if at_their_moment(c) else None
     ab = side.innate if side is not None else None
     if ab is None or "lockpick" not in ab.text.lower():
         return False

@@ -71,7 +71,7 @@ def walk(c: Ctx, u: Unit, path: list[Hex], kind: str) -> bool:
     start = pos(u)
     u.q, u.r = path[-1].q, path[-1].r
     c.b.turn.path = [[start.q, start.r]] + [[h.q, h.r] for h in path]
-    c.b.enemy_acts.setdefault("moves", []).append({"unit": u.id, "path": list(c.b.turn.path), "side": u.side})
+    c.enemy_act("moves", {"unit": u.id, "path": list(c.b.turn.path), "side": u.side})
     c.say(kind, f"{u.name} moves {start} → " + " → ".join(str(h) for h in path) + ".",
           unit=u.id, path=c.b.turn.path)
     hexdice.moved(c, u, path)  # dice in the hexes it moved into go off
@@ -228,8 +228,7 @@ def take_turn(c: Ctx, u: Unit) -> EnemyTurn | None:
     c.say("enemy-roll", f"👹 {u.name} engages {names}{tie}: {dice_txt} = {total} damage each.",
           unit=u.id, dice=rolled, targets=[t.id for t in targets], total=total)
     c.b.turn.engage_line = [[u.q, u.r]] + [[targets[0].q, targets[0].r]]
-    c.b.enemy_acts.setdefault("engages", []).extend(
-        {"unit": u.id, "from": [u.q, u.r], "to": [t.q, t.r]} for t in targets)
+    c.enemy_act("engages", *({"unit": u.id, "from": [u.q, u.r], "to": [t.q, t.r]} for t in targets))
     return EnemyTurn(uid=u.id, hits=[Hit(target=t.id, amount=total) for t in targets],
                      engaged=[t.id for t in targets], rolled=rolled)
 

@@ -11,7 +11,7 @@ from rulesets.tes.battle.moves import route, stepped
 from rulesets.tes.battle.model import Ctx, find_unit, on_map, pos
 from rulesets.tes.battle_state import EngageRecord, PendingRoll, Reroll, RolledDie, Unit
 from rulesets.tes.content import BATTLE_FORMS, BATTLE_FORM_NAMES, COMBAT_FORMS
-from engine.core import RuleError, strong
+from engine.core import Confirm, RuleError, strong
 from engine.hexes import Hex, distance
 from engine.text import slug as _slug
 from rulesets.tes.battle.lockpick import note_cache
@@ -52,6 +52,11 @@ def plan_move(c: Ctx, owner: str, args: dict) -> tuple[list[Hex], bool]:
             raise RuleError("You are dazed and already rolled dice this turn, so you cannot move. `/endturn`.")
         limit = adv.stat("stamina")
     path = route(c, u, args, limit, through=free and bool(turn.more.get("free_through")))  # "through units"
+    if not free and turn.moves == 1 and not turn.engages and c.state.rules >= 3 and not args.get("confirm"):
+        # two moves and no engage, or one move and engages (p.59): the second move gives up this turn's engages
+        raise Confirm("A second move gives up your engage: after moving twice you cannot engage this turn. "
+                      "Move anyway? Press the button or add `confirm:yes` (`/endturn` ends the turn instead).",
+                      label="Move a second time", args={"path": [[h.q, h.r] for h in path]})
     return path, free
 
 
@@ -73,6 +78,8 @@ def do_move(c: Ctx, owner: str, args: dict) -> None:
     kind = "free move" if free else ("second move" if turn.moves == 2 else "move")
     c.say("move", f"🚶 {u.name} makes a {kind}: {start} → " + " → ".join(str(h) for h in path) + ".",
           unit=u.id, path=turn.path)
+    if not free and turn.moves == 2 and not turn.engages:
+        c.say("move", f"{u.name} moved twice this turn, so no engage is left this turn.", since=3, unit=u.id)
     stepped(c, u, path)
     if on_map(u):
         note_cache(c, u, len(path), 0 if free else adv_stamina(c, owner))
@@ -119,7 +126,7 @@ def plan_engage(c: Ctx, owner: str, args: dict) -> dict:
     no_pending(c)
     adv = c.adv(owner)
     me = c.unit(f"a:{owner}")
-    if not any(args.get(k) for k in ("dice", "item")):
+    if not any(args.get(k) for k in ("dice", "item")) and c.state.rules == 2:  # (before: a bare engage rolled nothing)
         raise RuleError("Say what to roll: `/engage dice:` with your skill dice (e.g. `dice:combat` or "
                         "`dice:2 combat`) and `target:` an enemy, or `item:` a ready weapon. "
                         "`/adventurer show` shows your dice.")
@@ -167,8 +174,22 @@ def plan_engage(c: Ctx, owner: str, args: dict) -> dict:
         raise RuleError("Overtax needs a weapon with the overtax keyword in `item:`.")
     if granted and granted.get("dice") and len(dice_ids) > granted["dice"]:
         raise RuleError(f"{granted['source']} lets you roll up to {granted['dice']} skill dice, not {len(dice_ids)}.")
+    if c.state.rules >= 3 and not args.get("confirm") and not dice_ids and not item and not _free_dice(c, owner):
+        # p.59 step 4: an engage may gather no dice and still complete its steps; it is an engage all the same
+        what = "your engage this turn" if granted or not turn.engages else (
+            f"another engage this turn ({2 if c.state.difficulty == 'expert' else 1} light fatigue)")
+        raise Confirm(f"Engage with no dice? It rolls nothing and counts as {what}. To roll, name your dice with "
+                      "`dice:` (e.g. `dice:combat`; `/adventurer show` shows them). To engage anyway, press the "
+                      "button or add `confirm:yes`.", label="Engage with no dice",
+                      args={"target": target.id if target else None, "form": form, "item": item,
+                            "overtax": bool(args.get("overtax"))})
     return {"form": form, "target": target.id if target else None, "dice": dice_ids, "item": item,
             "overtax": bool(args.get("overtax")), "granted": bool(granted)}
+
+
+def _free_dice(c: Ctx, owner: str) -> int:
+    """Free dice an ability added to this adventurer's next engage (rolled even with no skill dice named)."""
+    return int((c.b.turn.more.get("extra_dice") or {}).get(owner, 0))
 
 
 def roll_die(c: Ctx, faces, label: str, line: str, die_id: str | None, type_id: str, free: bool = False) -> RolledDie:
@@ -385,6 +406,13 @@ def resolve(c: Ctx, owner: str, args: dict) -> None:
             f"only {used} of the dice you resolve {'is' if used == 1 else 'are'}"
         raise RuleError(f"`at:` names {named} {'hex' if named == 1 else 'hexes'}, but {only} placed in a hex "
                         "(e.g. a rune). Name one hex per such die, in resolve order, or leave `at:` out.")
+    left_out = [f"{i + 1}. {r['label']} ({r['face']})" for i, r in enumerate(dice) if i not in order]
+    if left_out:  # what was given up is said, never lost in silence (a line of its own from rules revision 3)
+        none = not order
+        c.say("discard", f"{adv.name} resolves {'none of the roll' if none else 'only some dice'}: "
+                         + ", ".join(left_out) + (" goes" if len(left_out) == 1 else " go")
+                         + " unresolved (a skill die is exhausted to the cooldown track).", since=3, unit=me.id,
+              dice=[i for i in range(len(dice)) if i not in order])
     # place every die
     for i, r in enumerate(dice):
         if r["free"] or i in placed:

@@ -18,9 +18,10 @@ from rulesets.tes import args as args_
 from rulesets.tes.battle.model import (Ctx, adv_uid, on_map, pos, prevent_timeout_minutes, prevention_mode,
                                        short_label)
 from rulesets.tes.battle_state import Battle, BattleSummary, EngageRecord, EnemyPhase, PreventionAsk, Turn, Unit
-from engine.core import Event, RuleError, strong
+from engine.core import Confirm, Event, RuleError, strong
 from engine.hexes import Hex
 from rulesets.tes.content import BATTLE_FORMS
+from rulesets.tes.state import encounter_rules
 
 FATIGUE_AFTER = 5
 
@@ -60,9 +61,14 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
             ep = pool.session_pool(session_table, state.difficulty, n_adv) if session_table else \
                 pool.enemy_pool(xp, n_adv)
         named = list(enc.named_enemies)
-        levels = pool.plan_levels(ep, len(m.slots) - max(0, len(named) - len(m.labels)))
+        lettered = len(m.labels) if encounter_rules(state) else 0  # before: named enemies in hexes 1, 2, ...
+        levels = pool.plan_levels(ep, len(m.slots) - max(0, len(named) - lettered))
         ep_txt = f"enemy pool {ep} → levels {', '.join(map(str, levels)) or 'none'}"
-        drawn = pool.draw(pack, levels, c.dice, required=enc.required_enemies)
+        # from rules revision 3 the named enemies' chips are out of the bag (before, a second Warden could come)
+        drawn = pool.draw(pack, levels, c.dice, required=enc.required_enemies,
+                          on_map=tuple(named) if state.rules >= 3 else ())
+        if not encounter_rules(state):
+            drawn, named = named + drawn, []
     # named and quest units take the lettered hexes (A, B, ...) and cost no enemy pool points;
     # the pool fills the numbered hexes from 1 (a map without letters gives its last numbered hexes)
     spots: list[tuple[str, Any, str]] = []
@@ -112,7 +118,7 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
         c.b.units[uid] = Unit(id=uid, side="adventurer", name=adv.name, short=short_label(adv.name), owner=owner,
                               q=h.q, r=h.r)
         adv.race_ability_used = False
-        if adv.tenacity or adv.ready or adv.pack:  # nothing recorded: brought nothing
+        if (adv.tenacity or adv.ready or adv.pack) and encounter_rules(state):  # nothing recorded: brought nothing
             c.b.brought[owner] = {"tenacity": adv.tenacity, "items": list(adv.ready) + list(adv.pack)}
     companion.setup(c, enc)
     c.say("setup", "Turn order: " + " → ".join(
@@ -334,8 +340,7 @@ def answer_prevention(c: Ctx, owner: str, spec: Any) -> None:
     else:
         sources = harm.prevention_sources(c, owner, enemy_engage=h.engage)
         if use == "auto":
-            adv = c.adv(owner)
-            keys = harm.auto_choice(sources, aw.amount, cushion=adv.bonus_hp, tenacity=adv.tenacity)
+            keys = harm.auto_keys(c, owner, sources, aw.amount)
         else:
             keys = []
             for k in use:
@@ -596,7 +601,45 @@ def cleanup(c: Ctx) -> None:
 
 
 # ------------------------------------------------------------ abilities --
-def race_ability(c: Ctx, owner: str) -> None:
+WHAT_RECOVERED = {"skill": "skill dice", "fatigue": "fatigue dice", "light-fatigue": "light fatigue dice",
+                  "overfatigue": "overfatigue dice", "status": "status dice", "any": "dice", "drained": "drained dice"}
+
+
+def idle_ability(c: Ctx, owner: str, ab) -> str | None:
+    """Why using ``ab`` now would change nothing but its cost, in words, or None.  Only abilities made of parts
+    that act on yourself alone are judged: taking dice back from your cooldown track (or drained ones), healing,
+    gaining tenacity, and the fatigue given for what is taken back; anything else may be worth it.  Such an
+    ability is idle when no part would do anything: nothing to take back, full HP, the most tenacity."""
+    if ab.manual or not ab.effects:
+        return None
+    adv = c.adv(owner)
+    cap = c.pack.mat.tenacity_max
+    why: list[str] = []
+    for e in ab.effects:
+        kind = e.get("type")
+        if e.get("target", "self") != "self":
+            return None
+        if kind == "recover":
+            if track.recoverable(adv, e["what"]):
+                return None
+            where = "" if e["what"] == "drained" else " on the cooldown track"
+            why.append(f"no {WHAT_RECOVERED.get(e['what'], 'dice')}{where}")
+        elif kind == "heal":
+            if adv.hp < adv.max_hp:
+                return None
+            why.append(f"full HP ({adv.hp}/{adv.max_hp})")
+        elif kind == "tenacity":
+            if adv.tenacity < cap:
+                return None
+            why.append(f"the most tenacity ({adv.tenacity}/{cap})")
+        elif kind != "fatigue":  # fatigue is a cost, or "previous": as much as was taken back, nothing here
+            return None
+    if not why:
+        return None
+    return f"{ab.name} would change nothing now: {adv.name} has {' and '.join(dict.fromkeys(why))}."
+
+
+def race_ability(c: Ctx, owner: str, confirm: bool = False) -> None:
     adv = c.adv(owner)
     race = c.pack.races[adv.race]
     ab = race.ability
@@ -608,6 +651,10 @@ def race_ability(c: Ctx, owner: str) -> None:
         raise RuleError(f"{ab.name} is used on your own turn.")
     if ab.timing == "start of your turn" and turn.acted:
         raise RuleError(f"{ab.name} is used at the start of your turn, before any other action.")
+    idle = idle_ability(c, owner, ab)
+    if idle and c.state.rules >= 3 and not confirm:
+        raise Confirm(f"{idle} It works once per battle: use it anyway? Press the button or add `confirm:yes`.",
+                      label=f"Use {ab.name} anyway", args={"name": "race"})
     adv.race_ability_used = True
     u = c.unit(adv_uid(owner))
     use = Use(c, u, f"{adv.name}'s {ab.name}")
@@ -623,7 +670,7 @@ def class_ability_named(c: Ctx, owner: str, name: str):
 
 
 def class_ability(c: Ctx, owner: str, name: str, form: str | None = None, target: Any = None,
-                  to: Any = None) -> None:
+                  to: Any = None, confirm: bool = False) -> None:
     adv = c.adv(owner)
     ab = class_ability_named(c, owner, name)
     if ab is None:
@@ -648,6 +695,13 @@ def class_ability(c: Ctx, owner: str, name: str, form: str | None = None, target
         raise RuleError(f"{ab.name} can be used once per turn.")
     if adv.tenacity < ab.cost:
         raise RuleError(f"{ab.name} costs {ab.cost} tenacity and {adv.name} has {adv.tenacity}.")
+    idle = idle_ability(c, owner, ab)
+    if idle and c.state.rules >= 3 and not confirm:
+        raise Confirm(f"{idle} It would still cost {ab.cost} tenacity: use it anyway? Press the button or add "
+                      "`confirm:yes`.", label=f"Use {ab.name} anyway", args={"name": ab.id, "form": form})
+    if c.state.rules < 1:
+        _first_class_ability(c, owner, ab, form)
+        return
     aimed, ally = abilities.aim(c, owner, ab, target, ab.form or adv.battle_form)
     new_form = None
     if any(e.get("type") == "form" for e in ab.effects) and not ab.manual:  # a change of form is the ability
@@ -680,6 +734,25 @@ def class_ability(c: Ctx, owner: str, name: str, form: str | None = None, target
     c.say("ability", f"✨ {adv.name} spends {ab.cost} tenacity on {ab.name}.", unit=u.id)
     run_effects(Use(c, u, ab.name, target=aimed, ally=ally, form=adv.battle_form, to=to, new_form=new_form,
                     engage=EngageRecord(attacker=u.id)), ab.effects, manual=ab.manual, text=ab.text)
+
+
+def _first_class_ability(c: Ctx, owner: str, ab, form: str | None) -> None:
+    """A class ability as rules revision 0 used it: no target, no move of its own, its effects as they come."""
+    adv = c.adv(owner)
+    turn = c.b.turn
+    if ab.form and ab.form != adv.battle_form:
+        if form != ab.form:
+            raise RuleError(f"{ab.name} needs {ab.form} form: add `form:{ab.form}` to switch (1 light fatigue).")
+        track.gain_fatigue(adv, "light", 1, c.track_size, party=c.state.adventurers.values(), supply=c.pack.supply)
+        adv.battle_form = ab.form
+        c.say("form", f"{adv.name} gains 1 light fatigue and switches to {ab.form} form.")
+    adv.tenacity -= ab.cost
+    if turn.owner == owner:
+        turn.used.append(ab.id)
+        turn.acted = True
+    u = c.unit(adv_uid(owner))
+    c.say("ability", f"✨ {adv.name} spends {ab.cost} tenacity on {ab.name}.", unit=u.id)
+    run_effects(Use(c, u, ab.name, target=None), ab.effects, manual=ab.manual, text=ab.text)
 
 
 __all__ = ["setup", "proceed", "next_adventurer", "end_turn", "escape", "finish", "answer_prevention",

@@ -22,6 +22,8 @@ from rulesets.tes.battle.abilities import enduring_reduction, enemy_defeated, ra
 from rulesets.tes.battle.status import clear
 from rulesets.tes.battle.enemy_skills import dodge, survive
 from rulesets.tes.battle.companion import defeated
+from rulesets.tes.battle.objectives import objective_met
+from rulesets.tes.state import encounter_rules
 
 
 def ability_of(pack, line_id: str, icon: str):
@@ -202,7 +204,16 @@ def apply_guards(c: Ctx, owner: str, left: int, answers: dict[str, str] | None) 
     return left, used
 
 
-def auto_choice(sources: list[dict], amount: int, *, cushion: int = 0, tenacity: int | None = None) -> list[str]:
+def auto_keys(c: Ctx, owner: str, sources: list[dict], amount: int) -> list[str]:
+    """The automatic prevention choice for this adventurer, as the campaign's rules make it."""
+    if not encounter_rules(c.state):  # before 2026-11-23 09:37: interrupts largest first, bonus HP not counted
+        return auto_choice(sources, amount, largest_first=True)
+    adv = c.adv(owner)
+    return auto_choice(sources, amount, cushion=adv.bonus_hp, tenacity=adv.tenacity)
+
+
+def auto_choice(sources: list[dict], amount: int, *, cushion: int = 0, tenacity: int | None = None,
+                largest_first: bool = False) -> list[str]:
     """Automatic prevention, cheapest first: free sources, then active dice, and an interrupt only if HP
     would still be lost.
 
@@ -226,7 +237,15 @@ def auto_choice(sources: list[dict], amount: int, *, cushion: int = 0, tenacity:
     first: list[str] = []
     spare = tenacity
     ints = [s for s in sources if s["kind"] == "interrupt"]
-    while short > 0:
+    if largest_first:  # the first releases: the largest interrupts until the rest is covered
+        for s in sorted(ints, key=lambda s: (-s["value"], s["cost"])):
+            if short <= 0:
+                break
+            first.append(s["key"])
+            short -= s["value"]
+            left -= s["value"]
+        ints = []
+    while short > 0 and ints:
         ints = [s for s in ints if spare is None or s["cost"] <= spare]
         if not ints:
             break
@@ -291,6 +310,7 @@ def apply_prevention(c: Ctx, owner: str, amount: int, keys: list[str], sources: 
                      attacker: Unit | None = None) -> tuple[int, list[str]]:
     """Spend the chosen sources in order; returns (damage left, what was used)."""
     adv = c.adv(owner)
+    plain = not encounter_rules(c.state)  # the first releases named only what each source prevented
     by_key = {s["key"]: s for s in sources}
     used: list[str] = []
     left = amount
@@ -304,32 +324,41 @@ def apply_prevention(c: Ctx, owner: str, amount: int, keys: list[str], sources: 
             use_interrupt(c, owner, s["ability"], attacker)
             stop = min(left, s["prevent"])
             left -= stop
-            used.append(f"{s['label']} prevents {stop} (tenacity {before} → {adv.tenacity})")
+            if plain and stop:
+                used.append(f"{s['label']} prevents {stop}")
+            elif not plain:
+                used.append(f"{s['label']} prevents {stop} (tenacity {before} → {adv.tenacity})")
             continue
         stop = min(left, s["value"])
         left -= stop
+        if plain:  # the words of before 2026-11-23 09:37
+            used.append(f"{s['label']} prevents {stop}")
         if s["kind"] == "item":
             left = after_prevention(c, owner, s["item"], left, attacker)
         if s["kind"] == "active":
             entry = next(e for e in adv.active if f"active:{e['die']}" == key)
             if s["spend"] == "reduce" and entry["value"] - stop > 0:
                 entry["value"] -= stop
-                used.append(f"{s['label']} prevents {stop} (the die drops to {entry['value']})")
+                if not plain:
+                    used.append(f"{s['label']} prevents {stop} (the die drops to {entry['value']})")
             else:
                 remove_active.append(entry["die"])
-                used.append(f"{s['label']} prevents {stop} (the die is spent)")
+                if not plain:
+                    used.append(f"{s['label']} prevents {stop} (the die is spent)")
         elif s["kind"] == "cooldown" and s["spend"] in ("remove", "reduce"):
             # a die that prevents from the cooldown track once (or until its number is used up): it stays in the
             # track as an exhausted die, its effect gone
             entry = adv.cooldown[s["index"]]
             if s["spend"] == "reduce" and int(entry["value"]) - stop > 0:
                 entry["value"] = int(entry["value"]) - stop
-                used.append(f"{s['label']} prevents {stop} (the die drops to {entry['value']})")
+                if not plain:
+                    used.append(f"{s['label']} prevents {stop} (the die drops to {entry['value']})")
             else:
                 entry.pop("icon", None)
                 entry.pop("value", None)
-                used.append(f"{s['label']} prevents {stop} (the die is spent)")
-        else:
+                if not plain:
+                    used.append(f"{s['label']} prevents {stop} (the die is spent)")
+        elif not plain:
             used.append(f"{s['label']} prevents {stop}")
     for die_id in remove_active:
         remove_active_die(c, owner, die_id)
@@ -389,7 +418,7 @@ def damage_adventurer(c: Ctx, owner: str, amount: int, *, true: bool = False, so
             used.append(why)
         by_engage = bool(source and source.side == "enemy") if engage is None else engage
         sources = prevention_sources(c, owner, enemy_engage=by_engage)
-        keys = auto_choice(sources, left, cushion=adv.bonus_hp, tenacity=adv.tenacity) if choice is None else choice
+        keys = auto_keys(c, owner, sources, left) if choice is None else choice
         left, more_used = apply_prevention(c, owner, left, keys, sources, attacker=source)
         used += more_used
         left, more_used = apply_guards(c, owner, left, guards)
@@ -446,7 +475,7 @@ def defeat_adventurer(c: Ctx, owner: str) -> None:
         remove_active_die(c, owner, e["die"], notes)
     u.defeated = True
     if u.q is not None:
-        u.fell_at = [u.q, u.r]
+        u.fell_at = [u.q, u.r] if encounter_rules(c.state) else None  # (kept from 2026-11-23 09:37)
     u.q = u.r = None
     adv.bonus_hp = 0
     clear(c, u)
@@ -494,10 +523,11 @@ def defeat_enemy(c: Ctx, uid: str, by: str | None) -> None:
     u = c.unit(uid)
     if survive(c, u):  # e.g. Reassemble: it stays on the map
         return
+    met = objective_met(c)
     u.defeated = True
     where = pos(u)
     if u.q is not None:
-        u.fell_at = [u.q, u.r]
+        u.fell_at = [u.q, u.r] if encounter_rules(c.state) else None  # (kept from 2026-11-23 09:37)
     u.q = u.r = None
     clear(c, u)
     if u.companion:
@@ -514,6 +544,10 @@ def defeat_enemy(c: Ctx, uid: str, by: str | None) -> None:
             if by not in c.b.turn.more["defeated_by"]:
                 c.b.turn.more["defeated_by"].append(by)
     enemy_defeated(c, by, where)
+    if not met and objective_met(c) and c.b.step == "adventurer":
+        c.say("objective", "🏁 The objective is achieved: the battle ends in victory at the end of this round. "
+                           "Whoever has a turn left this round may still take it (a cache, a move) or `/endturn`.",
+              since=3)
 
 
 def heal(c: Ctx, u: Unit, amount: int) -> int:

@@ -15,7 +15,7 @@ from engine.core import Dice, Event, RuleError, word
 from engine.present import bold, mention
 from engine.hexes import Hex, adjacent_tiles, reachable, route_distance
 from rulesets.tes.battle_state import Battle, TileSpot, Unit
-from rulesets.tes.state import Adventurer, Campaign
+from rulesets.tes.state import Adventurer, Campaign, encounter_rules
 
 LOG_KEEP = 40
 
@@ -198,10 +198,24 @@ class Ctx:
     def track_size(self) -> int:
         return self.pack.mat.cooldown_track_size
 
-    def say(self, kind: str, text: str, **data: Any) -> None:
+    def enemy_act(self, kind: str, *acts: dict) -> None:
+        """Keep what a unit the bot plays did ("moves", "engages") for the next map (not kept before the encounter
+        rules of 2026-11-23 09:37)."""
+        if encounter_rules(self.state):
+            self.b.enemy_acts.setdefault(kind, []).extend(acts)
+
+    def say(self, kind: str, text: str, *, since: int = 0, kept: str | None = None, **data: Any) -> None:
+        """Say ``text`` (an event) and keep it in the battle's picture log.  A line new in rules revision
+        ``since`` is kept only by campaigns on that revision or later (older ones say it without keeping it, so
+        their logs replay to the same state); ``kept`` is what those older campaigns keep instead, when they
+        kept other words."""
         self.events.append(Event(kind, text, data))
         if self.state.battle is None:
             return
+        if self.state.rules < since:
+            if not kept:
+                return
+            text = kept
         log = self.b.log
         # The picture log keeps each line as the battle wrote it then (a saved battle must replay to the
         # same state): people as the front doors write them; the picture names them (render.printable).

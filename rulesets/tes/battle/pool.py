@@ -38,11 +38,13 @@ def plan_levels(ep: int, slots: int) -> list[int]:
 
 
 def draw(pack, levels: list[int], dice: Dice, *, bag_only: tuple[str, ...] = (),
-         required: tuple[str, ...] = ()) -> list[str]:
+         required: tuple[str, ...] = (), on_map: tuple[str, ...] = ()) -> list[str]:
     """Draw one chip per level from its bag (chips come back to the bag only after battle).
 
     ``bag_only``: the bag holds only these enemy ids (the Jailbreak's five).  ``required``:
     enemy ids that must be among the draws (drawn first at their level when the plan has one).
+    ``on_map``: enemy ids already on the map (a named enemy set up first): their chips are not in the bag
+    (pp.21, 54), so neither side of them is drawn.
     """
     chips: dict[str, dict[int, str]] = {}
     for e in pack.enemies.values():
@@ -52,7 +54,7 @@ def draw(pack, levels: list[int], dice: Dice, *, bag_only: tuple[str, ...] = (),
     if bag_only:
         allowed = {pack.enemies[i].chip for i in bag_only}
         chips = {c: sides for c, sides in chips.items() if c in allowed}
-    used: set[str] = set()
+    used: set[str] = {pack.enemies[i].chip for i in on_map if i in pack.enemies}
     out: list[str] = []
     want = [r for r in required if r in pack.enemies]
     for level in levels:

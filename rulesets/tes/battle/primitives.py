@@ -14,6 +14,7 @@ from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle.effects import (Passive, Use, _manual, _n, _to, _who, amount_of, amount_words, register,
                                          units_for)
 from rulesets.tes.battle.model import Ctx, pos
+from rulesets.tes.state import first_words
 from rulesets.tes.content.schema import STATUS_EFFECTS, TARGETS
 from rulesets.tes.content import BATTLE_FORM_NAMES
 from rulesets.tes.battle.enemy_skills import closest_free_hex
@@ -125,11 +126,11 @@ class Challenge(Primitive):
         for u in taunted:
             challenges[u.id] = me.id
         within = int(eff.get("within", 3))
-        if not taunted:
+        if not taunted and not first_words(c.state):
             c.say("challenge", f"{use.label}: no enemy is within {within} hexes of {me['name']}, so none is "
                                "challenged.", unit=me.id, enemies=[])
             return 0
-        names = ", ".join(u.name for u in taunted)
+        names = ", ".join(u.name for u in taunted) or "no enemy"
         c.say("challenge", f"{use.label}: {names} must target {me['name']} if able until "
                            f"{me['name']}'s next turn.", unit=me.id, enemies=[u.id for u in taunted])
         return len(taunted)
@@ -206,7 +207,7 @@ class Heal(Primitive):
         for u in units_for(use, eff.get("target", "self")):
             h = harm.heal(use.c, u, n)
             got += h
-            if h == 0 and n > 0 and use.c.state.rules >= 2:  # (campaigns on the first rules logged "heals 0 HP")
+            if h == 0 and n > 0 and not first_words(use.c.state):  # (before: "heals 0 HP")
                 use.c.say("heal", f"{use.label}: {u['name']} is already at full HP.", unit=u["id"], amount=0)
                 continue
             use.c.say("heal", f"{use.label}: {u['name']} heals {h} HP.", unit=u["id"], amount=h)

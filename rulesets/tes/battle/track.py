@@ -130,26 +130,35 @@ def recovery(adv: Adventurer, pack) -> list[str]:
     return out
 
 
+def _fits(e: dict, what: str) -> bool:
+    """Whether a cooldown-track entry is of the kind an effect's "recover" names."""
+    if what == "skill":
+        return "die" in e
+    if what == "fatigue":
+        return "fatigue" in e
+    if what == "light-fatigue":
+        return e.get("fatigue") == "light"
+    if what == "overfatigue":
+        return e.get("fatigue") == "over"
+    if what == "status":
+        return "status" in e
+    return what == "any"
+
+
+def recoverable(adv: Adventurer, what: str) -> int:
+    """How many entries of one kind the track holds (what a "recover" could take; drained dice for "drained")."""
+    if what == "drained":
+        return len(adv.drained)
+    return sum(1 for e in adv.cooldown if _fits(e, what))
+
+
 def recover(adv: Adventurer, what: str, n: int) -> list[dict]:
     """Take up to ``n`` entries of one kind off the track, leftmost first (an effect's "recover")."""
-    def fits(e: dict) -> bool:
-        if what == "skill":
-            return "die" in e
-        if what == "fatigue":
-            return "fatigue" in e
-        if what == "light-fatigue":
-            return e.get("fatigue") == "light"
-        if what == "overfatigue":
-            return e.get("fatigue") == "over"
-        if what == "status":
-            return "status" in e
-        return what == "any"
-
     taken = []
     for e in list(adv.cooldown):
         if len(taken) >= n:
             break
-        if fits(e):
+        if _fits(e, what):
             adv.cooldown.remove(e)
             taken.append(e)
     return taken

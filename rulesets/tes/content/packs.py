@@ -61,8 +61,13 @@ def kept_version(folder: Path, version: str) -> Path | None:
     """The folder of a kept earlier version of the pack in ``folder``, or None.
 
     ``version`` is a content hash, or "" for a campaign saved before versions were
-    recorded (the kept version named "unversioned", if a shipped pack keeps one).
+    recorded (the kept version named "unversioned", if a shipped pack keeps one; so is a
+    version recorded the first way, "sha256:..." and a shorter hash of other bytes).
     """
+    if version.startswith("sha256:"):
+        # The first way versions were recorded (the bot of 2026-11-23 before 09:10): the shipped packs then were
+        # the ones campaigns saved before versions were recorded played, so they play on that kept copy.
+        version = ""
     name = version or UNVERSIONED
     if not ID_RE.match(name):
         return None
@@ -86,12 +91,13 @@ def load_pack(name_or_path: str = DEFAULT_PACK, version: str | None = None) -> P
     kept = kept_version(folder, version) if version is not None else None
     if kept is None:
         return _load_cached(folder, False)
-    try:
-        live = _load_cached(folder, False)
-    except ContentError:
-        live = None
-    if live is not None and version and live.content_hash == version:
-        return live  # the pack as it is now is that version: one pack, not two copies of it
+    if version and (folder / VERSIONS_DIR / version) == kept:
+        try:
+            current = _load_cached(folder, False)
+        except ContentError:
+            current = None
+        if current is not None and current.content_hash == version:
+            return current  # the version the pack is now: the pack itself (its kept copy waits for an edit)
     return _load_cached(kept, True)
 
 

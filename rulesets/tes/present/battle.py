@@ -10,6 +10,8 @@ import re
 from typing import Any
 
 from engine.commands import Invocation, Opt, command, group
+from engine.components import confirm_buttons, on_click
+from rulesets.tes.present import confirm as confirming
 from rulesets.tes.present.battle_prompts import attach_prompts
 from rulesets.tes.present.common import PLAYER, _pack, _state
 from rulesets.tes.present.presenter import mat_view, short
@@ -187,8 +189,11 @@ def deploy_hexes(text: str) -> list:
          Opt("deploy", str, "Entrance hexes in turn order, e.g. \"-2,2 -2,1\" (default: the first free ones)"),
          Opt("ep", int, "Use this enemy pool instead of XP dial × adventurers", min=0, max=400),
          Opt("session", int, "Use the end-of-session difficulty table of this session (1-3)", min=1, max=3),
+         Opt("confirm", bool, "yes to start without the button when a member has no adventurer (scripts)",
+             local_only=True),
          renders=True)
-async def battle_start(inv: Invocation, encounter, first=None, deploy=None, ep=None, session=None) -> Reply:
+async def battle_start(inv: Invocation, encounter, first=None, deploy=None, ep=None, session=None,
+                       confirm=None) -> Reply:
     args: dict[str, Any] = {"encounter": encounter.strip().lower()}
     if first:
         args["first"] = str(first)
@@ -198,8 +203,40 @@ async def battle_start(inv: Invocation, encounter, first=None, deploy=None, ep=N
         args["ep"] = ep
     if session is not None:
         args["session"] = session
+    if not confirm:
+        state = await _state(inv)
+        left_out = [m for m in state.members if m not in state.adventurers]
+        if left_out:  # a member without an adventurer would sit the battle out: asked first
+            await inv.service.check(inv.channel_id, inv.action("battle.start", args))
+            enc = _pack(state).encounters.get(args["encounter"])
+            who = ", ".join(f"<@{m}>" for m in left_out)
+            have = "has" if len(left_out) == 1 else "have"
+            why = (" The Jailbreak decides the classes its adventurers may take, so they would miss that too."
+                   if enc is not None and enc.class_rewards else "")
+            arg = ",".join([args["encounter"], args.get("first", ""),
+                            "_".join(f"{h[0]}.{h[1]}" for h in args.get("deploy") or []),
+                            str(ep if ep is not None else ""), str(session or "")])
+            try:
+                buttons = confirm_buttons("bstart", inv.channel_id, arg, "Start without them")
+            except ValueError:
+                buttons = []
+            title = enc.name if enc else "this battle"
+            return Reply(content=f"{who} {have} no adventurer yet and would sit **{title}** out: nobody joins a "
+                                 f"battle once it has begun.{why} Start anyway? (They can create one first with "
+                                 "`/adventurer create`.)", ephemeral=True, buttons=buttons)
     out = await inv.do("battle.start", args)
     return await battle_reply(inv, out)
+
+
+@on_click("bstart")
+async def _start_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
+    parts = arg.split(",")
+    if len(parts) != 5:
+        return Reply.fail("This button no longer does anything. Give the command again.")
+    encounter, first, deploy, ep, session = parts
+    hexes = " ".join(h.replace(".", ",") for h in deploy.split("_")) if deploy else None
+    return await battle_start(inv, encounter, first or None, hexes, int(ep) if ep else None,
+                              int(session) if session else None, confirm=True)
 
 
 @command("battle deploy", "Before your first turn: choose your battle form and your ready items.",
@@ -296,10 +333,23 @@ async def battle_status(inv: Invocation) -> Reply:
     return Reply(embeds=[e])
 
 
-@command("battle retreat", "Retreat: the battle ends, failed, at the end of this round (party leader).")
-async def battle_retreat(inv: Invocation) -> Reply:
+@command("battle retreat", "Retreat: the battle ends, failed, at the end of this round (party leader; asks first).",
+         Opt("confirm", bool, "yes to retreat without the button (scripts)", local_only=True))
+async def battle_retreat(inv: Invocation, confirm=None) -> Reply:
+    if not confirm:  # the encounter is failed: asked first, like /campaign end, and only when it would be taken
+        await inv.service.check(inv.channel_id, inv.action("battle.retreat"))
+        state = await _state(inv)
+        return Reply(content=f"Retreat from **{state.battle.name}**? The battle ends at the end of this round and "
+                             "the encounter is failed. Only you, the party leader, can call it: talk it over with "
+                             "the party first.", ephemeral=True,
+                     buttons=confirm_buttons("retreat", inv.channel_id, "", "Retreat"))
     out = await inv.do("battle.retreat")
     return Reply(content="\n".join(say(e) for e in out.events))
+
+
+@on_click("retreat")
+async def _retreat_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
+    return await battle_retreat(inv, confirm=True)  # posted for the whole party to read
 
 
 @command("battle escape", "Escape from a green escape hex at the start of your turn.", PLAYER, renders=True)
@@ -345,15 +395,22 @@ async def battle_stay(inv: Invocation, player=None) -> Reply:
 
 
 # ------------------------------------------------------- turn commands --
+CONFIRM = Opt("confirm", bool, "yes: go ahead when the bot would ask first (it wastes a move, an engage, an ability)")
+
+
 @command("move", "Move up to your Stamina in hexes (battle), or make a free move an interrupt offered you.",
          Opt("to", str, "Destination hex q,r — the bot finds the shortest route"),
          Opt("path", str, "The exact route, hexes separated by spaces: \"1,2 2,2\""),
-         Opt("free", bool, "Use free movement from an ability instead of a move action"), PLAYER, renders=True)
-async def move(inv: Invocation, to=None, path=None, free=None, player=None) -> Reply:
+         Opt("free", bool, "Use free movement from an ability instead of a move action"), CONFIRM, PLAYER,
+         renders=True)
+async def move(inv: Invocation, to=None, path=None, free=None, confirm=None, player=None) -> Reply:
     args = {k: v for k, v in {"to": args_.one_hex(to) if to else None, "path": args_.route(path) if path else None,
-                              "free": free}.items() if v}
-    out = await inv.do("battle.move", args, player=player)
-    return await battle_reply(inv, out)
+                              "free": free, "confirm": confirm}.items() if v}
+    return await _move(inv, args, player)
+
+
+async def _move(inv: Invocation, args: dict, player) -> Reply:
+    return await confirming.ask_first(inv, "battle.move", args, player, lambda out: battle_reply(inv, out))
 
 
 @command("engage", "Engage: battle form, target, dice to roll, weapon (battle).",
@@ -361,11 +418,19 @@ async def move(inv: Invocation, to=None, path=None, free=None, player=None) -> R
          Opt("target", str, "Enemy name, label or hex q,r"),
          Opt("form", str, "Battle form for this engage (default: your current form)", autocomplete="forms"),
          Opt("item", str, "A ready weapon matching your form", autocomplete="items"),
-         Opt("overtax", bool, "Also use the weapon's overtax ability (discards it)"), PLAYER, renders=True)
-async def engage(inv: Invocation, dice=None, target=None, form=None, item=None, overtax=None, player=None) -> Reply:
+         Opt("overtax", bool, "Also use the weapon's overtax ability (discards it)"), CONFIRM, PLAYER, renders=True)
+async def engage(inv: Invocation, dice=None, target=None, form=None, item=None, overtax=None, confirm=None,
+                 player=None) -> Reply:
     args = {k: v for k, v in {"dice": args_.dice_spec(dice), "target": args_.unit_ref(target) if target else None,
-                              "form": form, "item": item, "overtax": overtax}.items() if v}
-    out = await inv.do("battle.engage", args, player=player)
+                              "form": form, "item": item, "overtax": overtax, "confirm": confirm}.items() if v}
+    return await _engage(inv, args, player)
+
+
+async def _engage(inv: Invocation, args: dict, player) -> Reply:
+    return await confirming.ask_first(inv, "battle.engage", args, player, lambda out: _engaged(inv, out))
+
+
+async def _engaged(inv: Invocation, out) -> Reply:
     reply = await battle_reply(inv, out)
     if out.state.battle and out.state.battle.pending:
         reply.content += ("\nResolve with the buttons below, `/resolve` (all, in rolled order) or "
@@ -422,12 +487,19 @@ async def reroll(inv: Invocation, dice, player=None) -> Reply:
              autocomplete="forms"),
          Opt("target", str, "The enemy (name, label or hex q,r) or the ally the ability names"),
          Opt("to", str, "An ability that moves you: the hex q,r to move to now (required when it does more after)"),
-         PLAYER, renders=True)
-async def ability(inv: Invocation, name, form=None, target=None, to=None, player=None) -> Reply:
+         CONFIRM, PLAYER, renders=True)
+async def ability(inv: Invocation, name, form=None, target=None, to=None, confirm=None, player=None) -> Reply:
     args = {"name": name} | ({"form": form} if form else {}) | ({"target": target} if target else {}) \
-        | ({"to": args_.one_hex(to, "Give the hex to move to with `to:`, e.g. `to:2,1`.")} if to else {})
-    out = await inv.do("battle.ability", args, player=player)
-    return await battle_reply(inv, out)
+        | ({"to": args_.one_hex(to, "Give the hex to move to with `to:`, e.g. `to:2,1`.")} if to else {}) \
+        | ({"confirm": True} if confirm else {})
+    return await _ability(inv, args, player)
+
+
+async def _ability(inv: Invocation, args: dict, player) -> Reply:
+    return await confirming.ask_first(inv, "battle.ability", args, player, lambda out: battle_reply(inv, out))
+
+
+confirming.RUNNERS.update({"battle.move": _move, "battle.engage": _engage, "battle.ability": _ability})
 
 
 @command("endturn", "End your turn; enemies act after the last adventurer.", PLAYER, renders=True)

@@ -265,9 +265,10 @@ class Ability(TurnAction):
                 and c.b.pending and c.b.pending.owner == owner):
             checks.no_pending(c)  # an ability that rerolls is used while its roll waits
         if is_race:
-            flow.race_ability(c, owner)
+            flow.race_ability(c, owner, bool(args.get("confirm")))
         else:
-            flow.class_ability(c, owner, name, args.get("form"), args.get("target"), args.get("to"))
+            flow.class_ability(c, owner, name, args.get("form"), args.get("target"), args.get("to"),
+                               bool(args.get("confirm")))
 
 
 @action
@@ -282,7 +283,9 @@ class Retreat(Handler):
         if b.retreat:
             raise RuleError("The party is already retreating; the battle ends at the end of this round.")
         b.retreat = True
-        c.say("retreat", "🏳️ The party agrees to retreat: the battle ends at the end of this round.")
+        c.say("retreat", "🏳️ {@leader} calls the retreat: the battle ends, failed, at the end of this round.",
+              since=3, kept="🏳️ The party agrees to retreat: the battle ends at the end of this round.",
+              leader=action.actor)
         return state, c.events
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from engine import party
 from engine.core import Event, RuleError
 from rulesets.tes.rules.table import TABLE, Handler, action
-from rulesets.tes.state import DIFFICULTIES, RULES, Campaign
+from rulesets.tes.state import DIFFICULTIES, RULES, Campaign, unrecorded_rules
 from engine.text import clean_name, slug
 
 MAX_PARTY = party.MAX_PARTY
@@ -62,7 +62,8 @@ class NewCampaign(Handler):
             seed=int(a.get("seed", 0)),
             settings=dict(DEFAULT_SETTINGS),
             pack_version=str(a.get("pack_version") or ""),  # recorded at the edge; "" = the pack's unversioned copy
-            rules=rules_revision(a.get("rules")),  # recorded at the edge; none = the first revision
+            # recorded at the edge; a log from before revisions were recorded: read from its pack version
+            rules=rules_revision(a["rules"]) if a.get("rules") else unrecorded_rules(a.get("pack_version") or ""),
         )
         return camp, [
             Event(
