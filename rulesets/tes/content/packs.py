@@ -84,7 +84,14 @@ def load_pack(name_or_path: str = DEFAULT_PACK, version: str | None = None) -> P
     """
     folder = resolve_pack_path(name_or_path)
     kept = kept_version(folder, version) if version is not None else None
-    return _load_cached(kept, True) if kept is not None else _load_cached(folder, False)
+    if kept is None:
+        return _load_cached(folder, False)
+    # the pack as it is may be the very version asked for (kept before an edit that has not come yet)
+    try:
+        live = _load_cached(folder, False)
+    except ContentError:
+        live = None
+    return live if live is not None and version and live.content_hash == version else _load_cached(kept, True)
 
 
 def _load_cached(folder: Path, kept: bool) -> Pack:
