@@ -13,6 +13,18 @@ from typing import Iterable
 from PIL import Image, ImageDraw, ImageFont
 
 FONT_DIR = os.path.join(os.path.dirname(__file__), "fonts")
+
+# A phone shows a posted picture about PHONE_W pixels wide; every label a player needs must then be at
+# least PHONE_MIN_PX pixels tall (its font's pixel size, the em).  ``min_text(width)`` is the smallest
+# font size a picture ``width`` pixels wide may use; every picture sizes its type from it, and
+# tests/test_phone_text.py measures every text each picture kind draws.
+PHONE_W = 400
+PHONE_MIN_PX = 10
+
+
+def min_text(width: float) -> int:
+    """The smallest font size (pixels) allowed in a picture ``width`` pixels wide."""
+    return int(math.ceil(float(width) * PHONE_MIN_PX / PHONE_W))
 _FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf", "condensed": "DejaVuSansCondensed-Bold.ttf"}
 
 # Palette -------------------------------------------------------------------
@@ -445,10 +457,11 @@ def icon_codes(icons) -> dict[str, str]:
 
 
 def draw_icon(d: ImageDraw.ImageDraw, icon: str, cx: float, cy: float, size: float, fill, bg=None,
-              letters: str | None = None) -> None:
+              letters: str | None = None, least: int = 10) -> None:
     """A simple vector glyph for a die face icon, ``size`` pixels across, centred on (cx, cy).
 
-    An icon without a picture is drawn as ``letters`` (default: :func:`icon_letters`)."""
+    An icon without a picture is drawn as ``letters`` (default: :func:`icon_letters`), at least ``least``
+    pixels tall (the picture's smallest type: they may then reach past ``size``)."""
     s = size / 2
     icon = (icon or "").lower()
     w = max(2, int(size / 9))
@@ -487,7 +500,8 @@ def draw_icon(d: ImageDraw.ImageDraw, icon: str, cx: float, cy: float, size: flo
         d.line([(cx - s * 0.5, cy), (cx + s * 0.5, cy)], fill=fill, width=w)
     else:
         letters = letters or icon_letters(icon)
-        d.text((cx, cy), letters, font=fit_font(letters, size, int(size * 0.8), bold=True), fill=fill, anchor="mm")
+        d.text((cx, cy), letters, font=fit_font(letters, size, max(least, int(size * 0.8)), bold=True, min_size=least),
+               fill=fill, anchor="mm")
 
 
 # Encoding ------------------------------------------------------------------
@@ -646,8 +660,12 @@ def build_palette(source: Image.Image | None = None, exact: Iterable = (),
     return pal
 
 
-def rounded(d: ImageDraw.ImageDraw, box, radius: float, fill=None, outline=None, width: int = 1) -> None:
-    d.rounded_rectangle([float(v) for v in box], radius=radius, fill=fill, outline=outline, width=width)
+def rounded(d: ImageDraw.ImageDraw, box, radius: float = 0, fill=None, outline=None, width: int = 1) -> None:
+    """``d.rounded_rectangle`` that takes any radius: one reaching half the box (a pill) is kept a pixel short of
+    it, where Pillow's corner arithmetic can fail on fractional coordinates."""
+    x0, y0, x1, y1 = (float(v) for v in box)
+    radius = max(0.0, min(float(radius), (x1 - x0) / 2 - 1, (y1 - y0) / 2 - 1))
+    d.rounded_rectangle([x0, y0, x1, y1], radius=radius, fill=fill, outline=outline, width=width)
 
 
 def as_list(x) -> list:

@@ -12,6 +12,12 @@ from typing import Any
 
 SCHEMA = 1
 NAME = "skirmish"
+#: The rules revision a new skirmish plays by (``Skirmish.rules``); a skirmish keeps the revision it began on, so
+#: its log replays as it was played.
+#: 1: the first skirmishes (saved without a revision).
+#: 2: the skirmish keeps its members' display names (``names``, from the actions, like a tes campaign), so its
+#:    posts and pictures name the players after a restart.
+RULES = 2
 BOT = "bot"  # the player id of the bot's warband (never pinged, acts by itself)
 
 PHASES = ("muster", "battle", "over")
@@ -168,6 +174,9 @@ class Skirmish:
     fighters: dict[str, Fighter] = field(default_factory=dict)
     fight: Fight | None = None
     result: dict[str, Any] = field(default_factory=dict)  # {"winner": owner or None, "reason": ...}
+    rules: int = 1  # the rules revision it plays by (RULES when it began; 1 before revisions were recorded)
+    # member id -> display name, refreshed when they act (engine.actions.keep_names); None before revision 2
+    names: dict[str, str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -178,11 +187,14 @@ class Skirmish:
             "phase": self.phase, "warbands": {k: w.to_dict() for k, w in self.warbands.items()},
             "fighters": {k: f.to_dict() for k, f in self.fighters.items()},
             "fight": self.fight.to_dict() if self.fight else None, "result": copy.deepcopy(self.result),
-        }
+        } | ({"rules": self.rules, "names": dict(self.names or {})} if self.rules >= 2 else {})
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Skirmish:
         phase = d.get("phase") if d.get("phase") in PHASES else "muster"
+        rules = max(1, min(RULES, int(d.get("rules") or 1)))
+        raw = d.get("names") if isinstance(d.get("names"), dict) else {}
+        names = {str(k): v[:32] for k, v in raw.items() if isinstance(v, str)}
         return cls(
             channel_id=str(d["channel_id"]), guild_id=str(d["guild_id"]) if d.get("guild_id") else None,
             name=str(d.get("name") or "Skirmish"), leader=str(d["leader"]),
@@ -193,6 +205,7 @@ class Skirmish:
             phase=phase, warbands={str(k): Warband.from_dict(w) for k, w in (d.get("warbands") or {}).items()},
             fighters={str(k): Fighter.from_dict(f) for k, f in (d.get("fighters") or {}).items()},
             fight=Fight.from_dict(d.get("fight")), result=dict(d.get("result") or {}),
+            rules=rules, names=names if rules >= 2 else None,
         )
 
     def clone(self) -> Skirmish:

@@ -6,7 +6,7 @@ from engine.core import Event, RuleError
 from engine.text import clean_name, echo
 from rulesets.skirmish.board import MAX_WARBANDS
 from rulesets.skirmish.rules.table import TABLE, Handler, action
-from rulesets.skirmish.state import Skirmish
+from rulesets.skirmish.state import RULES, Skirmish
 
 # this game's own settings: name -> (lowest, highest, default); the pack's values are the defaults of a new skirmish
 OWN_SETTINGS = {"points": (100, 3000, 400), "rounds": (1, 12, 4)}
@@ -47,6 +47,9 @@ class NewSkirmish(Handler):
                         members=[action.actor], seed=int(a.get("seed", 0)), pack=a.get("pack") or "skirmish",
                         pack_version=str(a.get("pack_version") or pack.version),
                         settings=party.default_settings() | {"points": pack.points, "rounds": pack.rounds})
+        rules = max(1, min(RULES, int(a.get("rules") or 1)))  # the revision the command layer recorded
+        if rules >= 2:
+            camp.rules, camp.names = rules, {}
         return camp, [Event("campaign-opened",
                             f"Skirmish {camp.name} opened with the {pack.title} pack ({pack.points} points a "
                             f"warband, {pack.rounds} battle rounds). {{@leader}} leads.", {"leader": camp.leader})]
