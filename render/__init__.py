@@ -32,7 +32,9 @@ def render(kind: str, view: dict) -> bytes:
 
 def clear_caches() -> None:
     """Forget every cached static layer and palette (the next picture of each kind is drawn cold)."""
-    from render import battlemap, mat
+    from render import battlemap, common, mat, skirmish
 
     battlemap.clear_cache()
     mat.clear_cache()
+    skirmish.clear_cache()
+    common.clear_palettes()

@@ -212,7 +212,7 @@ def _draw_static(view: dict) -> tuple[Image.Image, _Layout]:
         f = fit_font(label, s * 1.2, lay.f, "condensed", min_size=lay.u) if text_width(label, fcoord) > s * 1.2 \
             else fcoord
         colour = (235, 230, 220) if h.get("impassable") else ((20, 60, 20) if h.get("escape") else INK)
-        d.text((cx, cy - s * COORD_Y), label, font=f, fill=colour, anchor="ms")
+        draw_text(d, (cx, cy - s * COORD_Y), label, f, colour, "ms")
         slot = h.get("enemy_slot")
         if slot not in (None, False, ""):
             _slot(d, cx - s * 0.48, cy + s * 0.42, lay.f * 0.72, str(slot), lay.f)
@@ -221,7 +221,7 @@ def _draw_static(view: dict) -> tuple[Image.Image, _Layout]:
 
 def _slot(d, cx, cy, r, text, size) -> None:
     d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=(250, 236, 230), outline=(160, 30, 30), width=max(2, int(r / 7)))
-    d.text((cx, cy), text, font=font(size, True), fill=(160, 30, 30), anchor="mm")
+    draw_text(d, (cx, cy), text, font(size, True), (160, 30, 30), "mm")
 
 
 class _Static(NamedTuple):
@@ -628,7 +628,7 @@ def _legend(d: ImageDraw.ImageDraw, x0: float, y: float, width: float, size: int
         _rim(dd, pts, 4)
         rr = size * 0.62
         dd.ellipse([cx - rr, cy - rr, cx + rr, cy + rr], fill=PATH_COLOUR, outline=WHITE, width=2)
-        dd.text((cx, cy), "1", font=font(size, True), fill=WHITE, anchor="mm")
+        draw_text(dd, (cx, cy), "1", font(size, True), WHITE, "mm")
 
     items.append(("free move you may choose", free, icon_w))
 

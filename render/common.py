@@ -500,8 +500,8 @@ def draw_icon(d: ImageDraw.ImageDraw, icon: str, cx: float, cy: float, size: flo
         d.line([(cx - s * 0.5, cy), (cx + s * 0.5, cy)], fill=fill, width=w)
     else:
         letters = letters or icon_letters(icon)
-        d.text((cx, cy), letters, font=fit_font(letters, size, max(least, int(size * 0.8)), bold=True, min_size=least),
-               fill=fill, anchor="mm")
+        draw_text(d, (cx, cy), letters, fit_font(letters, size, max(least, int(size * 0.8)), bold=True,
+                                                  min_size=least), fill, "mm")
 
 
 # Encoding ------------------------------------------------------------------
@@ -660,12 +660,65 @@ def build_palette(source: Image.Image | None = None, exact: Iterable = (),
     return pal
 
 
+_SHAPES_MAX = 2000
+_SHAPE_AREA = 40_000      # larger boxes are drawn directly (few, and rarely the same twice)
+
+
+_palettes: dict = {}
+_palettes_lock = threading.Lock()
+
+
+def specimen_palette(key, specimens, exact: Iterable = ()) -> Image.Image:
+    """A palette computed once per ``key`` from the pictures ``specimens()`` draws (every flat colour kept,
+    the ``exact`` ones first) and then shared: a picture kind whose colours do not depend on its view maps
+    every frame onto it instead of computing one per frame."""
+    with _palettes_lock:
+        hit = _palettes.get(key)
+    if hit is not None:
+        return hit
+    counts: dict = {}
+    for img in specimens():
+        for c, n in (colour_counts(img.convert("RGB")) or {}).items():
+            counts[c] = counts.get(c, 0) + n
+    pal = build_palette(exact=list(exact), counts=counts)
+    with _palettes_lock:
+        if len(_palettes) > 64:
+            _palettes.clear()
+        _palettes[key] = pal
+    return pal
+
+
+def clear_palettes() -> None:
+    with _palettes_lock:
+        _palettes.clear()
+
+
 def rounded(d: ImageDraw.ImageDraw, box, radius: float = 0, fill=None, outline=None, width: int = 1) -> None:
-    """``d.rounded_rectangle`` that takes any radius: one reaching half the box (a pill) is kept a pixel short of
-    it, where Pillow's corner arithmetic can fail on fractional coordinates."""
+    """``d.rounded_rectangle`` that takes any radius (one reaching half the box, a pill, is kept a pixel short
+    of it, where Pillow's corner arithmetic can fail on fractional coordinates), and draws a shape it drew
+    before by pasting it: chips, pills and badges come back every turn, and Pillow draws a rounded corner
+    slowly.  The shapes are memoised per thread, keyed by size, radius, colours and the box's fraction of a
+    pixel, so the pixels are those of ``rounded_rectangle``."""
     x0, y0, x1, y1 = (float(v) for v in box)
     radius = max(0.0, min(float(radius), (x1 - x0) / 2 - 1, (y1 - y0) / 2 - 1))
-    d.rounded_rectangle([x0, y0, x1, y1], radius=radius, fill=fill, outline=outline, width=width)
+    im = getattr(d, "_image", None)
+    w, h = x1 - x0, y1 - y0
+    if im is None or im.mode != "RGB" or w * h > _SHAPE_AREA or w <= 0 or h <= 0:
+        d.rounded_rectangle([x0, y0, x1, y1], radius=radius, fill=fill, outline=outline, width=width)
+        return
+    ix, iy = math.floor(x0), math.floor(y0)
+    fx, fy = x0 - ix, y0 - iy
+    shapes = getattr(_local, "shapes", None)
+    if shapes is None or len(shapes) > _SHAPES_MAX:
+        shapes = _local.shapes = {}
+    key = (fx, fy, w, h, radius, fill, outline, width)
+    hit = shapes.get(key)
+    if hit is None:
+        tile = Image.new("RGBA", (int(math.ceil(fx + w)) + 2, int(math.ceil(fy + h)) + 2), (0, 0, 0, 0))
+        ImageDraw.Draw(tile).rounded_rectangle([fx, fy, fx + w, fy + h], radius=radius, fill=fill, outline=outline,
+                                               width=width)
+        hit = shapes[key] = (tile.convert("RGB"), tile.getchannel("A"))
+    im.paste(hit[0], (ix, iy), hit[1])
 
 
 def as_list(x) -> list:

@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 from render.common import (
     rounded,
-    BG, INK, INK_SOFT, WHITE, constellation_colour, draw_icon, encode_png, fit_font, font, icon_codes, min_text, mix,
+    BG, INK, INK_SOFT, WHITE, constellation_colour, draw_icon, draw_text, encode_png, fit_font, font, icon_codes, min_text, mix,
     pips, printable_view, text_on, wrap,
 )
 
@@ -59,7 +59,7 @@ def _face(d: ImageDraw.ImageDraw, results: list[dict], x0: float, y0: float, w: 
             ix = cx - total / 2 + isz / 2
             draw_icon(d, icon, ix, cy, isz, INK, bg=WHITE, letters=(codes or {}).get(icon), least=least)
             if vtxt:
-                d.text((ix + isz / 2 + gap, cy), vtxt, font=fval, fill=INK, anchor="lm")
+                draw_text(d, (ix + isz / 2 + gap, cy), vtxt, fval, INK, "lm")
 
 
 FACE_MEANINGS = {
@@ -126,11 +126,27 @@ def _title_lines(title: str, width: float, least: int = 24):
     return wrap(title, f, width, max_lines=3), f
 
 
+def _palette():
+    from render.common import CONSTELLATION_COLOURS, specimen_palette
+    from render.samples import example_roll_view
+
+    exact = [BG, INK, INK_SOFT, WHITE, (44, 40, 52), (90, 86, 80), (200, 190, 172)]
+    for col in CONSTELLATION_COLOURS.values():
+        exact += [col, mix(col, (0, 0, 0), 0.45), text_on(col)]
+    return specimen_palette("roll", lambda: [draw_roll(example_roll_view())[0]], exact)
+
+
 def render_roll(view: dict) -> bytes:
     """Draw a strip of rolled dice faces from its view model; returns PNG bytes.
 
     Under the dice a key says what each face shown means; the title wraps rather than being cut.
     """
+    img, pal = draw_roll(view)
+    return encode_png(img, palette_image=pal if pal is not None else _palette())
+
+
+def draw_roll(view: dict):
+    """The finished roll picture (and None: ``render_roll`` maps it onto the rolls' shared palette)."""
     view = printable_view(view or {})
     dice = [x for x in (view.get("dice") or []) if isinstance(x, dict)]
     n = max(1, len(dice))
@@ -155,11 +171,11 @@ def render_roll(view: dict) -> bytes:
     d.rectangle([0, 0, width, header_h - 8], fill=(44, 40, 52))
     ty = (header_h - 8) / 2 - (len(tlines) - 1) * line_h / 2
     for line in tlines:
-        d.text((M, ty), line, font=tfont, fill=WHITE, anchor="lm")
+        draw_text(d, (M, ty), line, tfont, WHITE, "lm")
         ty += line_h
     if not dice:
-        d.text((width / 2, header_h + row_h / 2), "no dice rolled", font=font(24), fill=INK_SOFT, anchor="mm")
-        return encode_png(img)
+        draw_text(d, (width / 2, header_h + row_h / 2), "no dice rolled", font(24), INK_SOFT, "mm")
+        return img, None
 
     for i, die in enumerate(dice):
         row, col = divmod(i, per_row)
@@ -173,7 +189,7 @@ def render_roll(view: dict) -> bytes:
         rounded(d, [x0, y0, x0 + DIE, y0 + DIE], radius=20, fill=colr, outline=edge, width=4)
         fg = text_on(colr)
         short = str(die.get("short") or str(die.get("label") or "?")[:3].upper())
-        d.text((cx, y0 + 17), short, font=fit_font(short, DIE - 30, max(20, u), True, u), fill=fg, anchor="mm")
+        draw_text(d, (cx, y0 + 17), short, fit_font(short, DIE - 30, max(20, u), True, u), fg, "mm")
         lvl = _int_or_none(die.get("level"))
         if lvl:
             pips(d, cx, y0 + DIE - 12, lvl, 4, fg, gap=12)
@@ -184,7 +200,7 @@ def render_roll(view: dict) -> bytes:
         fname = font(max(18, u), True)
         ny = y0 + DIE + 6
         for line in wrap(str(die.get("label") or ""), fname, CELL_W - 10, max_lines=2):
-            d.text((cx, ny), line, font=fname, fill=INK, anchor="ma")
+            draw_text(d, (cx, ny), line, fname, INK, "ma")
             ny += 22
         if die.get("resolved") is False:
             box = (int(cx - CELL_W / 2 + 2), int(y0 - 4), int(cx + CELL_W / 2 - 2), int(y0 + DIE + NAME_H + 4))
@@ -193,12 +209,12 @@ def render_roll(view: dict) -> bytes:
             tw = ft.getlength("UNRESOLVED") + 14
             ty = y0 + DIE - 8
             rounded(d, [cx - tw / 2, ty - 13, cx + tw / 2, ty + 13], radius=8, fill=(90, 86, 80))
-            d.text((cx, ty), "UNRESOLVED", font=ft, fill=WHITE, anchor="mm")
+            draw_text(d, (cx, ty), "UNRESOLVED", ft, WHITE, "mm")
     # the key: what each face means
     ky = header_h + nrows * row_h + 4
     d.line([(M, ky), (width - M, ky)], fill=(200, 190, 172), width=2)
     ky += 12
-    d.text((M, ky + KEY_FONT / 2 + 2), "KEY", font=font(max(20, u), True), fill=INK_SOFT, anchor="lm")
+    draw_text(d, (M, ky + KEY_FONT / 2 + 2), "KEY", font(max(20, u), True), INK_SOFT, "lm")
     f = font(KEY_FONT)
     for x, y, icon, lines in key:
         kx, kyy = M + 70 + x, ky + y
@@ -209,6 +225,6 @@ def render_roll(view: dict) -> bytes:
             draw_icon(d, icon, kx + isz / 2, kyy + isz / 2, isz, INK, bg=BG, letters=codes.get(icon), least=u)
         ly = kyy + isz / 2
         for line in lines:
-            d.text((kx + isz + 8, ly), line, font=f, fill=INK, anchor="lm")
+            draw_text(d, (kx + isz + 8, ly), line, f, INK, "lm")
             ly += KEY_FONT + 4
-    return encode_png(img)
+    return img, None

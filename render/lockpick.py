@@ -60,6 +60,16 @@ def _die(d: ImageDraw.ImageDraw, cx: float, cy: float, size: float, value: int) 
 
 
 def render_lockpick(view: dict) -> bytes:
+    from render.common import specimen_palette
+    from render.samples import lockpick_view
+
+    img = draw_lockpick(view)
+    exact = [BG, INK, INK_SOFT, INK_FAINT, PANEL, WHITE, GOLD, HEADER_BG, OK, NOT_YET, (150, 100, 0)]
+    return encode_png(img, palette_image=specimen_palette("lockpick", lambda: [draw_lockpick(lockpick_view())],
+                                                          exact))
+
+
+def draw_lockpick(view: dict) -> Image.Image:
     v = printable_view(view or {})
     code = [_int(x) for x in (v.get("code") or [])]
     keys = {_int(x) for x in (v.get("keys") or [])}
@@ -133,7 +143,7 @@ def render_lockpick(view: dict) -> bytes:
     for line in nlines:
         draw_text(d, (M, y), line, fnote, INK_SOFT, "la")
         y += U + 8
-    return encode_png(img)
+    return img
 
 
 __all__ = ["render_lockpick", "tick", "cross", "INK_FAINT"]

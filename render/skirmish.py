@@ -9,10 +9,13 @@ roll-off of a tie).  Every text is at least ``min_text(width)`` pixels (10 px at
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 
 from PIL import Image, ImageDraw
 
 from render.common import (
+    build_palette, colour_counts,
     rounded,
     BG, GOLD, INK, INK_FAINT, INK_SOFT, PANEL, WHITE, draw_text, ellipsize, encode_png, fit_font, font, min_text, mix,
     printable_view, text_width, wrap,
@@ -206,25 +209,16 @@ def render_map(view: dict) -> bytes:
         log_lines = result_lines + log_lines[-2:]
     log_h = (u * 1.6 + len(log_lines) * u * ROW + 14) if log_lines else 0
     band_layout = [_band_layout(b, W, u) for b in bands]
-    H = int(H0 + u * 1.7 * 3 + 20 + log_h + sum(h for h, _ in band_layout) + 14)
+    static = _static_field(view, palette, width_h, height_h)
+    H = int(static.image.height + 10 + log_h + sum(h for h, _ in band_layout) + 14)
     img = Image.new("RGB", (W, H), BG)
+    img.paste(static.image, (0, 0))
     d = ImageDraw.Draw(img)
     tag = None
     if result:
         tag = ("WINNER: " + str(result.get("winner")), WIN) if result.get("winner") else ("DRAW", (110, 110, 110))
     _title(d, W, str(view.get("title") or "Skirmish"), title_h, tag)
     s = field.hex
-    # the hexes, deployment zones tinted with their warband's colour; their labels are what /skirmish move takes
-    fcoord = font(u, "condensed")
-    for h in view.get("hexes") or []:
-        q, r = int(h["q"]), int(h["r"])
-        cx, cy = field.centre(q, r)
-        zone = h.get("zone")
-        fill = mix(palette[zone % len(palette)], PANEL, 0.75) if zone is not None else PANEL
-        d.polygon(field.corners(cx, cy, s - 1), fill=fill, outline=(175, 165, 150))
-        label = f"{q},{r}"
-        f = fcoord if text_width(label, fcoord) <= s * SQ3 - 4 else fit_font(label, s * SQ3 - 4, u, "condensed", u)
-        draw_text(d, (cx, cy + 1), label, f, (78, 70, 62), "mm")
     # moves, retreats, attacks and bolts under the fighters
     for t in view.get("trail") or []:
         if t.get("kind") in ("move", "retreat") and t.get("path"):
@@ -275,7 +269,7 @@ def render_map(view: dict) -> bytes:
             k = s * 0.5
             d.line([(cx - k, cy - k), (cx + k, cy + k)], fill=(160, 20, 20), width=6)
             d.line([(cx - k, cy + k), (cx + k, cy - k)], fill=(160, 20, 20), width=6)
-    y = _key(d, M, H0, W - 2 * M, u) + 10
+    y = static.image.height + 10
     # what just happened
     if log_lines:
         rounded(d, [M, y, W - M, y + log_h - 6], radius=10, fill=PANEL, outline=(120, 110, 98), width=2)
@@ -290,7 +284,69 @@ def render_map(view: dict) -> bytes:
     for b, (bh, lines) in zip(bands, band_layout):
         _draw_band(d, b, y, bh, lines, W, u)
         y += bh
-    return encode_png(img)
+    if static.palette is None:  # the first frame of this field: its palette, from the field and this frame
+        counts = colour_counts(img) or {}
+        static.palette = build_palette(exact=_exact(palette), counts=counts)
+    return encode_png(img, palette_image=static.palette)
+
+
+class _Static:
+    """A field drawn once: the hexes, their labels and the key; and the palette its frames are mapped onto."""
+
+    def __init__(self, image: Image.Image):
+        self.image = image
+        self.palette = None
+
+
+_fields: "OrderedDict[tuple, _Static]" = OrderedDict()
+_fields_lock = threading.Lock()
+
+
+def clear_cache() -> None:
+    with _fields_lock:
+        _fields.clear()
+
+
+def _exact(palette) -> list:
+    cols = [BG, PANEL, INK, INK_SOFT, WHITE, HEADER_BG, WAIT, ACTIVE, CHANNEL, WIN, (110, 110, 110), (150, 110, 0),
+            (175, 165, 150), (78, 70, 62), (120, 110, 98), (160, 20, 20)] + list(TRAIL.values())
+    cols += [(40, 140, 60), (200, 130, 20), (190, 30, 30)]
+    for c in palette:
+        cols += [c, mix(c, (200, 200, 200), 0.55), mix(c, PANEL, 0.75), mix(c, WHITE, 0.75)]
+    return list(dict.fromkeys(cols))
+
+
+def _static_field(view: dict, palette: list, width_h: int, height_h: int) -> _Static:
+    hexes = tuple((int(h["q"]), int(h["r"]), h.get("zone")) for h in view.get("hexes") or [])
+    key = (width_h, height_h, tuple(palette), hexes)
+    with _fields_lock:
+        hit = _fields.get(key)
+        if hit is not None:
+            _fields.move_to_end(key)
+            return hit
+    W, u, title_h = MAP_W, min_text(MAP_W), 72
+    field = _Field(width_h, height_h, title_h)
+    H0 = title_h + field.height + 12
+    img = Image.new("RGB", (W, int(H0 + u * 1.7 * 4)), BG)
+    d = ImageDraw.Draw(img)
+    d.rectangle([0, 0, W, title_h - 8], fill=HEADER_BG)
+    s = field.hex
+    # the hexes, deployment zones tinted with their warband's colour; their labels are what /skirmish move takes
+    fcoord = font(u, "condensed")
+    for q, r, zone in hexes:
+        cx, cy = field.centre(q, r)
+        fill = mix(palette[zone % len(palette)], PANEL, 0.75) if zone is not None else PANEL
+        d.polygon(field.corners(cx, cy, s - 1), fill=fill, outline=(175, 165, 150))
+        label = f"{q},{r}"
+        f = fcoord if text_width(label, fcoord) <= s * SQ3 - 4 else fit_font(label, s * SQ3 - 4, u, "condensed", u)
+        draw_text(d, (cx, cy + 1), label, f, (78, 70, 62), "mm")
+    y = _key(d, M, H0, W - 2 * M, u)
+    built = _Static(img.crop((0, 0, W, int(y))))
+    with _fields_lock:
+        _fields[key] = built
+        while len(_fields) > 8:
+            _fields.popitem(last=False)
+    return built
 
 
 def _band_text(b: dict) -> list[str]:
