@@ -213,10 +213,19 @@ def _draw_static(view: dict) -> tuple[Image.Image, _Layout]:
             else fcoord
         colour = (235, 230, 220) if h.get("impassable") else ((20, 60, 20) if h.get("escape") else INK)
         draw_text(d, (cx, cy - s * COORD_Y), label, f, colour, "ms")
-        slot = h.get("enemy_slot")
-        if slot not in (None, False, ""):
-            _slot(d, cx - s * 0.48, cy + s * 0.42, lay.f * 0.72, str(slot), lay.f)
     return img, lay
+
+
+def _draw_slots(d: ImageDraw.ImageDraw, lay, hexes: list, units: list[dict], yoff: float) -> None:
+    """The enemy slots' numbers, in the hexes no unit stands on (under a unit they would read as its HP)."""
+    taken = {_unit_place(u) for u in units}
+    for h in hexes:
+        slot = h.get("enemy_slot") if isinstance(h, dict) else None
+        qr = _qr(h) if slot not in (None, False, "") else None
+        if qr is None or qr in taken:
+            continue
+        cx, cy = lay.centre(*qr)
+        _slot(d, cx - lay.s * 0.48, cy + yoff + lay.s * 0.42, lay.f * 0.72, str(slot), lay.f)
 
 
 def _slot(d, cx, cy, r, text, size) -> None:
@@ -524,7 +533,7 @@ def _draw_units(d: ImageDraw.ImageDraw, lay, units: list[dict], yoff: float) -> 
             statuses = statuses[:len(spots) - 1] + [f"+{len(statuses) - len(spots) + 1}"]
         for st, (side_, ex, ey) in zip(statuses, spots):
             w = _badge_width(st, fbadge)
-            bx = ex + w * 0.3 if side_ == "right" else ex - w * 0.3
+            bx = ex + w * 0.4 if side_ == "right" else ex - w * 0.4
             _badge(d, bx, ey, st, fbadge)
 
 
@@ -672,6 +681,7 @@ def _dynamic_colours() -> list[tuple[int, int, int]]:
     cols += [(40, 140, 60), (200, 130, 20), (190, 30, 30), (110, 110, 110)]           # HP pills
     cols += list(STATUS_COLOURS.values()) + [status_colour(""), (90, 86, 80)]         # badges
     cols += [(120, 20, 20)]                                                           # defeated
+    cols += [(250, 236, 230), (160, 30, 30)]                                          # enemy slots
     cols += [(140, 88, 40), (60, 36, 14)]                                             # cache chest
     cols += [(210, 40, 30), (255, 210, 80)]                                           # fatigue banner
     cols += list(RESULT_COLOURS.values())                                             # the battle's end
@@ -941,7 +951,8 @@ def draw_map(view: dict) -> tuple[Image.Image, Image.Image]:
     # moves: the acting unit's path and any others the view lists
     for path, colour in _moves_of(view, units):
         _draw_moves(d, lay, path, yoff, colour)
-    # hexes a player may choose now (a free move offered), dice placed in hexes, then the units
+    # enemy slots, hexes a player may choose now (a free move offered), dice placed in hexes, then the units
+    _draw_slots(d, lay, view.get("hexes") or [], units, yoff)
     _draw_choices(d, lay, view.get("choices") or [], yoff)
     _draw_hex_dice(d, lay, view.get("dice") or [], units, yoff)
     _draw_units(d, lay, units, yoff)
