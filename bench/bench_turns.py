@@ -536,7 +536,7 @@ def rss_mib() -> float:
 
 
 def report(cfg: Config, res: Results, db: Path, rss_before: float, trace_peak: int | None,
-           cache: dict, growth: dict | None = None) -> str:
+           cache: dict, growth: dict | None = None, mat_cache: dict | None = None) -> str:
     t = res.turns
     out = io.StringIO()
     w = lambda s="": out.write(s + "\n")  # noqa: E731
@@ -587,7 +587,8 @@ def report(cfg: Config, res: Results, db: Path, rss_before: float, trace_peak: i
          else "; tracemalloc off (--tracemalloc)"))
     size = sum(p.stat().st_size for p in db.parent.glob(db.name + "*") if p.exists())
     w(f"database: {size / 2**20:.2f} MiB (with WAL); map static-layer cache: {cache['hits']} hits, "
-      f"{cache['misses']} misses")
+      f"{cache['misses']} misses" + (f"; mat panels: {mat_cache['hits']} pasted, {mat_cache['misses']} drawn"
+                                     if mat_cache else ""))
     g = growth
     if g and g["entries"]:
         w(f"database growth per action: {size / g['entries'] / 1024:.2f} KiB of file "
@@ -618,7 +619,7 @@ def figures(cfg: Config, res: Results) -> dict[str, Any]:
             "played": {k: kinds[k] for k in TURN_KINDS if kinds[k]},
             "answered": dict(Counter(r.answered for r in t if r.answered)),
             "whole_turn": ms([r.total for r in t]), "engine": ms([r.engine for r in t]),
-            "map_render": ms([r.render_map for r in t if r.render_map]),
+            "map_render": ms([r.render_map for r in t if r.render_map]), "peak_rss_mib": rss_mib(),
             "concurrency": cfg.concurrency, "channels": cfg.channels, "turns_per_channel": cfg.turns}
 
 
@@ -636,6 +637,8 @@ def compare_text(rev: str, mine: dict, theirs: dict | None, error: str = "") -> 
     for key, label in (("whole_turn", "whole turn"), ("map_render", "map render"), ("engine", "engine")):
         for p in ("p50", "p99"):
             w(f"{label + ' ' + p + ' (ms)':<34} {mine[key][p]:>12.2f} {theirs[key][p]:>12.2f}")
+    if "peak_rss_mib" in mine and "peak_rss_mib" in theirs:
+        w(f"{'peak RSS (MiB)':<34} {mine['peak_rss_mib']:>12.1f} {theirs['peak_rss_mib']:>12.1f}")
     w(f"{'turns timed (refused)':<34} {mine['turns']:>8} ({mine['refused']}) {theirs['turns']:>8} "
       f"({theirs['refused']})")
     if mine["played"] != theirs["played"]:
@@ -721,6 +724,9 @@ def warm_up() -> None:
     render.render("mat", battle_mat_view())
     render.render("roll", example_roll_view())
     battlemap.clear_cache()
+    clear = getattr(getattr(render, "mat", None), "clear_cache", None)
+    if clear is not None and "palette" in clear.__code__.co_varnames:
+        clear(palette=False)  # the mat's panels too, so that their misses are real (its palette stays, like fonts)
 
 
 async def run_bench(cfg: Config) -> str:
@@ -751,7 +757,9 @@ async def run_bench(cfg: Config) -> str:
                     trace_peak = tracemalloc.get_traced_memory()[1]
                     tracemalloc.stop()
             growth = db_growth(db)
-            text = report(cfg, res, db, rss_before, trace_peak, battlemap.cache_info(), growth)
+            mat_info = getattr(getattr(render, "mat", None), "cache_info", None)  # the mat's panels (not before)
+            text = report(cfg, res, db, rss_before, trace_peak, battlemap.cache_info(), growth,
+                          mat_info() if mat_info else None)
             cfg.figures = figures(cfg, res)
         finally:
             ActionTable.execute = _real_execute

@@ -122,9 +122,11 @@ def font(size: int, bold: bool | str = False):
     key = (int(size), bold if bold == "condensed" else bool(bold))
     f = cache.get(key)
     if f is None:
-        data = _font_bytes(key[1])
+        # by path: FreeType reads the file as it needs it, where a copy of its bytes would be kept in memory
+        # by every font object of every thread (a few dozen sizes in each render thread)
+        path = os.path.join(FONT_DIR, _FONT_FILES[key[1]])
         try:
-            f = ImageFont.truetype(io.BytesIO(data), key[0]) if data else _default_font(key[0])
+            f = ImageFont.truetype(path, key[0])
         except OSError:
             f = _default_font(key[0])
         cache[key] = f
@@ -660,7 +662,7 @@ def build_palette(source: Image.Image | None = None, exact: Iterable = (),
     return pal
 
 
-_SHAPES_MAX = 2000
+_SHAPES_MAX = 600
 _SHAPE_AREA = 40_000      # larger boxes are drawn directly (few, and rarely the same twice)
 
 
@@ -706,6 +708,8 @@ def rounded(d: ImageDraw.ImageDraw, box, radius: float = 0, fill=None, outline=N
     if im is None or im.mode != "RGB" or w * h > _SHAPE_AREA or w <= 0 or h <= 0:
         d.rounded_rectangle([x0, y0, x1, y1], radius=radius, fill=fill, outline=outline, width=width)
         return
+    # a quarter of a pixel is as fine as the memo tells shapes apart (the pixels differ by less than that)
+    x0, y0, w, h, radius = (round(v * 4) / 4 for v in (x0, y0, w, h, radius))
     ix, iy = math.floor(x0), math.floor(y0)
     fx, fy = x0 - ix, y0 - iy
     shapes = getattr(_local, "shapes", None)

@@ -68,23 +68,26 @@ def _int(v, default: int = 0) -> int:
 
 
 # ------------------------------------------------------------------------------------ the caches --
-_CACHE_MAX = 96
+_CACHE_PIXELS = 12_000_000   # the panels kept: about 36 MB of pictures (a few dozen adventurers' mats)
 _sections: "OrderedDict[str, Image.Image]" = OrderedDict()
 _lock = threading.Lock()
-_stats = {"hits": 0, "misses": 0}
+_stats = {"hits": 0, "misses": 0, "pixels": 0}
 _palette: dict = {}
 
 
 def cache_info() -> dict[str, int]:
     with _lock:
-        return {"hits": _stats["hits"], "misses": _stats["misses"], "size": len(_sections)}
+        return {"hits": _stats["hits"], "misses": _stats["misses"], "size": len(_sections),
+                "pixels": _stats["pixels"]}
 
 
-def clear_cache() -> None:
+def clear_cache(palette: bool = True) -> None:
+    """Forget the drawn panels (and the palette, unless ``palette=False``)."""
     with _lock:
         _sections.clear()
-        _palette.clear()
-        _stats["hits"] = _stats["misses"] = 0
+        if palette:
+            _palette.clear()
+        _stats["hits"] = _stats["misses"] = _stats["pixels"] = 0
 
 
 def _section(name: str, data: Any, draw: Callable[[Any], Image.Image]) -> Image.Image:
@@ -99,9 +102,12 @@ def _section(name: str, data: Any, draw: Callable[[Any], Image.Image]) -> Image.
         _stats["misses"] += 1
     img = draw(data)
     with _lock:
-        _sections[key] = img
-        while len(_sections) > _CACHE_MAX:
-            _sections.popitem(last=False)
+        if key not in _sections:
+            _sections[key] = img
+            _stats["pixels"] += img.width * img.height
+        while _stats["pixels"] > _CACHE_PIXELS and len(_sections) > 1:
+            _k, old = _sections.popitem(last=False)
+            _stats["pixels"] -= old.width * old.height
     return img
 
 
@@ -142,24 +148,30 @@ def _the_palette() -> Image.Image:
 
 # ----------------------------------------------------------------------------------- drawing kit --
 class _Panel:
-    """A section being drawn: a rounded panel the picture's width, as tall as what is drawn in it."""
+    """A section being drawn: a rounded panel the picture's width, as tall as what is drawn in it; or one part
+    of a panel drawn in several sections ("top", "middle", "bottom"), whose frame the parts continue."""
 
-    def __init__(self, height: int, title: str = "", note: str = "", top: bool = False):
-        self.img = Image.new("RGB", (W, height), BG)
+    def __init__(self, height: int, title: str = "", note: str = "", part: str = "whole"):
+        self.img = Image.new("RGB", (W, height), PANEL)
         self.d = ImageDraw.Draw(self.img)
-        self.title, self.note = title, note
-        self.y = PAD + (int(TITLE * 1.5) if title else 0)
+        self.title, self.note, self.part = title, note, part
+        top = part in ("whole", "top")
+        self.y = (PAD if top else 0) + (int(TITLE * 1.5) if title else 0)
 
     def finish(self, bottom: float) -> Image.Image:
-        """The panel cut to what was drawn: its rounded frame, the title and its note."""
-        h = int(bottom + PAD)
-        size = (W, h + GAP)
+        """The panel cut to what was drawn: its frame, the title and its note."""
+        closes = self.part in ("whole", "bottom")
+        h = int(bottom + (PAD if closes else 0))
+        size = (W, h + (GAP if closes else 0))
+        # the frame, as a rounded box reaching past the part's open edges
+        y0 = 0 if self.part in ("whole", "top") else -40
+        y1 = h if closes else h + 40
         img = Image.new("RGB", size, BG)
         mask = Image.new("L", size, 0)
-        ImageDraw.Draw(mask).rounded_rectangle([M, 0, W - M, h], radius=12, fill=255)
+        ImageDraw.Draw(mask).rounded_rectangle([M, y0, W - M, y1], radius=12, fill=255)
         img.paste(self.img.crop((0, 0) + size), (0, 0), mask)
         d = ImageDraw.Draw(img)
-        rounded(d, [M, 0, W - M, h], radius=12, outline=LINE, width=2)
+        d.rounded_rectangle([M, y0, W - M, y1], radius=12, outline=LINE, width=2)
         if self.title:
             ft = font(TITLE, True)
             draw_text(d, (M + PAD, PAD - 2), self.title, ft, INK_SOFT, "la")
@@ -171,10 +183,8 @@ class _Panel:
         return img
 
 
-def _panel(height: int, title: str = "", note: str = "") -> _Panel:
-    p = _Panel(height, title, note)
-    p.d.rectangle([0, 0, W, height], fill=PANEL)
-    return p
+def _panel(height: int, title: str = "", note: str = "", part: str = "whole") -> _Panel:
+    return _Panel(height, title, note, part)
 
 
 def _tag(d, x, y, text, fill, size=U, fg=None) -> float:
@@ -327,70 +337,94 @@ def _form_and_race(data: dict) -> Image.Image:
 
 
 LABEL_H = U * 1.45
+_ROW_GAP = 8
+_CELL = (CW - 2 * PAD - 7 * _ROW_GAP) / 8
+_COLS = [M + PAD + i * (_CELL + _ROW_GAP) for i in range(8)]
 
 
-def _rows(rows: list) -> Image.Image:
-    """The five attribute rows: each row's slot names above it; circle, six squares, circle."""
-    p = _panel(1600, "ATTRIBUTE ROWS", "costs: white from the left, black from the right")
+def _cost_boxes(d, costs: dict, yy: float) -> None:
+    lc, rc = list(costs.get("left") or []), list(costs.get("right") or [])
+    fc = font(U, True)
+    bw = min(_CELL / 2 - 2, U * 1.5)
+    for i in range(6):
+        cx = _COLS[i + 1] + _CELL / 2
+        if i < len(lc):
+            d.rectangle([cx - bw - 1, yy, cx - 1, yy + U * 1.3], fill=WHITE, outline=INK, width=2)
+            draw_text(d, (cx - bw / 2 - 1, yy + U * 0.65), str(lc[i]), fc, INK, "mm")
+        if i < len(rc):
+            d.rectangle([cx + 1, yy, cx + bw + 1, yy + U * 1.3], fill=INK, outline=INK, width=2)
+            draw_text(d, (cx + bw / 2 + 1, yy + U * 0.65), str(rc[i]), fc, WHITE, "mm")
+
+
+def _rows_top(costs: dict) -> Image.Image:
+    """The attribute rows' panel opens: its title and the XP costs above the columns (when every row has the
+    same)."""
+    p = _panel(300, "ATTRIBUTE ROWS", "costs: white from the left, black from the right", part="top")
+    y = p.y
+    if costs:
+        _cost_boxes(p.d, costs, y)
+        y += U * 1.3 + 10
+    return p.finish(y)
+
+
+def _row(data: dict) -> Image.Image:
+    """One attribute row: its slots' names above it; circle, six squares, circle."""
+    idx, row, costs, last = data["index"], data["row"], data.get("costs"), data["last"]
+    p = _panel(400, part="middle")
     d = p.d
     inner = CW - 2 * PAD
-    gap = 8
-    cell = (inner - 7 * gap) / 8
     x0 = M + PAD
-    cols = [x0 + i * (cell + gap) for i in range(8)]
-    y = p.y
+    y = 0
+    if costs:
+        _cost_boxes(d, costs, y)
+        y += U * 1.3 + 6
+    # the slots' names above the row: left slot at the left, right slot at the right
+    left, right = row.get("left") or {}, row.get("right") or {}
+    fl = font(U, True)
+    num = f"{idx + 1}"
+    draw_text(d, (x0, y + LABEL_H / 2), num, fl, INK_FAINT, "lm")
+    lx = x0 + text_width(num, fl) + 10
+    ltxt, rtxt = _slot_words(left), _slot_words(right)
+    rw = text_width(rtxt, fl) if rtxt else 0
+    if ltxt:
+        draw_text(d, (lx, y + LABEL_H / 2), ellipsize(ltxt, fl, inner - rw - 40), fl, INK, "lm")
+    if rtxt:
+        draw_text(d, (x0 + inner, y + LABEL_H / 2), rtxt, fl, INK, "rm")
+    y += LABEL_H
+    boxes = {}
+    _circle(d, left, _COLS[0], y, _CELL)
+    squares = list(row.get("squares") or [])[:6]
+    squares += [None] * (6 - len(squares))
+    for i, sq in enumerate(squares):
+        _square(d, sq, row, _COLS[i + 1], y, _CELL)
+        boxes[(idx, i)] = (_COLS[i + 1], y, _CELL)
+    _circle(d, right, _COLS[7], y, _CELL)
+    y += _CELL + 10
+    if not last:
+        d.line([(x0, y - 5), (x0 + inner, y - 5)], fill=(226, 218, 202), width=1)
+    img = p.finish(y)
+    img.info["squares"] = boxes  # (row, column) -> (x, y, size) of each square, in this section
+    return img
+
+
+def _rows_end(_data=None) -> Image.Image:
+    p = _panel(200, part="bottom")
+    y = _lines(p.d, M + PAD, 2, "Hollow die: not in its row (COOL on the cooldown track, ACTIVE in an active slot, "
+                                "DRAIN drained).", CW - 2 * PAD, U, fill=INK_SOFT)
+    return p.finish(y)
+
+
+def _rows_parts(rows: list) -> list[tuple[str, Any, Callable]]:
+    """The attribute rows as sections: the panel's top, one per row (a die moving redraws its row only),
+    the panel's end."""
     first = (rows[0].get("costs") or {}) if rows else {}
     same = all((r.get("costs") or {}) == first for r in rows if r)
-    boxes: dict = {}
-
-    def cost_boxes(costs, yy):
-        lc, rc = list(costs.get("left") or []), list(costs.get("right") or [])
-        fc = font(U, True)
-        bw = min(cell / 2 - 2, U * 1.5)
-        for i in range(6):
-            cx = cols[i + 1] + cell / 2
-            if i < len(lc):
-                d.rectangle([cx - bw - 1, yy, cx - 1, yy + U * 1.3], fill=WHITE, outline=INK, width=2)
-                draw_text(d, (cx - bw / 2 - 1, yy + U * 0.65), str(lc[i]), fc, INK, "mm")
-            if i < len(rc):
-                d.rectangle([cx + 1, yy, cx + bw + 1, yy + U * 1.3], fill=INK, outline=INK, width=2)
-                draw_text(d, (cx + bw / 2 + 1, yy + U * 0.65), str(rc[i]), fc, WHITE, "mm")
-
-    if same and first:
-        cost_boxes(first, y)
-        y += U * 1.3 + 10
-    for idx, row in enumerate(rows):
-        if not same and row.get("costs"):
-            cost_boxes(row["costs"], y)
-            y += U * 1.3 + 6
-        # the slots' names above the row: left slot at the left, right slot at the right
-        left, right = row.get("left") or {}, row.get("right") or {}
-        fl = font(U, True)
-        num = f"{idx + 1}"
-        draw_text(d, (x0, y + LABEL_H / 2), num, font(U, True), INK_FAINT, "lm")
-        lx = x0 + text_width(num, fl) + 10
-        ltxt, rtxt = _slot_words(left), _slot_words(right)
-        rw = text_width(rtxt, fl) if rtxt else 0
-        if ltxt:
-            draw_text(d, (lx, y + LABEL_H / 2), ellipsize(ltxt, fl, inner - rw - 40), fl, INK, "lm")
-        if rtxt:
-            draw_text(d, (x0 + inner, y + LABEL_H / 2), rtxt, fl, INK, "rm")
-        y += LABEL_H
-        _circle(d, left, cols[0], y, cell)
-        squares = list(row.get("squares") or [])[:6]
-        squares += [None] * (6 - len(squares))
-        for i, sq in enumerate(squares):
-            _square(d, sq, row, cols[i + 1], y, cell)
-            boxes[(idx, i)] = (cols[i + 1], y, cell)
-        _circle(d, right, cols[7], y, cell)
-        y += cell + 10
-        if idx < len(rows) - 1:
-            d.line([(x0, y - 5), (x0 + inner, y - 5)], fill=(226, 218, 202), width=1)
-    y = _lines(d, x0, y + 2, "Hollow die: not in its row (COOL on the cooldown track, ACTIVE in an active slot, "
-                             "DRAIN drained).", inner, U, fill=INK_SOFT)
-    img = p.finish(y)
-    img.info["squares"] = boxes  # (row, column) -> (x, y, size) of each square
-    return img
+    parts = [("rows-top", first if same else {}, _rows_top)]
+    for i, row in enumerate(rows):
+        parts.append((f"row-{i}", {"index": i, "row": row, "last": i == len(rows) - 1,
+                                   "costs": None if same else row.get("costs")}, _row))
+    parts.append(("rows-end", None, _rows_end))
+    return parts
 
 
 def _slot_words(slot: dict) -> str:
@@ -600,7 +634,7 @@ def _mat_parts(v: dict) -> list[tuple[str, Any, Callable]]:
         ("form", {"forms": forms, "form": v.get("battle_form"),
                   "race": {"ability_name": race.get("ability_name"), "used": bool(race.get("used"))}},
          _form_and_race),
-        ("rows", rows, _rows),
+        *_rows_parts(rows),
         ("cooldown", v.get("cooldown") or {}, _cooldown),
         ("active", {"active": list(v.get("active") or []), "tenacity": _int(v.get("tenacity")),
                     "tenacity_max": _int(v.get("tenacity_max"), 5), "saved_xp": _int(v.get("saved_xp")),

@@ -90,6 +90,11 @@ def test_mat_sections_are_drawn_once_and_reused():
     info = mat.cache_info()
     assert info["misses"] == drawn + 2 and info["hits"] >= len(mat.sections(a)) - 2
     assert mat.render_mat(a) == first
+    c = copy.deepcopy(a)
+    c["rows"][3]["squares"][1]["where"] = "cooldown"  # a die leaves row 4: that row alone is drawn again
+    before = mat.cache_info()["misses"]
+    mat.render_mat(c)
+    assert mat.cache_info()["misses"] == before + 1
 
 
 def test_mat_die_leaving_its_row_is_drawn_hollow():
@@ -99,7 +104,7 @@ def test_mat_die_leaving_its_row_is_drawn_hollow():
     b["cooldown"]["dice"] = [{"kind": "skill", "label": "Force Shock", "short": "FS", "line": "destruction-staff",
                               "constellation": "mage", "level": 1}]
     ia, ib = _open(mat.render_mat(a)), _open(mat.render_mat(b))
-    rows_y, rows = next((y, img) for name, y, img in mat.sections(a) if name == "rows")
+    rows_y, rows = next((y, img) for name, y, img in mat.sections(a) if name == "row-3")
     x, y, _size = rows.info["squares"][(3, 0)]
     px = (int(x + 12), int(rows_y + y + 12))  # near the square's top-left corner, clear of the label
     mage = common.constellation_colour("mage")
