@@ -241,6 +241,7 @@ class Results:
     campaigns: int = 0
     setup_actions: int = 0
     wall: float = 0.0
+    cpu: float = 0.0  # user + system CPU seconds of the process (every thread) over the run
 
 
 class Bench:
@@ -382,6 +383,7 @@ class Bench:
                 await self.play_channel(i)
 
         t = time.perf_counter()
+        c = time.process_time()
         tasks = [asyncio.ensure_future(one(i)) for i in range(self.cfg.channels)]
         try:
             await asyncio.gather(*tasks)
@@ -391,6 +393,7 @@ class Bench:
             await asyncio.gather(*tasks, return_exceptions=True)
             raise
         self.res.wall = time.perf_counter() - t
+        self.res.cpu = time.process_time() - c
 
 
 # ---------------------------------------------------------- the players --
@@ -552,6 +555,8 @@ def report(cfg: Config, res: Results, db: Path, rss_before: float, trace_peak: i
     w("questions answered: " + (", ".join(f"{k} {v}" for k, v in sorted(asked.items())) or "none"))
     w(f"wall {res.wall:.2f} s, {len(t) / res.wall if res.wall else 0:.1f} turns/s; "
       f"refused turns: {sum(res.refused.values())} (not in the figures)")
+    w(f"CPU {res.cpu:.2f} s of the process (every thread, setup included): {res.cpu * 1000 / max(1, len(t)):.1f} ms "
+      "a turn (steadier than the wall clock on a shared machine)")
     for msg, n in res.refused.most_common(5):
         w(f"  refused x{n}: {msg}")
     if cfg.tracemalloc or cfg.profile:
@@ -615,6 +620,7 @@ def figures(cfg: Config, res: Results) -> dict[str, Any]:
 
     kinds = Counter(r.kind for r in t)
     return {"turns": len(t), "turns_per_s": len(t) / res.wall if res.wall else 0.0, "wall_s": res.wall,
+            "cpu_ms_per_turn": res.cpu * 1000 / max(1, len(t)),
             "refused": sum(res.refused.values()), "battles": res.battles_started,
             "played": {k: kinds[k] for k in TURN_KINDS if kinds[k]},
             "answered": dict(Counter(r.answered for r in t if r.answered)),
@@ -634,6 +640,8 @@ def compare_text(rev: str, mine: dict, theirs: dict | None, error: str = "") -> 
         return out.getvalue()
     w(f"{'figure':<34} {'this code':>12} {rev[:12]:>12}")
     w(f"{'turns/s':<34} {mine['turns_per_s']:>12.1f} {theirs['turns_per_s']:>12.1f}")
+    if "cpu_ms_per_turn" in mine and "cpu_ms_per_turn" in theirs:
+        w(f"{'CPU per turn (ms, all threads)':<34} {mine['cpu_ms_per_turn']:>12.1f} {theirs['cpu_ms_per_turn']:>12.1f}")
     for key, label in (("whole_turn", "whole turn"), ("map_render", "map render"), ("engine", "engine")):
         for p in ("p50", "p99"):
             w(f"{label + ' ' + p + ' (ms)':<34} {mine[key][p]:>12.2f} {theirs[key][p]:>12.2f}")
