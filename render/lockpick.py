@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 from render.common import (
     rounded,
     BG, GOLD, INK, INK_FAINT, INK_SOFT, PANEL, WHITE, draw_text, encode_png, fit_font, font, min_text,
-    printable_view, text_width, wrap,
+    printable_view, wrap,
 )
 
 W = 640
@@ -146,4 +146,4 @@ def draw_lockpick(view: dict) -> Image.Image:
     return img
 
 
-__all__ = ["render_lockpick", "tick", "cross", "INK_FAINT"]
+__all__ = ["cross", "draw_lockpick", "render_lockpick", "tick"]

@@ -27,7 +27,7 @@ from render.common import (
     rounded,
     BG, GOLD, INK, INK_FAINT, INK_SOFT, LINE, PANEL, PANEL_DARK, STAT_COLOURS, STATUS_COLOURS, WHITE,
     build_palette, colour_counts, constellation_colour, draw_icon, draw_text, ellipsize, encode_png, fit_font, font,
-    min_text, mix, pips, printable_view, status_colour, status_letter, text_on, text_width, triangle, wrap,
+    min_text, mix, pips, printable_view, status_colour, text_on, text_width, triangle, wrap,
 )
 
 W = 900

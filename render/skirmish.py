@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 from render.common import (
     build_palette, colour_counts,
     rounded,
-    BG, GOLD, INK, INK_FAINT, INK_SOFT, PANEL, WHITE, draw_text, ellipsize, encode_png, fit_font, font, min_text, mix,
+    BG, INK, INK_SOFT, PANEL, WHITE, draw_text, ellipsize, encode_png, fit_font, font, min_text, mix,
     printable_view, text_width, wrap,
 )
 
@@ -492,4 +492,4 @@ def render_skirmish(view: dict) -> bytes:
     return render_map(view)
 
 
-__all__ = ["fit_font", "render_skirmish", "GOLD", "INK_FAINT"]
+__all__ = ["clear_cache", "render_skirmish"]
