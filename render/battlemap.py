@@ -922,7 +922,9 @@ def _draw_roster(d: ImageDraw.ImageDraw, W: int, y0: float, layout, size: int) -
 # ------------------------------------------------------------------------------------------ frame --
 def draw_map(view: dict) -> tuple[Image.Image, Image.Image]:
     """The finished map picture and the palette it is encoded with (``render_map`` encodes the two)."""
-    view = printable_view(view or {})
+    view = view or {}
+    hexes = view.get("hexes")  # coordinates, tile ids and flags: nothing there is printed as it is
+    view = printable_view({k: v for k, v in view.items() if k != "hexes"}) | {"hexes": hexes}
     st = _static_layer(view)
     lay = st.layout
     W, u = lay.width, lay.u
