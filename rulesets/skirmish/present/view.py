@@ -94,7 +94,7 @@ def map_view(state, pack, name_of: Callable[[str], str], title: str = "", events
 
 
 #: what the map's "what just happened" leaves out (the initiative picture and the turn line say those)
-QUIET = frozenset({"initiative", "roll-off", "order", "activation-start"})
+QUIET = frozenset({"initiative", "roll-off", "order"})
 
 
 def happened(events, name_of: Callable[[str], str], keep: int = 3, quiet=QUIET) -> list[str]:
