@@ -1,6 +1,11 @@
-"""Timing of the picture renderers: mean / p50 / p95 milliseconds over N runs, and PNG sizes.
+"""Timing of the picture renderers against their PNG encoding floor.
 
-Usage: python bench/bench_render.py [N]     (default N = 30)
+For each picture: the render as the bot calls it (cold: every cache empty; warm: the map's static layer or
+the mat's unchanged panels cached, as between two turns of one battle), and its floor: encoding the
+finished picture alone (``render.common.encode_png`` with the same palette), which no render can beat.
+The ratio warm / floor is the figure the goals name (map within 2.5 times, mat within 3 times).
+
+Usage: python bench/bench_render.py [N]     (default N = 30 runs of each)
 """
 from __future__ import annotations
 
@@ -12,54 +17,147 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from render import battlemap, render_map, render_mat, render_roll  # noqa: E402
-from render.samples import battle_mat_view, enemy_phase_map_view, example_map_view, example_roll_view  # noqa: E402
+import render  # noqa: E402
+from render import battlemap, dice, lockpick, mat, skirmish  # noqa: E402
+from render.common import encode_png  # noqa: E402
+from render.samples import (  # noqa: E402
+    battle_mat_view, enemy_phase_map_view, example_map_view, example_roll_view, lockpick_view, result_map_view,
+    skirmish_map_view,
+)
+
+GOALS = {"map": 2.5, "mat": 3.0}
 
 
-def _stats(times: list[float]) -> str:
+def _ms(times: list[float]) -> tuple[float, float, float]:
     ms = sorted(t * 1000 for t in times)
     p95 = ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))]
-    return f"mean {statistics.fmean(ms):7.1f} ms  p50 {statistics.median(ms):7.1f} ms  p95 {p95:7.1f} ms"
+    return statistics.fmean(ms), statistics.median(ms), p95
 
 
-def _run(name: str, fn, views, setup=None) -> None:
+def _time(fn, items, setup=None) -> tuple[list[float], int]:
     times, size = [], 0
-    for v in views:
+    for item in items:
         if setup:
             setup()
         t = time.perf_counter()
-        data = fn(v)
+        data = fn(item)
         times.append(time.perf_counter() - t)
         size = len(data)
-    print(f"{name:<25} {_stats(times)}  png {size / 1024:6.1f} KiB")
+    return times, size
+
+
+def _line(name: str, times: list[float], size: int | None = None, floor: float | None = None) -> str:
+    mean, p50, p95 = _ms(times)
+    text = f"{name:<30} mean {mean:7.1f} ms  p50 {p50:7.1f} ms  p95 {p95:7.1f} ms"
+    if size is not None:
+        text += f"  png {size / 1024:6.1f} KiB"
+    if floor:
+        text += f"  {p50 / floor:4.1f}x floor"
+    return text
+
+
+def _paired(render_fn, draw, views) -> tuple[list[float], list[float], int]:
+    """The render of each view, then (untimed: drawn again) the encoding of its finished picture alone, one
+    after the other, so that both see the same load on a shared machine; returns both lists of times."""
+    renders, floors, size = [], [], 0
+    for v in views:
+        t = time.perf_counter()
+        data = render_fn(v)
+        renders.append(time.perf_counter() - t)
+        size = len(data)
+        img, pal = draw(v)
+        t = time.perf_counter()
+        encode_png(img, palette_image=pal)
+        floors.append(time.perf_counter() - t)
+    return renders, floors, size
+
+
+def map_views(n: int) -> list[dict]:
+    """Turns of one battle: a unit moves, HP and the log change, the static layer stays."""
+    base = example_map_view()
+    out = []
+    for i in range(n):
+        v = copy.deepcopy(base)
+        v["units"][1]["q"], v["units"][1]["r"] = (i % 2, 0) if i % 4 < 2 else (0, 2)
+        v["units"][5]["hp"] = 1 + i % 5
+        v["log"] = v["log"][-3:] + [f"Turn {i}: Shannon moves 1 hex and readies Shield Discipline."]
+        out.append(v)
+    return out
+
+
+def mat_views(n: int) -> list[dict]:
+    """Turns of one battle for one adventurer: HP, tenacity and the cooldown track change every run (the
+    header and those panels are drawn, the attribute rows and the form are pasted)."""
+    base = battle_mat_view()
+    cool = base["cooldown"]["dice"]
+    out = []
+    for i in range(n):
+        v = copy.deepcopy(base)
+        v["hp"] = 1 + i % 4
+        v["bonus_hp"] = (i // 4) % 3
+        v["tenacity"] = i % 6
+        v["saved_xp"] = (i // 6) % 4
+        v["cooldown"]["dice"] = (cool * 4)[: 1 + i % 12]
+        out.append(v)
+    return out
 
 
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 30
-    mat_view, map_view, roll_view = battle_mat_view(), example_map_view(), example_roll_view()
-    render_mat(mat_view), render_map(map_view), render_roll(roll_view)  # load fonts once
-    print(f"{n} runs each")
-    _run("render_mat", render_mat, [mat_view] * n)
-    # cold: a new map version every run, so the static layer is drawn each time
+    # fonts and palettes loaded once, as in a bot that has been up for a while
+    for kind, view in (("map", example_map_view()), ("mat", battle_mat_view()), ("roll", example_roll_view())):
+        render.render(kind, view)
+    print(f"{n} runs each; floor = encoding the finished picture alone (same palette); ratio = warm p50 / floor p50")
+
+    # the map: cold (a new map version each run), warm (turns of one battle)
     cold = []
     for i in range(n):
-        v = copy.deepcopy(map_view)
+        v = copy.deepcopy(example_map_view())
         v["version"] = f"bench-{i}"
         cold.append(v)
-    _run("render_map (cold)", render_map, cold, setup=battlemap.clear_cache)
-    # warm: same map version, units move between runs
-    warm = []
-    for i in range(n):
-        v = copy.deepcopy(map_view)
-        v["units"][1]["q"] = i % 2
-        warm.append(v)
-    render_map(warm[0])
-    _run("render_map (warm)", render_map, warm)
+    times, size = _time(render.render_map, cold, setup=battlemap.clear_cache)
+    print(_line("map (cold)", times, size))
+    warm = map_views(n)
+    render.render_map(warm[0])
+    times, ft, size = _paired(render.render_map, battlemap.draw_map, warm)
+    map_floor = _ms(ft)[1]
+    print(_line("map (warm)", times, size, map_floor))
+    print(_line("  map floor (encode alone)", ft))
+    map_ratio = _ms(times)[1] / map_floor
     enemy = enemy_phase_map_view()
-    render_map(enemy)
-    _run("render_map (enemy phase)", render_map, [enemy] * n)
-    _run("render_roll", render_roll, [roll_view] * n)
-    print("static-layer cache:", battlemap.cache_info())
+    render.render_map(enemy)
+    times, size = _time(render.render_map, [enemy] * n)
+    print(_line("map (enemy phase, warm)", times, size))
+    result = result_map_view()
+    render.render("result", result)
+    print(_line("battle's end (warm)", *_time(lambda v: render.render("result", v), [result] * n)))
+
+    # the mat: cold (every panel and the palette), warm (the turn's changed panels drawn, the rest pasted)
+    times, size = _time(render.render_mat, [battle_mat_view()] * n, setup=mat.clear_cache)
+    print(_line("mat (cold)", times, size))
+    views = mat_views(n)
+    mat.clear_cache(palette=False)
+    render.render_mat(battle_mat_view())
+    # each view's changed panels are drawn by its render; the second drawing (for the floor) pastes them
+    times, ft, size = _paired(render.render_mat, mat.draw_mat, views)
+    mat_floor = _ms(ft)[1]
+    print(_line("mat (warm, 3 panels change)", times, size, mat_floor))
+    print(_line("  mat floor (encode alone)", ft))
+    mat_ratio = _ms(times)[1] / mat_floor
+    times, ft, size = _paired(render.render_mat, mat.draw_mat, [views[-1]] * n)
+    print(_line("mat (unchanged, all pasted)", times, size, _ms(ft)[1]))
+    times, ft, size = _paired(render.render_sheet, mat.draw_sheet, [battle_mat_view()] * n)
+    print(_line("sheet (warm)", times, size, _ms(ft)[1]))
+
+    # the others are drawn whole each time
+    print(_line("roll", *_time(dice.render_roll, [example_roll_view()] * n)))
+    print(_line("lockpick", *_time(lockpick.render_lockpick, [lockpick_view()] * n)))
+    print(_line("skirmish map", *_time(skirmish.render_skirmish, [skirmish_map_view()] * n)))
+    print("caches: map", battlemap.cache_info(), "mat", mat.cache_info())
+    for name, ratio in (("map", map_ratio), ("mat", mat_ratio)):
+        verdict = "PASS" if ratio <= GOALS[name] else "MISS"
+        print(f"Goal: warm {name} within {GOALS[name]:g}x its encoding floor: {verdict} ({ratio:.2f}x); "
+              "just a report, nothing fails")
 
 
 if __name__ == "__main__":

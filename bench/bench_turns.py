@@ -18,9 +18,18 @@ wraps ``engine.actions.ActionTable.execute`` and the store's methods for the dur
   map render      asyncio.to_thread(render.render, "map", view), as the bot draws it
   whole turn      Table.run + the map render: what a player waits for
 
+Every question the bot can put to a player is answered as a player would (``engine.prompts.open_prompt``):
+a roll is resolved, a prevention or guard question (one player of each party plays in ``ask`` mode) gets the
+automatic choice, a free move an interrupt offers goes to the menu's first hex, a cache in reach is moved onto
+and its lock picked.
+
 Usage:
   python bench/bench_turns.py [--channels 20] [--turns 30] [--concurrency 4] [--seed 1]
                               [--think-ms 0] [--all-pictures] [--tracemalloc] [--profile [N]]
+                              [--compare REV] [--json FILE]
+
+``--compare REV`` plays the same players against the code of git revision REV as well (checked out in a
+temporary git worktree, run in a child process) and prints its figures beside this code's.
 
 See bench/README.md for how to read the figures.
 """
@@ -35,6 +44,7 @@ import os
 import platform
 import pstats
 import random
+import re
 import resource
 import statistics
 import sys
@@ -47,26 +57,44 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+
+
+def _code_root(argv: list[str]) -> Path:
+    """The tree whose code the bench runs: this one, or ``--code-root`` (the child of ``--compare``)."""
+    for i, a in enumerate(argv):
+        if a == "--code-root" and i + 1 < len(argv):
+            return Path(argv[i + 1]).resolve()
+        if a.startswith("--code-root="):
+            return Path(a.split("=", 1)[1]).resolve()
+    return ROOT
+
+
+CODE = _code_root(sys.argv[1:])
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT] if CODE != ROOT else sys.path
+sys.path.insert(0, str(CODE))
 
 import commands.campaign as _handlers  # noqa: E402
 import render  # noqa: E402
 from commands.core import Table  # noqa: E402
-from rulesets.tes.battle.model import map_info, on_map  # noqa: E402
+from rulesets.tes.battle.model import map_info, names_of, on_map  # noqa: E402
 from rulesets.tes.content import COMBAT_FORMS, load_pack  # noqa: E402
 from engine.hexes import Hex, in_sight, route_distance, toward  # noqa: E402
+from engine.prompts import open_prompt  # noqa: E402
 from engine.service import CampaignService  # noqa: E402
 from engine.store import Store  # noqa: E402
 from render import battlemap  # noqa: E402
+
+if not Path(render.__file__).resolve().is_relative_to(CODE):
+    raise SystemExit(f"the bench meant to run the code in {CODE} but imported {render.__file__}")
 
 GOAL_MS = 50.0
 GOAL_LINE = "Goal on a 2-core machine: whole turn with map render under 50 ms at p99"
 # starting lines whose form can target an enemy: light, heavy, ranged, magic
 LINES = ("one-hand-and-shield", "two-handed", "bow", "destruction-staff")
 NAMES = ("Shannon", "Ryan", "Ilsa", "Doran", "Mirel", "Tavi", "Quill", "Brann")
-TURN_KINDS = ("battle start", "move", "engage", "resolve", "endturn", "battle prevent")
+TURN_KINDS = ("battle start", "move", "engage", "resolve", "endturn", "battle prevent", "battle stay", "lockpick")
 MAX_REFUSED_IN_A_ROW = 6
+FREE_MOVE_CLASSES = ("acrobat", "rogue")  # Backflip, Slip Away: a free move offered during an enemy's turn
 
 
 # ------------------------------------------------------------- measuring --
@@ -83,6 +111,7 @@ class TurnRec:
     total: float = 0.0
     ok: bool = True
     error: str = ""
+    answered: str = ""  # the kind of question this command answered ("roll", "prevent", "move", "lockpick")
 
 
 _turn: contextvars.ContextVar[TurnRec | None] = contextvars.ContextVar("bench_turn", default=None)
@@ -198,6 +227,9 @@ class Config:
     all_pictures: bool = False
     tracemalloc: bool = False
     profile: int = 0  # top N lines; 0 = off
+    compare: str | None = None  # a git revision to measure beside this code
+    json: str | None = None  # write the headline figures here
+    figures: dict = field(default_factory=dict)  # the headline figures, once the run is over
 
 
 @dataclass
@@ -209,6 +241,7 @@ class Results:
     campaigns: int = 0
     setup_actions: int = 0
     wall: float = 0.0
+    cpu: float = 0.0  # user + system CPU seconds of the process (every thread) over the run
 
 
 class Bench:
@@ -233,9 +266,10 @@ class Bench:
         self.res.setup_actions += 1
         return reply
 
-    async def turn(self, channel: str, user: str, name: str, options: dict | None = None) -> TurnRec:
+    async def turn(self, channel: str, user: str, name: str, options: dict | None = None,
+                   answered: str = "") -> TurnRec:
         """One timed turn: the command as the bot runs it, then its map picture."""
-        rec = TurnRec(kind=name)
+        rec = TurnRec(kind=name, answered=answered)
         token = _turn.set(rec)
         try:
             inv = self.table.invocation(user, channel, "bench-guild", f"p{user}")
@@ -272,9 +306,11 @@ class Bench:
         names = rng.sample(NAMES, len(users))
         lines = rng.sample(LINES, len(users))  # each starting line's token only once per party
         races = rng.sample(self.races * 2, len(users))  # two sheets of each race
-        for user, name, line, race in zip(users, names, lines, races):
-            await self.setup_cmd(channel, user, "adventurer create",
-                                 {"name": name, "race": race, "line": line})
+        for user, name, line, race, klass in zip(users, names, lines, races, FREE_MOVE_CLASSES + (None,) * 4):
+            await self.setup_cmd(channel, user, "adventurer create", {"name": name, "race": race, "line": line}
+                                 | ({"class": klass} if klass else {}))
+        # the second player is asked about prevention (and guards), as a careful player sets it
+        await self.setup_cmd(channel, users[1], "battle prevention", {"mode": "ask"})
 
     async def play_channel(self, index: int) -> None:
         cfg = self.cfg
@@ -298,8 +334,9 @@ class Bench:
                 for owner, ids in list(state.class_rewards.items()):
                     adv = state.adventurers.get(owner)
                     if ids and adv is not None and not adv.class_id:
-                        # the first reward whose class sheet nobody in the party holds yet
-                        for klass in ids:
+                        # the first reward whose class sheet nobody in the party holds yet; the classes whose
+                        # interrupts offer a free move during an enemy's turn first, so those questions come up
+                        for klass in sorted(ids, key=lambda k: k not in FREE_MOVE_CLASSES):
                             if not (await self.setup_cmd(channel, owner, "battle class", {"class": klass},
                                                          must=False)).error:
                                 break
@@ -323,7 +360,8 @@ class Bench:
             else:
                 in_battle = True
                 user, name, options = decide(state, self.pack)
-                rec = await self.turn(channel, user, name, options)
+                asked = open_prompt(state)
+                rec = await self.turn(channel, user, name, options, asked.kind if asked else "")
                 if rec.ok:
                     done += 1
                     refused_in_a_row = 0
@@ -345,6 +383,7 @@ class Bench:
                 await self.play_channel(i)
 
         t = time.perf_counter()
+        c = time.process_time()
         tasks = [asyncio.ensure_future(one(i)) for i in range(self.cfg.channels)]
         try:
             await asyncio.gather(*tasks)
@@ -354,40 +393,84 @@ class Bench:
             await asyncio.gather(*tasks, return_exceptions=True)
             raise
         self.res.wall = time.perf_counter() - t
+        self.res.cpu = time.process_time() - c
 
 
 # ---------------------------------------------------------- the players --
 def decide(state, pack) -> tuple[str, str, dict]:
-    """The command the table waits for: (user, command name, options)."""
+    """The command the table waits for: (user, command name, options).
+
+    First the question the battle waits on, answered as a player would with the command the post names
+    (``engine.prompts.open_prompt``: a roll to resolve, a prevention or guard question, a free move on
+    offer, a lockpick check), then the turn's own play."""
     b = state.battle
-    if b.get("await"):
-        return b["await"]["owner"], "battle prevent", {"use": "auto"}
-    turn = b.get("turn") or {}
-    owner = turn.get("owner")
-    if b.get("step") != "adventurer" or not owner:
-        raise RuntimeError(f"nobody to act: step {b.get('step')}, turn {turn}")
-    if b.get("pending"):
-        return owner, "resolve", {}
+    prompt = open_prompt(state)
+    if prompt is not None:
+        return answer(prompt)
+    turn = b.turn
+    owner = turn.owner
+    if b.step != "adventurer" or not owner:
+        raise RuntimeError(f"nobody to act and no question open: step {b.step}, turn {turn}")
+    if turn.cache is not None:  # just moved onto a cache chip: pick its lock
+        return owner, "lockpick", {}
     adv = state.adventurers[owner]
-    me = b["units"][f"a:{owner}"]
-    here = Hex(me["q"], me["r"])
+    me = b.units[f"a:{owner}"]
+    here = Hex(me.q, me.r)
     m = map_info(pack, b)
-    statuses = {e["status"] for e in adv.cooldown if "status" in e}
-    foes = [u for u in b["units"].values() if u["side"] == "enemy" and on_map(u)]
+    statuses = set(names_of(state, me))
+    foes = [u for u in b.units.values() if u.side == "enemy" and on_map(u)]
     if not foes:
         return owner, "endturn", {}
     form = adv.battle_form
-    if (turn["engages"] == 0 and turn["moves"] < 2 and "blind" not in statuses
-            and not ("daze" in statuses and turn.get("moved"))):
+    if (turn.engages == 0 and turn.moves < 2 and "blind" not in statuses
+            and not ("daze" in statuses and turn.moved)):
         dice = usable_dice(adv, pack, form)
         target = pick_target(here, foes, form, adv, m) if dice else None
         if target is not None:
-            return owner, "engage", {"target": f"{target['q']},{target['r']}", "dice": ", ".join(dice)}
-    if turn["engages"] == 0 and turn["moves"] < 2 and not ("daze" in statuses and turn.get("rolled")):
-        dest = step_toward(here, foes, adv, m, b, me["id"])
-        if dest is not None:  # a second move gives up the engage: the bot asks first, and the bench says yes
-            return owner, "move", {"to": f"{dest.q},{dest.r}"} | ({"confirm": True} if turn["moves"] else {})
+            return owner, "engage", {"target": f"{target.q},{target.r}", "dice": ", ".join(dice)}
+    if turn.engages == 0 and turn.moves < 2 and not ("daze" in statuses and turn.rolled):
+        dest = cache_in_reach(state, b, here, adv, m, me.id) if turn.moves == 0 else None
+        dest = dest or step_toward(here, foes, adv, m, b, me.id)
+        if dest is not None:
+            return owner, "move", {"to": f"{dest.q},{dest.r}"} | ({"confirm": True} if turn.moves else {})
     return owner, "endturn", {}
+
+
+_MOVE_TO = re.compile(r"Move to (-?\d+),(-?\d+)")
+
+
+def answer(prompt) -> tuple[str, str, dict]:
+    """A player's answer to the open question, with the command its post offers."""
+    if prompt.kind == "prevent":      # prevention, or an ally's guard: the automatic choice
+        return prompt.owner, "battle prevent", {"use": "auto"}
+    if prompt.kind == "roll":         # resolve every die in rolled order
+        return prompt.owner, "resolve", {}
+    if prompt.kind == "move":         # a free move on offer: the menu's first hex, else stay
+        spot = next((_MOVE_TO.search(o.label) for o in prompt.options if _MOVE_TO.search(o.label)), None)
+        if spot is not None:
+            return prompt.owner, "move", {"to": f"{spot.group(1)},{spot.group(2)}"}
+        return prompt.owner, "battle stay", {}
+    if prompt.kind == "lockpick":     # try the attempt, keeping the dice that match
+        return prompt.owner, "lockpick", {}
+    raise RuntimeError(f"the bench does not know how to answer a {prompt.kind!r} question")
+
+
+def cache_in_reach(state, b, here: Hex, adv, m, my_uid: str) -> Hex | None:
+    """A cache chip still on the map that a move this turn reaches (players go for the loot)."""
+    left = b.caches if b.caches is not None else {f"{h.q},{h.r}": k for h, k in m.caches.items()}
+    blocked = {Hex(u.q, u.r) for u in b.units.values() if on_map(u) and u.id != my_uid}
+    best = None
+    for key in sorted(left):
+        q, r = (int(v) for v in key.split(","))
+        spot = Hex(q, r)
+        if spot in blocked or spot == here:
+            continue
+        d = route_distance(here, spot, m.passable)
+        if d is not None and d <= adv.stat("stamina") and (best is None or d < best[0]):
+            path = toward(here, spot, adv.stat("stamina"), m.passable, blocked)
+            if path and path[-1] == spot:
+                best = (d, spot)
+    return best[1] if best else None
 
 
 def usable_dice(adv, pack, form: str) -> list[str]:
@@ -402,29 +485,29 @@ def usable_dice(adv, pack, form: str) -> list[str]:
     return out
 
 
-def pick_target(here: Hex, foes: list[dict], form: str, adv, m) -> dict | None:
+def pick_target(here: Hex, foes: list, form: str, adv, m):
     fits = []
     for u in foes:
-        th = Hex(u["q"], u["r"])
-        if "stealth" in (u.get("statuses") or []) or not in_sight(here, th, m.tile_of):
+        th = Hex(u.q, u.r)
+        if "stealth" in (u.statuses or []) or not in_sight(here, th, m.tile_of):
             continue
         rng = route_distance(here, th, m.passable)
         if rng is None:
             continue
         if (form in ("light", "heavy") and rng == 1) or (form == "ranged" and 2 <= rng <= adv.stat("stamina")) \
                 or (form == "magic" and rng <= adv.stat("magicka")):
-            fits.append((u["hp"], u["id"], u))
+            fits.append((u.hp, u.id, u))
     return min(fits, key=lambda x: x[:2])[2] if fits else None
 
 
-def step_toward(here: Hex, foes: list[dict], adv, m, b: dict, my_uid: str) -> Hex | None:
-    blocked = {Hex(u["q"], u["r"]) for u in b["units"].values() if on_map(u) and u["id"] != my_uid}
+def step_toward(here: Hex, foes: list, adv, m, b, my_uid: str) -> Hex | None:
+    blocked = {Hex(u.q, u.r) for u in b.units.values() if on_map(u) and u.id != my_uid}
     best = None
     for u in foes:
-        th = Hex(u["q"], u["r"])
+        th = Hex(u.q, u.r)
         d = route_distance(here, th, m.passable)
-        if d is not None and (best is None or (d, u["id"]) < best[:2]):
-            best = (d, u["id"], th)
+        if d is not None and (best is None or (d, u.id) < best[:2]):
+            best = (d, u.id, th)
     if best is None or best[0] <= 1:
         return None
     path = toward(here, best[2], adv.stat("stamina"), m.passable, blocked)
@@ -456,7 +539,7 @@ def rss_mib() -> float:
 
 
 def report(cfg: Config, res: Results, db: Path, rss_before: float, trace_peak: int | None,
-           cache: dict, growth: dict | None = None) -> str:
+           cache: dict, growth: dict | None = None, mat_cache: dict | None = None) -> str:
     t = res.turns
     out = io.StringIO()
     w = lambda s="": out.write(s + "\n")  # noqa: E731
@@ -468,8 +551,12 @@ def report(cfg: Config, res: Results, db: Path, rss_before: float, trace_peak: i
       f"{res.battles_started} battles started, ended: "
       + (", ".join(f"{k} {v}" for k, v in sorted(res.battles_ended.items())) or "none")
       + f"; {res.campaigns} campaigns, {res.setup_actions} untimed setup actions")
+    asked = Counter(r.answered for r in t if r.answered)
+    w("questions answered: " + (", ".join(f"{k} {v}" for k, v in sorted(asked.items())) or "none"))
     w(f"wall {res.wall:.2f} s, {len(t) / res.wall if res.wall else 0:.1f} turns/s; "
       f"refused turns: {sum(res.refused.values())} (not in the figures)")
+    w(f"CPU {res.cpu:.2f} s of the process (every thread, setup included): {res.cpu * 1000 / max(1, len(t)):.1f} ms "
+      "a turn (steadier than the wall clock on a shared machine)")
     for msg, n in res.refused.most_common(5):
         w(f"  refused x{n}: {msg}")
     if cfg.tracemalloc or cfg.profile:
@@ -505,7 +592,8 @@ def report(cfg: Config, res: Results, db: Path, rss_before: float, trace_peak: i
          else "; tracemalloc off (--tracemalloc)"))
     size = sum(p.stat().st_size for p in db.parent.glob(db.name + "*") if p.exists())
     w(f"database: {size / 2**20:.2f} MiB (with WAL); map static-layer cache: {cache['hits']} hits, "
-      f"{cache['misses']} misses")
+      f"{cache['misses']} misses" + (f"; mat panels: {mat_cache['hits']} pasted, {mat_cache['misses']} drawn"
+                                     if mat_cache else ""))
     g = growth
     if g and g["entries"]:
         w(f"database growth per action: {size / g['entries'] / 1024:.2f} KiB of file "
@@ -519,6 +607,77 @@ def report(cfg: Config, res: Results, db: Path, rss_before: float, trace_peak: i
     w(f"  {verdict}: whole turn p99 {p99:.1f} ms here ({os.cpu_count()} CPUs, concurrency {cfg.concurrency}); "
       "just a report, nothing fails")
     return out.getvalue()
+
+
+def figures(cfg: Config, res: Results) -> dict[str, Any]:
+    """The headline figures, for ``--json`` and ``--compare``."""
+    t = res.turns
+
+    def ms(xs):
+        xs = sorted(x * 1000 for x in xs)
+        return {"n": len(xs), "p50": pct(xs, 50), "p95": pct(xs, 95), "p99": pct(xs, 99),
+                "mean": statistics.fmean(xs) if xs else float("nan")}
+
+    kinds = Counter(r.kind for r in t)
+    return {"turns": len(t), "turns_per_s": len(t) / res.wall if res.wall else 0.0, "wall_s": res.wall,
+            "cpu_ms_per_turn": res.cpu * 1000 / max(1, len(t)),
+            "refused": sum(res.refused.values()), "battles": res.battles_started,
+            "played": {k: kinds[k] for k in TURN_KINDS if kinds[k]},
+            "answered": dict(Counter(r.answered for r in t if r.answered)),
+            "whole_turn": ms([r.total for r in t]), "engine": ms([r.engine for r in t]),
+            "map_render": ms([r.render_map for r in t if r.render_map]), "peak_rss_mib": rss_mib(),
+            "concurrency": cfg.concurrency, "channels": cfg.channels, "turns_per_channel": cfg.turns}
+
+
+def compare_text(rev: str, mine: dict, theirs: dict | None, error: str = "") -> str:
+    """This code's headline figures beside those of revision ``rev``, measured in the same run."""
+    out = io.StringIO()
+    w = lambda s="": out.write(s + "\n")  # noqa: E731
+    w()
+    w(f"Compared with {rev} (the same players and seed, run right after in a child process)")
+    if theirs is None:
+        w(f"  {rev} could not be measured: {error}")
+        return out.getvalue()
+    w(f"{'figure':<34} {'this code':>12} {rev[:12]:>12}")
+    w(f"{'turns/s':<34} {mine['turns_per_s']:>12.1f} {theirs['turns_per_s']:>12.1f}")
+    if "cpu_ms_per_turn" in mine and "cpu_ms_per_turn" in theirs:
+        w(f"{'CPU per turn (ms, all threads)':<34} {mine['cpu_ms_per_turn']:>12.1f} {theirs['cpu_ms_per_turn']:>12.1f}")
+    for key, label in (("whole_turn", "whole turn"), ("map_render", "map render"), ("engine", "engine")):
+        for p in ("p50", "p99"):
+            w(f"{label + ' ' + p + ' (ms)':<34} {mine[key][p]:>12.2f} {theirs[key][p]:>12.2f}")
+    if "peak_rss_mib" in mine and "peak_rss_mib" in theirs:
+        w(f"{'peak RSS (MiB)':<34} {mine['peak_rss_mib']:>12.1f} {theirs['peak_rss_mib']:>12.1f}")
+    w(f"{'turns timed (refused)':<34} {mine['turns']:>8} ({mine['refused']}) {theirs['turns']:>8} "
+      f"({theirs['refused']})")
+    if mine["played"] != theirs["played"]:
+        w("  the two played different games (the rules or their answers differ): compare throughput and "
+          "render figures, not turn for turn")
+    return out.getvalue()
+
+
+def run_compare(rev: str, argv: list[str]) -> tuple[dict | None, str]:
+    """Check ``rev`` out in a temporary git worktree and run this bench against its code there."""
+    import json
+    import shutil
+    import subprocess
+
+    tmp = Path(tempfile.mkdtemp(prefix="hexpost-bench-compare-"))
+    tree = tmp / "code"
+    try:
+        made = subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), rev],
+                              capture_output=True, text=True)
+        if made.returncode != 0:
+            return None, made.stderr.strip().splitlines()[-1] if made.stderr.strip() else "git worktree failed"
+        out = tmp / "figures.json"
+        child = subprocess.run([sys.executable, str(Path(__file__).resolve()), *argv, "--code-root", str(tree),
+                                "--json", str(out)], capture_output=True, text=True)
+        if child.returncode != 0 or not out.exists():
+            last = (child.stderr.strip() or child.stdout.strip()).splitlines()[-1:] or ["no output"]
+            return None, last[0]
+        return json.loads(out.read_text()), ""
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], capture_output=True)
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 # ------------------------------------------------------------------ main --
@@ -536,10 +695,16 @@ def parse_args(argv: list[str] | None) -> Config:
     ap.add_argument("--tracemalloc", action="store_true", help="report the tracemalloc peak (slows everything)")
     ap.add_argument("--profile", type=int, nargs="?", const=25, default=0, metavar="N",
                     help="cProfile the run (event loop and render threads) and print the top N (default 25)")
+    ap.add_argument("--compare", metavar="REV",
+                    help="also run the same players against git revision REV's code (a temporary worktree) and "
+                         "print its figures beside these")
+    ap.add_argument("--json", metavar="FILE", help="also write the headline figures to FILE as JSON")
+    ap.add_argument("--code-root", help=argparse.SUPPRESS)  # the tree whose code runs (read before the imports)
     a = ap.parse_args(argv)
     if a.channels < 1 or a.turns < 1 or a.concurrency < 1:
         ap.error("--channels, --turns and --concurrency must be at least 1")
-    return Config(a.channels, a.turns, a.concurrency, a.seed, a.think_ms, a.all_pictures, a.tracemalloc, a.profile)
+    return Config(a.channels, a.turns, a.concurrency, a.seed, a.think_ms, a.all_pictures, a.tracemalloc, a.profile,
+                  a.compare, a.json)
 
 
 def db_growth(db: Path) -> dict:
@@ -567,6 +732,9 @@ def warm_up() -> None:
     render.render("mat", battle_mat_view())
     render.render("roll", example_roll_view())
     battlemap.clear_cache()
+    clear = getattr(getattr(render, "mat", None), "clear_cache", None)
+    if clear is not None and "palette" in clear.__code__.co_varnames:
+        clear(palette=False)  # the mat's panels too, so that their misses are real (its palette stays, like fonts)
 
 
 async def run_bench(cfg: Config) -> str:
@@ -597,7 +765,10 @@ async def run_bench(cfg: Config) -> str:
                     trace_peak = tracemalloc.get_traced_memory()[1]
                     tracemalloc.stop()
             growth = db_growth(db)
-            text = report(cfg, res, db, rss_before, trace_peak, battlemap.cache_info(), growth)
+            mat_info = getattr(getattr(render, "mat", None), "cache_info", None)  # the mat's panels (not before)
+            text = report(cfg, res, db, rss_before, trace_peak, battlemap.cache_info(), growth,
+                          mat_info() if mat_info else None)
+            cfg.figures = figures(cfg, res)
         finally:
             ActionTable.execute = _real_execute
             _handlers.random = saved_random
@@ -608,8 +779,26 @@ async def run_bench(cfg: Config) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    import json
+
+    argv = list(sys.argv[1:] if argv is None else argv)
     cfg = parse_args(argv)
-    print(asyncio.run(run_bench(cfg)), end="")
+    print(asyncio.run(run_bench(cfg)), end="", flush=True)
+    if cfg.json:
+        Path(cfg.json).write_text(json.dumps(cfg.figures, indent=1))
+    if cfg.compare:
+        rest, skip = [], False
+        for a in argv:  # the same options, without the comparison itself
+            if skip:
+                skip = False
+                continue
+            if a in ("--compare", "--json", "--code-root"):
+                skip = True
+                continue
+            if not a.startswith(("--compare=", "--json=", "--code-root=")):
+                rest.append(a)
+        theirs, error = run_compare(cfg.compare, rest)
+        print(compare_text(cfg.compare, cfg.figures, theirs, error), end="")
     return 0
 
 

@@ -80,11 +80,11 @@ LOCAL_COMMANDS = {"as", "click", "dump", "quit", "exit"}
 
 
 class LocalTable:
-    def __init__(self, table: Table, *, channel: str = "local", out_dir: str | Path = "local-table-out",
+    def __init__(self, table: Table, *, channel: str = "local", out_dir=Path("local-table-out"),
                  user: str = "leader", echo=print):
         self.table = table
         self.channel = channel
-        self.out_dir = Path(out_dir)
+        self.out_dir = out_dir if callable(out_dir) else Path(out_dir)  # a callable makes the folder when first needed
         self.user = user
         self.echo = echo
         self.images: list[Path] = []
@@ -143,18 +143,23 @@ class LocalTable:
         for pic in reply.pictures:
             data = await asyncio.to_thread(render, pic.kind, pic.view)
             self._count += 1
-            self.out_dir.mkdir(parents=True, exist_ok=True)
-            path = self.out_dir / f"{self._count:03d}-{pic.filename}"
+            path = self.folder() / picture_name(self._count, pic.kind, pic.filename)
             path.write_bytes(data)
             self.images.append(path)
             self.echo(f"[picture written: {path}]")
         for f in reply.files:
-            self.out_dir.mkdir(parents=True, exist_ok=True)
-            path = self.out_dir / f.filename
+            path = self.folder() / f.filename
             path.write_bytes(f.data)
             self.echo(f"[file written: {path}]")
         for extra in reply.followups:
             await self.print_reply(extra)
+
+    def folder(self) -> Path:
+        """The folder pictures go to, made when the first one is written (a run without pictures leaves none)."""
+        if callable(self.out_dir):
+            self.out_dir = self.out_dir()
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        return self.out_dir
 
     async def dump_state(self, path: str | Path) -> None:
         state = await self.table.service.campaign(self.channel)
@@ -210,12 +215,11 @@ async def main_local(db: str, script: str | None, out_dir: str, dump_state: str 
             except (OSError, UnicodeDecodeError) as exc:
                 print(f"Could not read the script {script!r}: {exc}.", file=sys.stderr)
                 return 1
-    out = run_folder(out_dir)
     store = await Store.open(db)
     try:
         table = Table(CampaignService(store))
-        local = LocalTable(table, channel=channel, out_dir=out, user=user)
-        print(f"(database: {db}; pictures go to {out}/)")
+        local = LocalTable(table, channel=channel, out_dir=lambda: run_folder(out_dir), user=user)
+        print(f"(database: {db}; pictures go to a new folder {next_run_folder(out_dir)}/ when there are any)")
         errors = 0
         if lines is not None:
             errors = await local.run_script(lines)
@@ -230,6 +234,23 @@ async def main_local(db: str, script: str | None, out_dir: str, dump_state: str 
         return errors
     finally:
         await store.close()
+
+
+def picture_name(number: int, kind: str, filename: str) -> str:
+    """A picture's file name at the local table: its number in the run, its kind, what it shows
+    (``004-map-12.png``, ``005-roll-12-3.png``, ``006-mat-vilya-12.png``, ``007-skirmish-initiative-9-round2.png``)."""
+    stem = re.sub(r"[^a-z0-9]+", "-", Path(str(filename or "")).stem.lower()).strip("-")
+    kind = re.sub(r"[^a-z0-9]+", "-", str(kind or "picture").lower()).strip("-") or "picture"
+    if stem != kind and not stem.startswith(kind + "-"):
+        stem = f"{kind}-{stem}" if stem else kind
+    return f"{number:03d}-{stem}.png"
+
+
+def next_run_folder(out_dir: str | Path) -> Path:
+    """The folder the next run's pictures will go to."""
+    base = Path(out_dir)
+    taken = [int(p.name[4:]) for p in base.glob("run-*") if p.name[4:].isdigit()] if base.is_dir() else []
+    return base / f"run-{max(taken, default=0) + 1:03d}"
 
 
 def run_folder(out_dir: str | Path) -> Path:

@@ -1,27 +1,43 @@
-"""Pictures for the bot: adventurer mats, battle maps and dice rolls, drawn from plain view-model dicts.
+"""Pictures for the bot, drawn from plain view-model dicts: adventurer mats and sheets, battle maps (and the
+battle's end), dice rolls, lockpick checks and the skirmish's map and initiative.
 
 Every entry point is a plain synchronous function returning PNG bytes; callers run it in a worker
-thread (``asyncio.to_thread``).
+thread (``asyncio.to_thread``).  Every picture is drawn for a phone: no text is smaller than
+``render.common.min_text(width)`` (10 px once Discord shows it 400 px wide).
 """
 from __future__ import annotations
 
-from render.battlemap import render_map
+from render.battlemap import render_map, render_result
 from render.dice import render_roll
-from render.engage import render_engage
 from render.duel import render_duel
-from render.mat import render_mat
+from render.engage import render_engage
+from render.lockpick import render_lockpick
+from render.mat import render_mat, render_sheet
 from render.skirmish import render_skirmish
 
-__all__ = ["render", "render_map", "render_mat", "render_roll"]
+__all__ = ["KINDS", "clear_caches", "render", "render_lockpick", "render_map", "render_mat", "render_result",
+           "render_roll", "render_sheet", "render_skirmish"]
 
-_KINDS = {"mat": render_mat, "map": render_map, "roll": render_roll, "skirmish": render_skirmish,
-          "engage": render_engage, "duel": render_duel}
+#: every picture kind a ruleset may request (``engine.reply.Picture.kind``)
+KINDS = {"mat": render_mat, "sheet": render_sheet, "map": render_map, "result": render_result,
+         "roll": render_roll, "lockpick": render_lockpick, "skirmish": render_skirmish,
+         "engage": render_engage, "duel": render_duel}
 
 
 def render(kind: str, view: dict) -> bytes:
-    """Dispatch on ``kind`` ("mat", "map" or "roll") and return PNG bytes."""
+    """Dispatch on ``kind`` (one of ``KINDS``) and return PNG bytes."""
     try:
-        fn = _KINDS[kind]
+        fn = KINDS[kind]
     except KeyError:
-        raise ValueError(f"unknown picture kind {kind!r}; expected one of {sorted(_KINDS)}") from None
+        raise ValueError(f"unknown picture kind {kind!r}; expected one of {sorted(KINDS)}") from None
     return fn(view)
+
+
+def clear_caches() -> None:
+    """Forget every cached static layer and palette (the next picture of each kind is drawn cold)."""
+    from render import battlemap, common, mat, skirmish
+
+    battlemap.clear_cache()
+    mat.clear_cache()
+    skirmish.clear_cache()
+    common.clear_palettes()

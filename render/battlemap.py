@@ -1,15 +1,20 @@
-"""The battle map picture: ``render_map(view) -> PNG bytes``.
+"""The battle map picture: ``render_map(view) -> PNG bytes``; and the battle's end: ``render_result(view)``.
 
-Pointy-top hexes in axial coordinates (q, r).  The static layer (header band, tiles, hex outlines,
-coordinate labels, impassable / entrance / escape hexes, enemy slots and the legend) depends only on
-the hexes list, so it is drawn once per map version and kept in a small LRU cache together with the
-PNG palette for that map; the header text, units, caches, the move path, the engage arrow and the
-log are drawn on a copy each time, and the frame is only mapped onto the cached palette.
+Drawn for a phone (Discord shows it about 400 px wide): every text is at least ``min_text(width)`` pixels
+(10 px at 400 px wide).  Top to bottom: the header (the battle, the round, a fatigue round), the map,
+what just happened (the newest log entries), who is who (each token's letters, the unit's whole name,
+its player, hex, HP and statuses in words) and the legend.
 
-The palette is computed once from the static layer plus a specimen of everything the per-turn
-layer can draw (tokens of every side, HP pills of every colour, every status badge, the glow, the
-arrows, the header and log text), with every flat colour, and explicitly every colour in
-_dynamic_colours(), kept exactly.
+On the map each hex shows its ``q,r`` label (what ``/move`` takes); a unit is a chip with its short
+letters, its HP pill under it and its status letters (and an enemy's level) as badges beside them.
+
+Pointy-top hexes in axial coordinates (q, r).  The static layer (the header band, tiles, hex outlines,
+coordinate labels, impassable / entrance / escape hexes and enemy slots) depends only on the hexes list,
+so it is drawn once per map version and kept in a small LRU cache together with the PNG palette for that
+map; the legend is drawn once per picture width.  The header text, units, caches, moves, the engage
+arrow, what happened and who is who are drawn on each frame, which is only mapped onto the cached
+palette.  The palette is computed once from the static layer plus a specimen of everything a frame can
+draw, with every flat colour, and explicitly every colour in _dynamic_colours(), kept exactly.
 """
 from __future__ import annotations
 
@@ -27,29 +32,27 @@ from PIL import Image, ImageDraw
 from engine.hexes import POINTY, Hex, Point
 from engine.hexes import Layout as HexLayout
 from render.common import (
+    rounded,
     BG, GOLD, INK, INK_FAINT, INK_SOFT, STATUS_COLOURS, WHITE, arrow, build_palette, colour_counts, draw_text,
-    encode_png, fit_font, font, mix, printable_view, status_colour, status_letter, text_on, text_width, wrap,
+    encode_png, fit_font, font, min_text, mix, printable_view, status_colour, status_letter, text_on, text_width,
+    wrap,
 )
 
 _UNIT = HexLayout(POINTY, Point(1.0, 1.0), Point(0.0, 0.0))  # one-unit hexes, for the bounding box
-TARGET_W = 1100
-M = 20
-MIN_SIZE = 40           # hex "radius" (centre to corner) in pixels, clamped so hexes stay readable
-MAX_SIZE = 80
-MAX_MAP_H = 1000
-HEADER_H = 70
+TARGET_W = 1000
+U = min_text(TARGET_W)  # 25: the smallest type of a picture TARGET_W wide
+M = 12
+MIN_SIZE = 62           # hex "radius" (centre to corner) in pixels: the labels, chips and pills need this much
+MAX_SIZE = 90
+HEADER_H = 72
 HEADER_BG = (44, 40, 52)
-LEGEND_H = 40 * 5 + 10     # room for the legend; its strip is cropped to what it uses
-LEGEND_FONT = 21
-LOG_FONT = 23
-LOG_ROW = 30
-LOG_LINES = 6
-COORD_SCALE = 0.38      # hex label font size / hex size: 7+ px tall digits when the map is shown 400 px wide
-COORD_Y = 0.48          # the label's baseline, above the hex centre, in hex sizes
-TOKEN_DY = 0.03         # a token's centre sits this far above its hex centre, in hex sizes
-HP_SCALE = 0.34         # HP number font size / hex size
-ROSTER_FONT = 25
-ROSTER_ROW = 40
+CAPTION_LINES = 4       # at most this many lines of what just happened
+CAPTION_ENTRIES = 3     # ... from the newest log entries
+ROW = 1.36              # line height / font size of the text blocks
+COORD_SCALE = 0.4       # hex label font size / hex size
+COORD_Y = 0.46          # the label's baseline, above the hex centre, in hex sizes
+TOKEN_DY = 0.08         # a chip's centre sits this far above its hex centre, in hex sizes
+PILL_DY = 0.45          # the HP pill's centre, below the hex centre, in hex sizes
 
 SIDE_COLOURS = {
     "adventurer": (38, 96, 200),
@@ -67,6 +70,10 @@ TILE_PALETTE = [
 IMPASSABLE = (62, 56, 52)
 ESCAPE = (96, 184, 96)
 ENTRANCE_TINT = (240, 196, 80)
+BOX = (255, 252, 245)
+BOX_LINE = (120, 110, 98)
+RESULT_COLOURS = {"victory": (40, 130, 60), "defeat": (150, 30, 30), "retreat": (110, 110, 110)}
+RESULT_WORDS = {"victory": "VICTORY", "defeat": "DEFEAT", "retreat": "RETREAT"}
 # neighbour across edge i (between corners i and i+1), corners at -30°, 30°, 90°, ... (y grows downwards)
 EDGE_NEIGHBOURS = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)]
 
@@ -108,6 +115,13 @@ def _qr(obj) -> tuple[int, int] | None:
         return None
 
 
+def _int(v, default=0) -> int:
+    try:
+        return int(v)
+    except (TypeError, ValueError):
+        return default
+
+
 def _static_key(view: dict) -> str:
     hexes = view.get("hexes") or []
     blob = json.dumps(hexes, sort_keys=True, default=str, separators=(",", ":"))
@@ -115,7 +129,10 @@ def _static_key(view: dict) -> str:
 
 
 class _Layout:
-    """Hex size and pixel placement computed from the hexes' bounding box (geometry: engine.hexes)."""
+    """Hex size and pixel placement computed from the hexes' bounding box (geometry: engine.hexes).
+
+    The hexes fill the picture's width (at most MAX_SIZE); a map too wide for MIN_SIZE hexes makes the
+    picture wider.  ``u`` is the smallest type the picture may use; ``f`` the type inside the hexes."""
 
     def __init__(self, hexes: list[dict]):
         coords = [c for c in (_qr(h) for h in hexes) if c is not None] or [(0, 0)]
@@ -125,14 +142,16 @@ class _Layout:
         self.min_x, self.max_x = min(p.x for p in centres) - half_w, max(p.x for p in centres) + half_w
         self.min_y, self.max_y = min(p.y for p in centres) - half_h, max(p.y for p in centres) + half_h
         wu, hu = self.max_x - self.min_x, self.max_y - self.min_y
-        size = min((TARGET_W - 2 * M) / wu, MAX_MAP_H / hu)
+        size = (TARGET_W - 2 * M) / wu
         self.s = max(MIN_SIZE, min(MAX_SIZE, size))
         self.map_w = int(math.ceil(wu * self.s))
         self.map_h = int(math.ceil(hu * self.s))
         self.width = max(TARGET_W, self.map_w + 2 * M)
+        self.u = min_text(self.width)
+        self.f = max(self.u, int(round(self.s * COORD_SCALE)))
         self.ox = (self.width - self.map_w) / 2 - self.min_x * self.s   # offset inside the static layer
-        self.oy = 10 - self.min_y * self.s
-        self.layer_h = self.map_h + 20
+        self.oy = 8 - self.min_y * self.s
+        self.layer_h = self.map_h + 16
         self.hex = HexLayout(POINTY, Point(self.s, self.s), Point(self.ox, self.oy))
         # corners clockwise from the upper-right one, so that edge i (corner i to i+1) faces EDGE_NEIGHBOURS[i]
         self._corners = [self.hex.corner_offset((i + 5) % 6) for i in range(6)]
@@ -184,36 +203,42 @@ def _draw_static(view: dict) -> tuple[Image.Image, _Layout]:
             nb = tiles.get((q + dq, r + dr))
             if nb is None or nb.get("tile") != h.get("tile"):
                 d.line([pts[i], pts[(i + 1) % 6]], fill=(52, 44, 36), width=thick)
-    # labels
-    fcoord = font(max(14, int(s * COORD_SCALE)), "condensed")
-    fsmall = font(max(10, int(s * 0.2)), "condensed")
-    fslot = font(max(11, int(s * 0.2)), True)
+    # labels: the hex's q,r (what /move takes), and an enemy slot's number
+    fcoord = font(lay.f, "condensed")
     for h in hexes:
         q, r = _qr(h)
         cx, cy = lay.centre(q, r)
-        dark = h.get("impassable") or h.get("escape")
-        d.text((cx, cy - s * COORD_Y), f"{q},{r}", font=fcoord,
-               fill=(235, 230, 220) if h.get("impassable") else ((20, 60, 20) if dark else INK), anchor="ms")
-        if h.get("escape"):
-            d.text((cx, cy + s * 0.78), "EXIT", font=fsmall, fill=(15, 60, 15), anchor="mm")
-        elif h.get("entrance"):
-            d.text((cx, cy + s * 0.78), "ENTRY", font=fsmall, fill=(110, 70, 0), anchor="mm")
-        slot = h.get("enemy_slot")
-        if slot not in (None, False, ""):
-            sx, sy = cx - s * 0.6, cy + s * 0.08
-            rr = s * 0.15
-            d.ellipse([sx - rr, sy - rr, sx + rr, sy + rr], fill=(250, 236, 230), outline=(160, 30, 30),
-                      width=max(2, int(s / 30)))
-            d.text((sx, sy), str(slot), font=fslot, fill=(160, 30, 30), anchor="mm")
+        label = f"{q},{r}"
+        f = fit_font(label, s * 1.2, lay.f, "condensed", min_size=lay.u) if text_width(label, fcoord) > s * 1.2 \
+            else fcoord
+        colour = (235, 230, 220) if h.get("impassable") else ((20, 60, 20) if h.get("escape") else INK)
+        draw_text(d, (cx, cy - s * COORD_Y), label, f, colour, "ms")
     return img, lay
+
+
+def _draw_slots(d: ImageDraw.ImageDraw, lay, hexes: list, units: list[dict], yoff: float) -> None:
+    """The enemy slots' numbers, in the hexes no unit stands on (under a unit they would read as its HP)."""
+    taken = {_unit_place(u) for u in units}
+    for h in hexes:
+        slot = h.get("enemy_slot") if isinstance(h, dict) else None
+        qr = _qr(h) if slot not in (None, False, "") else None
+        if qr is None or qr in taken:
+            continue
+        cx, cy = lay.centre(*qr)
+        _slot(d, cx - lay.s * 0.48, cy + yoff + lay.s * 0.42, lay.f * 0.72, str(slot), lay.f)
+
+
+def _slot(d, cx, cy, r, text, size) -> None:
+    d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=(250, 236, 230), outline=(160, 30, 30), width=max(2, int(r / 7)))
+    draw_text(d, (cx, cy), text, font(size, True), (160, 30, 30), "mm")
 
 
 class _Static(NamedTuple):
     """One cached map version: everything of the picture that does not change from turn to turn."""
-    base: Image.Image       # header band + map layer + legend; the whole picture when there is no log
+    base: Image.Image       # header band + map layer
     layout: _Layout
     palette: Image.Image    # "P" image every frame of this map is quantized against
-    legend_end: float       # y below the legend (the log starts 4 px lower)
+    legend: Image.Image     # the legend strip (shared by every map as wide)
 
 
 def _shared_get(key, make):
@@ -227,35 +252,34 @@ def _shared_get(key, make):
     return hit
 
 
-def _legend_strip(W: int) -> tuple[Image.Image, float]:
-    """The separator line and the legend, as drawn below the map layer; and the y under the legend."""
-    strip = Image.new("RGB", (W, LEGEND_H + 10), BG)
+def _legend_strip(W: int, s: float, f: int) -> Image.Image:
+    """The legend: a separator line, then every mark of the map and what it means."""
+    strip = Image.new("RGB", (W, 1200), BG)
     d = ImageDraw.Draw(strip)
     d.line([(M, 6), (W - M, 6)], fill=(200, 190, 172), width=2)
-    end = _legend(d, M, 16, W - 2 * M)
-    return strip.crop((0, 0, W, int(end) + 6)), end
+    end = _legend(d, M, 14, W - 2 * M, f)
+    return strip.crop((0, 0, W, int(end) + 8))
 
 
 def _build_static(view: dict) -> _Static:
     layer, lay = _draw_static(view)
     W = lay.width
-    top = HEADER_H + lay.layer_h
-    legend, legend_end = _shared_get(("legend", W), lambda: _legend_strip(W))
-    base = Image.new("RGB", (W, top + legend.height), BG)
+    base = Image.new("RGB", (W, HEADER_H + lay.layer_h), BG)
     ImageDraw.Draw(base).rectangle([0, 0, W, HEADER_H - 6], fill=HEADER_BG)
     base.paste(layer, (0, HEADER_H))
-    base.paste(legend, (0, top))
+    legend = _shared_get(("legend", W, lay.f), lambda: _legend_strip(W, lay.s, lay.u))
     counts = colour_counts(base)
     spec = _shared_get(("specimen", W, lay.s), lambda: colour_counts(_draw_specimen(lay)))
     if counts is None or spec is None:
         palette = build_palette(base, exact=_dynamic_colours())
     else:
-        for c, n in spec.items():
-            counts[c] = counts.get(c, 0) + n
+        for part in (spec, colour_counts(legend) or {}):
+            for c, n in part.items():
+                counts[c] = counts.get(c, 0) + n
         palette = build_palette(exact=_dynamic_colours(), counts=counts)
     with _cache_lock:
         _stats["palettes"] += 1
-    return _Static(base, lay, palette, top + legend_end)
+    return _Static(base, lay, palette, legend)
 
 
 def _hatch(img: Image.Image, lay: _Layout, polys: list) -> None:
@@ -315,49 +339,50 @@ def _hp_colour(hp: int, mx: int) -> tuple[int, int, int]:
     return (190, 30, 30)
 
 
-def _int(v, default=0) -> int:
-    try:
-        return int(v)
-    except (TypeError, ValueError):
-        return default
-
-
 def _chest(d: ImageDraw.ImageDraw, cx: float, cy: float, w: float) -> None:
     h = w * 0.72
     x0, y0 = cx - w / 2, cy - h / 2
     lw = max(2, int(w / 12))
-    d.rounded_rectangle([x0, y0, x0 + w, y0 + h], radius=w * 0.12, fill=(140, 88, 40), outline=(60, 36, 14),
+    rounded(d, [x0, y0, x0 + w, y0 + h], radius=w * 0.12, fill=(140, 88, 40), outline=(60, 36, 14),
                         width=lw)
     d.line([(x0, y0 + h * 0.38), (x0 + w, y0 + h * 0.38)], fill=(60, 36, 14), width=lw)
     k = w * 0.11
     d.rectangle([cx - k, y0 + h * 0.3, cx + k, y0 + h * 0.58], fill=GOLD, outline=(60, 36, 14), width=1)
 
 
-def _hex_die(d: ImageDraw.ImageDraw, cx: float, cy: float, w: float, value, owner: str = "",
+def _pill(d: ImageDraw.ImageDraw, cx: float, cy: float, text: str, f, fill, fg=WHITE, outline=WHITE,
+          min_w: float = 0) -> float:
+    """A rounded label centred on (cx, cy); returns its width."""
+    h = f.size * 1.15
+    w = max(min_w, h, text_width(text, f) + f.size * 0.45)
+    rounded(d, [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], radius=h / 2, fill=fill, outline=outline,
+                        width=2)
+    draw_text(d, (cx, cy + 0.5), text, f, fg, "mm")
+    return w
+
+
+def _hex_die(d: ImageDraw.ImageDraw, cx: float, cy: float, w: float, value, f, owner: str = "",
              side: str = "adventurer") -> None:
-    """A skill die lying in a hex: a square die face, ``w`` pixels wide, with its number, framed in its owner's
-    side colour; the owner's short label on a tag under it."""
+    """A skill die lying in a hex: a square die face ``w`` pixels wide with its number, framed in its owner's
+    side colour; the owner's short letters on a tag to its right."""
     col = SIDE_COLOURS.get(side, SIDE_COLOURS["adventurer"])
-    lw = max(2, int(w / 7))
-    d.rounded_rectangle([cx - w / 2, cy - w / 2, cx + w / 2, cy + w / 2], radius=w * 0.2, fill=WHITE, outline=col,
+    lw = max(2, int(w / 8))
+    rounded(d, [cx - w / 2, cy - w / 2, cx + w / 2, cy + w / 2], radius=w * 0.2, fill=WHITE, outline=col,
                         width=lw)
     num = str(value if value not in (None, "") else "?")
-    draw_text(d, (cx, cy + 0.5), num, fit_font(num, w * 0.72, int(w * 0.8), True, min_size=9), col, "mm")
+    draw_text(d, (cx, cy + 0.5), num, f if text_width(num, f) <= w * 0.8 else font(f.size, "condensed"), col, "mm")
     if owner:
-        fo = fit_font(owner, w * 1.6, max(9, int(w * 0.36)), True, min_size=9)
-        tw = text_width(owner, fo) + fo.size * 0.6
-        th = fo.size * 1.15
-        ty = cy + w / 2 + th / 2 + lw / 2
-        d.rounded_rectangle([cx - tw / 2, ty - th / 2, cx + tw / 2, ty + th / 2], radius=th / 2, fill=col,
-                            outline=WHITE, width=1)
-        draw_text(d, (cx, ty), owner, fo, text_on(col), "mm")
+        fo = font(f.size, "condensed")
+        tw = text_width(owner, fo) + fo.size * 0.45
+        _pill(d, cx + w / 2 + 2 + tw / 2, cy, owner, fo, col)
 
 
 def _draw_hex_dice(d: ImageDraw.ImageDraw, lay, dice: list, units: list[dict], yoff: float) -> None:
-    """Dice placed in hexes: in the middle of an empty hex with whose it is under it; smaller, left of a unit
-    standing there (an ally may stand on one) or fallen there."""
+    """Dice placed in hexes: in an empty hex, the die with whose it is beside it; smaller and left of the
+    HP pill where a unit stands (an ally may stand on one) or fell."""
     s = lay.s
     taken = {_unit_place(u) for u in units}
+    f = font(lay.f, True)
     for die in dice or []:
         qr = _qr(die) if isinstance(die, dict) else None
         if qr is None:
@@ -365,37 +390,56 @@ def _draw_hex_dice(d: ImageDraw.ImageDraw, lay, dice: list, units: list[dict], y
         cx, cy = lay.centre(*qr)
         cy += yoff
         owner = str(die.get("owner") or "")
-        if qr in taken:
-            _hex_die(d, cx - s * 0.6, cy - s * 0.16, s * 0.4, die.get("value"), "", die.get("side") or "adventurer")
-        else:
-            _hex_die(d, cx, cy - s * 0.08, s * 0.62, die.get("value"), owner, die.get("side") or "adventurer")
+        side = die.get("side") or "adventurer"
+        x, y, w = hex_die_box(lay, qr, owner, qr in taken, yoff)
+        _hex_die(d, x, y, w, die.get("value"), f, "" if qr in taken else owner, side)
+
+
+def hex_die_box(lay, qr, owner: str = "", under_a_unit: bool = False, yoff: float = HEADER_H):
+    """(x, y, width) of a die lying in hex ``qr``: centred with its owner's tag beside it in an empty hex;
+    smaller, left of the HP pill, where a unit stands or fell."""
+    s = lay.s
+    cx, cy = lay.centre(*qr)
+    cy += yoff
+    if under_a_unit:
+        return cx - s * 0.66, cy + s * PILL_DY, lay.f * 1.2
+    tag = (text_width(owner, font(lay.f, "condensed")) + lay.f * 0.45 + 2) if owner else 0
+    return cx - tag / 2, cy + s * 0.12, lay.f * 1.45
 
 
 def _draw_choices(d: ImageDraw.ImageDraw, lay, choices: list, yoff: float) -> None:
     """Hexes offered to a player (the menu's free-move destinations): a thick blue rim and the menu's number."""
     s = lay.s
-    fnum = font(max(14, int(s * 0.3)), True)
+    fnum = font(lay.f, True)
     for ch in choices or []:
         qr = _qr(ch) if isinstance(ch, dict) else None
         if qr is None:
             continue
         cx, cy = lay.centre(*qr)
         cy += yoff
-        pts = lay.corners(cx, cy, 0.86)
-        d.line(pts + pts[:1], fill=PATH_COLOUR, width=max(4, int(s / 9)), joint="curve")
+        _rim(d, lay.corners(cx, cy, 0.86), max(4, int(s / 9)))
         n = str(ch.get("n") or "")
         if n:
-            r = s * 0.24
+            r = lay.f * 0.75
             by = cy + s * 0.12
-            d.ellipse([cx - r, by - r, cx + r, by + r], fill=PATH_COLOUR, outline=WHITE, width=max(2, int(s / 30)))
+            d.ellipse([cx - r, by - r, cx + r, by + r], fill=PATH_COLOUR, outline=WHITE, width=2)
             draw_text(d, (cx, by + 0.5), n, fnum, WHITE, "mm")
 
 
-def _badge(d, x, y, r, status: str) -> None:
-    col = status_colour(status)
-    letter = status_letter(status)
-    d.ellipse([x - r, y - r, x + r, y + r], fill=col, outline=WHITE, width=max(1, int(r / 6)))
-    draw_text(d, (x, y + 0.5), letter, fit_font(letter, r * 1.7, int(r * 1.25), True, min_size=8), WHITE, "mm")
+def _rim(d, pts, width) -> None:
+    d.line(pts + pts[:1], fill=PATH_COLOUR, width=width, joint="curve")
+
+
+def _badge(d, cx, cy, status: str, f) -> float:
+    """A status's letters on a pill of its colour; returns its width."""
+    text = status_letter(status) if not status.startswith("+") else status
+    col = status_colour(status) if not status.startswith("+") else (90, 86, 80)
+    return _pill(d, cx, cy, text, f, col)
+
+
+def _badge_width(status: str, f) -> float:
+    text = status_letter(status) if not status.startswith("+") else status
+    return max(f.size * 1.15, text_width(text, f) + f.size * 0.45)
 
 
 def _unit_place(u: dict) -> tuple[int, int] | None:
@@ -407,12 +451,29 @@ def _unit_place(u: dict) -> tuple[int, int] | None:
     return qr
 
 
-def _draw_units(d: ImageDraw.ImageDraw, lay: _Layout, units: list[dict], yoff: float) -> None:
+def _short(u: dict) -> str:
+    return str(u.get("short") or str(u.get("label") or "?")[:3].upper())
+
+
+def chip_centre(lay, q: int, r: int, yoff: float = HEADER_H) -> tuple[float, float]:
+    """Where the chip of a unit standing on q,r is centred in the picture."""
+    cx, cy = lay.centre(q, r)
+    return cx, cy + yoff - lay.s * TOKEN_DY
+
+
+def chip_height(lay) -> float:
+    return max(lay.s * 0.6, lay.f * 1.4)
+
+
+def _draw_units(d: ImageDraw.ImageDraw, lay, units: list[dict], yoff: float) -> None:
+    """Each unit as a chip with its letters, its HP pill, and its statuses' letters as badges beside them.  A defeated unit is a grey chip crossed out; where a
+    living unit stands on the hex it fell on, only a small crossed mark in the hex's corner says so."""
     s = lay.s
-    R = s * 0.34
-    fname = font(max(12, int(s * 0.19)), True)
-    fhp = font(max(13, int(s * HP_SCALE)), "condensed")
-    # defeated first so living units draw on top when stacked
+    f = lay.f
+    fchip = font(f, "condensed")
+    fbadge = font(f, "condensed")
+    living = {_unit_place(u) for u in units if not u.get("defeated") and _unit_place(u) is not None}
+    # defeated first so living units draw on top
     order = sorted(units, key=lambda u: (not u.get("defeated"), bool(u.get("acting"))))
     for u in order:
         qr = _unit_place(u)
@@ -420,82 +481,71 @@ def _draw_units(d: ImageDraw.ImageDraw, lay: _Layout, units: list[dict], yoff: f
             continue
         cx, cy = lay.centre(*qr)
         cy += yoff
-        ty = cy - s * TOKEN_DY
-        side = u.get("side") or "enemy"
-        col = SIDE_COLOURS.get(side, (90, 90, 90))
         defeated = bool(u.get("defeated"))
-        if defeated:
-            col = DEFEATED_COLOUR
+        if defeated and qr in living:
+            _fallen_mark(d, cx - s * 0.64, cy + s * 0.58, f * 0.45)
+            continue
+        side = u.get("side") or "enemy"
+        col = DEFEATED_COLOUR if defeated else SIDE_COLOURS.get(side, (90, 90, 90))
+        short = _short(u)
+        ty = cy - s * TOKEN_DY
+        ch = chip_height(lay)
+        fs = fit_font(short, s * 1.5 - f * 0.5, max(f, int(s * 0.42)), "condensed", min_size=f)
+        cw = min(max(text_width(short, fs) + f * 0.45, ch * 1.2), s * 1.55)
+        x0, y0, x1, y1 = cx - cw / 2, ty - ch / 2, cx + cw / 2, ty + ch / 2
         if u.get("acting") and not defeated:
-            for i, a in enumerate((0.06, 0.045)):   # kept clear of the hex label above
-                g = R + s * a
-                d.ellipse([cx - g, ty - g, cx + g, ty + g], fill=mix(GOLD, WHITE, 0.4 - i * 0.3))
-            g = R + s * 0.03
-            d.ellipse([cx - g, ty - g, cx + g, ty + g], outline=(200, 130, 0), width=max(3, int(s / 16)))
+            g = s * 0.06
+            rounded(d, [x0 - g, y0 - g, x1 + g, y1 + g], radius=ch / 2 + g, fill=mix(GOLD, WHITE, 0.4),
+                                outline=(200, 130, 0), width=max(3, int(s / 18)))
         ring = mix(col, (0, 0, 0), 0.45)
-        d.ellipse([cx - R, ty - R, cx + R, ty + R], fill=col, outline=WHITE if not defeated else ring,
-                  width=max(2, int(s / 22)))
+        rounded(d, [x0, y0, x1, y1], radius=ch * 0.42, fill=col, outline=WHITE if not defeated else ring,
+                            width=max(2, int(s / 24)))
         if side == "companion" and not defeated:
-            ri = R * 0.78
-            d.ellipse([cx - ri, ty - ri, cx + ri, ty + ri], outline=mix(col, WHITE, 0.5), width=max(1, int(s / 36)))
-        short = str(u.get("short") or str(u.get("label") or "?")[:3].upper())
+            k = max(3, int(s / 16))
+            rounded(d, [x0 + k, y0 + k, x1 - k, y1 - k], radius=ch * 0.42 - k, outline=mix(col, WHITE, 0.5),
+                                width=max(1, int(s / 36)))
+        draw_text(d, (cx, ty + 0.5), short, fs, text_on(col) if not defeated else INK, "mm")
         if defeated:
-            k = R * 0.8
+            k = ch * 0.42
             w = max(3, int(s / 14))
             d.line([(cx - k, ty - k), (cx + k, ty + k)], fill=(120, 20, 20), width=w)
             d.line([(cx - k, ty + k), (cx + k, ty - k)], fill=(120, 20, 20), width=w)
-        d.text((cx, ty), short, font=fit_font(short, R * 1.7, int(s * 0.25), True, min_size=9),
-               fill=text_on(col) if not defeated else INK, anchor="mm",
-               stroke_width=0 if not defeated else 2, stroke_fill=DEFEATED_COLOUR)
-        # level badge (enemies), left of the token
-        lvl = u.get("level")
-        if lvl not in (None, "") and not defeated:
-            lr = s * 0.13
-            lx, ly = cx - R - lr * 0.35, ty - R * 0.35
-            d.rectangle([lx - lr, ly - lr, lx + lr, ly + lr], fill=INK, outline=WHITE, width=1)
-            draw_text(d, (lx, ly), str(lvl), font(max(10, int(s * 0.2)), True), WHITE, "mm")
-        # statuses to the right of the token
-        br = max(9, s * 0.14)
-        for i, st in enumerate(list(u.get("statuses") or [])[:4] if not defeated else []):
-            bx = cx + R + br * 0.55
-            by = ty - R + br * 0.6 + i * (br * 2.05)
-            _badge(d, bx, by, br, str(st))
-        # HP pill overlapping the token's bottom edge (a defeated unit shows DEFEATED instead)
+            continue
+        # the HP pill under the chip (bonus HP in gold beside it)
         hp, mx, bonus = _int(u.get("hp")), _int(u.get("max_hp")), _int(u.get("bonus_hp"))
-        hp_txt = (f"{hp}/{mx}" if mx else str(hp)) if not defeated else "DEFEATED"
-        fpill = fhp if not defeated else fit_font("DEFEATED", s * 1.5, int(s * 0.24), "condensed", min_size=9)
-        pw = text_width(hp_txt, fpill) + fpill.size * 0.45
-        ph = fpill.size * 1.08
-        py = ty + R
-        bonus_w = (text_width(f"+{bonus}", fhp) + fhp.size * 0.35) if bonus and not defeated else 0
-        px0 = cx - (pw + bonus_w + (2 if bonus_w else 0)) / 2
-        pc = _hp_colour(hp, mx) if not defeated else (120, 20, 20)
-        d.rounded_rectangle([px0, py - ph / 2, px0 + pw, py + ph / 2], radius=ph / 2, fill=pc, outline=WHITE,
-                            width=max(1, int(s / 40)))
-        draw_text(d, (px0 + pw / 2, py), hp_txt, fpill, WHITE, "mm")
-        if bonus_w:
-            bx0 = px0 + pw + 2
-            d.rounded_rectangle([bx0, py - ph / 2, bx0 + bonus_w, py + ph / 2], radius=ph / 2, fill=GOLD,
-                                outline=WHITE, width=max(1, int(s / 40)))
-            draw_text(d, (bx0 + bonus_w / 2, py), f"+{bonus}", fhp, INK, "mm")
-        # full name under it: wrapped onto two lines rather than cut (the roster below has it whole too)
-        lines = _name_lines(str(u.get("label") or ""), fname, s * 1.62)
-        ny = py + ph / 2 + fname.size * 0.62
-        for line in lines:
-            nw = text_width(line, fname)
-            d.rounded_rectangle([cx - nw / 2 - 4, ny - fname.size * 0.6, cx + nw / 2 + 4, ny + fname.size * 0.6],
-                                radius=4, fill=(255, 252, 245) if not defeated else (220, 216, 210))
-            draw_text(d, (cx, ny), line, fname, INK if not defeated else INK_SOFT, "mm")
-            ny += fname.size * 1.2
+        hp_txt = f"{hp}/{mx}" if mx else str(hp)
+        py = cy + s * PILL_DY
+        pw = max(f * 1.15, text_width(hp_txt, fchip) + f * 0.45)
+        bw = (text_width(f"+{bonus}", fchip) + f * 0.4) if bonus else 0
+        px0 = cx - (pw + bw) / 2
+        ph = f * 1.15
+        rounded(d, [px0, py - ph / 2, px0 + pw + bw, py + ph / 2], radius=ph / 2, fill=_hp_colour(hp, mx),
+                            outline=WHITE, width=2)
+        draw_text(d, (px0 + pw / 2, py + 0.5), hp_txt, fchip, WHITE, "mm")
+        if bw:
+            rounded(d, [px0 + pw - 2, py - ph / 2, px0 + pw + bw, py + ph / 2], radius=ph / 2, fill=GOLD,
+                                outline=WHITE, width=2)
+            draw_text(d, (px0 + pw - 1 + bw / 2, py + 0.5), f"+{bonus}", fchip, INK, "mm")
+        # badges: the statuses right of the chip and of the pill, then left of them (the level is in who is who)
+        spots = [("right", x1, ty), ("right", px0 + pw + bw, py), ("left", x0, ty), ("left", px0, py)]
+        statuses = [str(x) for x in (u.get("statuses") or [])]
+        if len(statuses) > len(spots):
+            statuses = statuses[:len(spots) - 1] + [f"+{len(statuses) - len(spots) + 1}"]
+        for st, (side_, ex, ey) in zip(statuses, spots):
+            w = _badge_width(st, fbadge)
+            bx = ex + w * 0.4 if side_ == "right" else ex - w * 0.4
+            _badge(d, bx, ey, st, fbadge)
 
 
-def _name_lines(name: str, f, width: float) -> list[str]:
-    if not name or text_width(name, f) <= width:
-        return [name] if name else []
-    return wrap(name, f, width, max_lines=2)
+def _fallen_mark(d, cx, cy, r) -> None:
+    """A small grey disc crossed out: a defeated unit lies under the one standing here."""
+    d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=DEFEATED_COLOUR, outline=WHITE, width=2)
+    k = r * 0.6
+    d.line([(cx - k, cy - k), (cx + k, cy + k)], fill=(120, 20, 20), width=3)
+    d.line([(cx - k, cy + k), (cx + k, cy - k)], fill=(120, 20, 20), width=3)
 
 
-def _draw_moves(d: ImageDraw.ImageDraw, lay: _Layout, path, yoff: float, colour) -> None:
+def _draw_moves(d: ImageDraw.ImageDraw, lay, path, yoff: float, colour) -> None:
     """One move: a dot where it started, a line through every hex, arrowheads on each step."""
     s = lay.s
     pts = [p for p in (_qr(p) for p in (path or [])) if p is not None]
@@ -514,7 +564,7 @@ def _draw_moves(d: ImageDraw.ImageDraw, lay: _Layout, path, yoff: float, colour)
         arrow(d, (sx_, sy_), (mx_, my_), colour, lw, s * 0.3)
 
 
-def _draw_engage(d: ImageDraw.ImageDraw, lay: _Layout, eng, yoff: float) -> None:
+def _draw_engage(d: ImageDraw.ImageDraw, lay, eng, yoff: float) -> None:
     if not isinstance(eng, dict):
         return
     s = lay.s
@@ -527,7 +577,7 @@ def _draw_engage(d: ImageDraw.ImageDraw, lay: _Layout, eng, yoff: float) -> None
     by += yoff - s * TOKEN_DY
     dist = math.hypot(bx - ax, by - ay)
     ux, uy = (bx - ax) / dist, (by - ay) / dist
-    R = s * 0.34
+    R = s * 0.4
     p0 = (ax + ux * (R + 3), ay + uy * (R + 3))
     p1 = (bx - ux * (R + 2), by - uy * (R + 2))
     lw = max(6, int(s / 7))
@@ -535,102 +585,117 @@ def _draw_engage(d: ImageDraw.ImageDraw, lay: _Layout, eng, yoff: float) -> None
     arrow(d, p0, p1, ENGAGE_COLOUR, lw, s * 0.34)
 
 
-def _legend(d: ImageDraw.ImageDraw, x0: float, y: float, width: float) -> float:
-    f = font(LEGEND_FONT)
-    fb = font(LEGEND_FONT, True)
-    x = x0
-    d.text((x, y + 14), "STATUS", font=fb, fill=INK_SOFT, anchor="lm")
-    x += fb.getlength("STATUS") + 16
-    for st in ("bane", "blind", "daze", "fear", "maim", "stealth"):
-        _badge(d, x + 13, y + 14, 13, st)
-        d.text((x + 32, y + 14), st, font=f, fill=INK, anchor="lm")
-        x += 32 + f.getlength(st) + 22
-    y += 40
-    x = x0
+# ------------------------------------------------------------------------------------------- legend --
+def _legend(d: ImageDraw.ImageDraw, x0: float, y: float, width: float, size: int) -> float:
+    """Every mark of the map and its meaning, as many to a line as fit; returns the y under it."""
+    f = font(size)
+    fb = font(size, True)
+    fc = font(size, "condensed")
+    row = int(size * 1.6)
+    icon_w = size * 1.5
     items = []
+    for st in ("bane", "blind", "daze", "fear", "maim", "stealth"):
+        w = _badge_width(st, fc)
+        items.append((st, lambda dd, cx, cy, st=st: _badge(dd, cx, cy, st, fc), w))
 
-    def token(dd, cx, cy, side):
-        col = SIDE_COLOURS[side]
-        dd.ellipse([cx - 12, cy - 12, cx + 12, cy + 12], fill=col, outline=WHITE, width=2)
-
-    items.append(("adventurer", lambda dd, cx, cy: token(dd, cx, cy, "adventurer")))
-    items.append(("companion", lambda dd, cx, cy: token(dd, cx, cy, "companion")))
-    items.append(("enemy", lambda dd, cx, cy: token(dd, cx, cy, "enemy")))
-
-    def acting(dd, cx, cy):
-        dd.ellipse([cx - 15, cy - 15, cx + 15, cy + 15], fill=mix(GOLD, WHITE, 0.3))
-        dd.ellipse([cx - 10, cy - 10, cx + 10, cy + 10], fill=SIDE_COLOURS["adventurer"], outline=WHITE, width=2)
-
-    items.append(("acting", acting))
-
-    def defeated(dd, cx, cy):
-        dd.ellipse([cx - 12, cy - 12, cx + 12, cy + 12], fill=(150, 146, 140))
-        dd.line([(cx - 9, cy - 9), (cx + 9, cy + 9)], fill=(120, 20, 20), width=3)
-        dd.line([(cx - 9, cy + 9), (cx + 9, cy - 9)], fill=(120, 20, 20), width=3)
-
-    items.append(("defeated", defeated))
-    items.append(("move", lambda dd, cx, cy: arrow(dd, (cx - 16, cy), (cx + 16, cy), PATH_COLOUR, 5, 12)))
-    items.append(("enemy move", lambda dd, cx, cy: arrow(dd, (cx - 16, cy), (cx + 16, cy), ENEMY_PATH_COLOUR, 5, 12)))
-    items.append(("engage", lambda dd, cx, cy: arrow(dd, (cx - 16, cy), (cx + 16, cy), ENGAGE_COLOUR, 7, 14)))
-
-    def swatch(col, hatch=False, text=None):
+    def chip(side, acting=False, defeated=False):
         def draw(dd, cx, cy):
-            dd.rectangle([cx - 14, cy - 11, cx + 14, cy + 11], fill=col, outline=(52, 44, 36), width=2)
-            if hatch:
-                for k in (-8, 0, 8):
-                    dd.line([(cx + k - 6, cy + 9), (cx + k + 6, cy - 9)], fill=(112, 104, 96), width=2)
+            h = size * 1.1
+            w = h * 1.5
+            col = DEFEATED_COLOUR if defeated else SIDE_COLOURS[side]
+            if acting:
+                rounded(dd, [cx - w / 2 - 5, cy - h / 2 - 5, cx + w / 2 + 5, cy + h / 2 + 5], radius=h / 2 + 5,
+                                     fill=mix(GOLD, WHITE, 0.4), outline=(200, 130, 0), width=3)
+            rounded(dd, [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], radius=h * 0.42, fill=col,
+                                 outline=WHITE, width=2)
+            if defeated:
+                k = h * 0.38
+                dd.line([(cx - k, cy - k), (cx + k, cy + k)], fill=(120, 20, 20), width=3)
+                dd.line([(cx - k, cy + k), (cx + k, cy - k)], fill=(120, 20, 20), width=3)
         return draw
 
-    items.append(("entrance", swatch(mix(TILE_PALETTE[0], ENTRANCE_TINT, 0.55))))
-    items.append(("escape", swatch(ESCAPE)))
-    items.append(("impassable", swatch(IMPASSABLE, hatch=True)))
+    chip_w = size * 1.65 + 10
+    items += [("adventurer", chip("adventurer"), chip_w), ("companion", chip("companion"), chip_w),
+              ("enemy", chip("enemy"), chip_w), ("whose turn", chip("adventurer", acting=True), chip_w),
+              ("defeated", chip("enemy", defeated=True), chip_w)]
 
-    def slot(dd, cx, cy):
-        dd.ellipse([cx - 11, cy - 11, cx + 11, cy + 11], fill=(250, 236, 230), outline=(160, 30, 30), width=2)
-        dd.text((cx, cy), "1", font=font(14, True), fill=(160, 30, 30), anchor="mm")
+    def hp(dd, cx, cy):
+        _pill(dd, cx, cy, "3/4", fc, _hp_colour(3, 4))
 
-    items.append(("enemy slot", slot))
-    items.append(("cache", lambda dd, cx, cy: _chest(dd, cx, cy, 28)))
-    items.append(("die in a hex", lambda dd, cx, cy: _hex_die(dd, cx, cy - 3, 22, 3)))
+    items += [("HP", hp, text_width("3/4", fc) + size * 0.45)]
+    a = size * 0.7
+    items += [("move", lambda dd, cx, cy: arrow(dd, (cx - a, cy), (cx + a, cy), PATH_COLOUR, 5, size * 0.5), icon_w),
+              ("enemy move", lambda dd, cx, cy: arrow(dd, (cx - a, cy), (cx + a, cy), ENEMY_PATH_COLOUR, 5,
+                                                      size * 0.5), icon_w),
+              ("engage", lambda dd, cx, cy: arrow(dd, (cx - a, cy), (cx + a, cy), ENGAGE_COLOUR, 7, size * 0.55),
+               icon_w)]
 
-    def level(dd, cx, cy):
-        dd.rectangle([cx - 10, cy - 10, cx + 10, cy + 10], fill=INK, outline=WHITE, width=1)
-        dd.text((cx, cy), "1", font=font(14, True), fill=WHITE, anchor="mm")
+    def free(dd, cx, cy):
+        r = size * 0.78
+        pts = [(cx + r * math.cos(math.radians(60 * i - 30)), cy + r * math.sin(math.radians(60 * i - 30)))
+               for i in range(6)]
+        _rim(dd, pts, 4)
+        rr = size * 0.62
+        dd.ellipse([cx - rr, cy - rr, cx + rr, cy + rr], fill=PATH_COLOUR, outline=WHITE, width=2)
+        draw_text(dd, (cx, cy), "1", font(size, True), WHITE, "mm")
 
-    items.append(("level", level))
-    for label, draw in items:
-        w = 36 + f.getlength(label) + 20
-        if x + w > x0 + width:
-            x = x0
-            y += 40
-        draw(d, x + 16, y + 14)
-        d.text((x + 36, y + 14), label, font=f, fill=INK, anchor="lm")
-        x += w
-    return y + 40
+    items.append(("free move you may choose", free, icon_w))
+
+    def swatch(col, hatch=False):
+        def draw(dd, cx, cy):
+            h = size * 0.9
+            dd.rectangle([cx - h * 0.7, cy - h / 2, cx + h * 0.7, cy + h / 2], fill=col, outline=(52, 44, 36),
+                         width=2)
+            if hatch:
+                for k in (-h * 0.4, 0, h * 0.4):
+                    dd.line([(cx + k - h * 0.3, cy + h * 0.45), (cx + k + h * 0.3, cy - h * 0.45)],
+                            fill=(112, 104, 96), width=2)
+        return draw
+
+    items += [("entrance", swatch(mix(TILE_PALETTE[0], ENTRANCE_TINT, 0.55)), icon_w),
+              ("escape", swatch(ESCAPE), icon_w), ("impassable", swatch(IMPASSABLE, hatch=True), icon_w),
+              ("enemy slot", lambda dd, cx, cy: _slot(dd, cx, cy, size * 0.72, "1", size), icon_w),
+              ("cache", lambda dd, cx, cy: _chest(dd, cx, cy, size * 1.2), icon_w),
+              ("die in a hex", lambda dd, cx, cy: _hex_die(dd, cx, cy, size * 1.15, 3, fb), icon_w)]
+    draw_text(d, (x0, y + row / 2), "KEY", fb, INK_SOFT, "lm")
+    x = x0 + text_width("KEY", fb) + size * 0.8
+    left = x
+    for label, draw, w in items:
+        need = w + 8 + text_width(label, f) + size * 1.1
+        if x + need > x0 + width and x > left:
+            x = left
+            y += row
+        draw(d, x + w / 2, y + row / 2)
+        draw_text(d, (x + w + 8, y + row / 2), label, f, INK, "lm")
+        x += need
+    return y + row
 
 
 def _dynamic_colours() -> list[tuple[int, int, int]]:
     """Every flat colour the per-turn layer draws; each is kept exactly in the map's palette."""
-    cols = [BG, WHITE, INK, INK_SOFT, INK_FAINT, GOLD, HEADER_BG, PATH_COLOUR, ENGAGE_COLOUR, ENEMY_PATH_COLOUR]
-    for col in list(SIDE_COLOURS.values()) + [(90, 90, 90), (150, 146, 140)]:
+    cols = [BG, WHITE, INK, INK_SOFT, INK_FAINT, GOLD, HEADER_BG, PATH_COLOUR, ENGAGE_COLOUR, ENEMY_PATH_COLOUR,
+            BOX, BOX_LINE]
+    for col in list(SIDE_COLOURS.values()) + [(90, 90, 90), DEFEATED_COLOUR]:
         cols += [col, mix(col, (0, 0, 0), 0.45), mix(col, WHITE, 0.5)]
-    cols += [mix(GOLD, WHITE, 0.4), mix(GOLD, WHITE, 0.1), (200, 130, 0)]            # acting glow
-    cols += [(40, 140, 60), (200, 130, 20), (190, 30, 30), (110, 110, 110), (120, 116, 110)]  # HP pills
-    cols += list(STATUS_COLOURS.values()) + [status_colour("")]                      # badges
-    cols += [(90, 86, 80), (120, 20, 20), (255, 252, 245), (220, 216, 210)]          # defeated, name tags
-    cols += [(140, 88, 40), (60, 36, 14)]                                            # cache chest
-    cols += [(210, 40, 30), (255, 210, 80), (120, 110, 98)]                          # fatigue banner, log box
+    cols += [mix(GOLD, WHITE, 0.4), (200, 130, 0)]                                   # whose turn
+    cols += [(40, 140, 60), (200, 130, 20), (190, 30, 30), (110, 110, 110)]           # HP pills
+    cols += list(STATUS_COLOURS.values()) + [status_colour(""), (90, 86, 80)]         # badges
+    cols += [(120, 20, 20)]                                                           # defeated
+    cols += [(250, 236, 230), (160, 30, 30)]                                          # enemy slots
+    cols += [(140, 88, 40), (60, 36, 14)]                                             # cache chest
+    cols += [(210, 40, 30), (255, 210, 80)]                                           # fatigue banner
+    cols += list(RESULT_COLOURS.values())                                             # the battle's end
     return list(dict.fromkeys(cols))
 
 
 class _Grid:
     """Stands in for _Layout when drawing the specimen: unit i of a row sits in column q, row r."""
 
-    def __init__(self, s: float):
-        self.s = s
+    def __init__(self, lay: _Layout):
+        self.s, self.f, self.u = lay.s, lay.f, lay.u
 
     def centre(self, q: int, r: int) -> tuple[float, float]:
-        return self.s * 1.3 + q * self.s * 2.6, self.s * 1.1 + r * self.s * 2.5
+        return self.s * 1.3 + q * self.s * 2.6, self.s * 1.1 + r * self.s * 2.2
 
 
 _SPECIMEN_LOG = ["Round 12 begins: fatigue round, every adventurer gains 1 fatigue die.",
@@ -640,16 +705,16 @@ _SPECIMEN_LOG = ["Round 12 begins: fatigue round, every adventurer gains 1 fatig
 
 def _draw_specimen(lay: _Layout) -> Image.Image:
     """Everything the per-turn layer can draw, at this map's scale: the palette's sample of its colours
-    and of the anti-aliasing blends of its text (white on every token, pill and badge colour, ink on
-    the name tags, the header and the log)."""
+    and of the anti-aliasing blends of its text (white on every chip, pill and badge colour, ink on
+    the boxes, the header and what happened)."""
     s, W = lay.s, lay.width
     statuses = list(STATUS_COLOURS) + ["other"]
     units = [
         {"side": "adventurer", "label": "Vilya the Long-Named", "short": "VIL", "hp": 5, "max_hp": 5,
-         "bonus_hp": 2, "statuses": statuses[:4], "acting": True},
-        {"side": "companion", "label": "Lyris", "short": "LYR", "hp": 3, "max_hp": 5, "statuses": statuses[4:]},
+         "bonus_hp": 2, "statuses": statuses[:3], "acting": True, "player": "Ryan"},
+        {"side": "companion", "label": "Lyris", "short": "LYR", "hp": 3, "max_hp": 5, "statuses": statuses[3:6]},
         {"side": "enemy", "label": "Skeleton Archer", "short": "SKA", "hp": 1, "max_hp": 5, "level": 2,
-         "statuses": statuses[:2]},
+         "statuses": statuses[5:] + statuses[:5]},
         {"side": "other", "label": "Wardstone", "short": "W?", "hp": 2, "max_hp": 0, "level": 10},
         {"side": "enemy", "label": "Rat", "short": "RAT", "hp": 0, "max_hp": 3, "level": 1, "defeated": True},
         {"side": "adventurer", "label": "Marcus", "short": "MAR", "hp": 1, "max_hp": 4, "player": "Theo"},
@@ -658,113 +723,122 @@ def _draw_specimen(lay: _Layout) -> Image.Image:
     for i, u in enumerate(units):
         u["q"], u["r"] = i % cols, i // cols
     rows = (len(units) + cols - 1) // cols
-    flog = font(LOG_FONT)
-    log_y = HEADER_H + rows * s * 2.5 + s * 0.8
-    H = int(log_y + _log_height(_SPECIMEN_LOG) + 10)
+    grid = _Grid(lay)
+    top = HEADER_H + rows * s * 2.2 + s * 1.2
+    cap = _caption_lines(_SPECIMEN_LOG, W, lay.u)
+    roster = _roster_layout(units, W, lay.u)
+    H = int(top + _caption_height(cap, lay.u) + roster[1] + 20)
     img = Image.new("RGB", (W, H), BG)
     d = ImageDraw.Draw(img)
     d.rectangle([0, 0, W, HEADER_H - 6], fill=HEADER_BG)
     _draw_header(d, W, "Specimen of the Jailbreak Introduction", 12, True)
-    grid = _Grid(s)
     _draw_units(d, grid, units, HEADER_H)
-    y = log_y - s * 0.5
+    y = top - s * 0.6
     _chest(d, M + s * 0.3, y, s * 0.34)
-    _hex_die(d, M + s * 10, y - s * 0.2, s * 0.62, 3, "RYA")
-    _hex_die(d, M + s * 11, y - s * 0.2, s * 0.4, 4)
+    _hex_die(d, M + s * 10, y - s * 0.2, lay.f * 1.45, 3, font(lay.f, True), "RYA")
+    _hex_die(d, M + s * 12, y - s * 0.2, lay.f * 1.2, 4, font(lay.f, True))
     arrow(d, (M + s, y), (M + s * 3, y), PATH_COLOUR, max(4, int(s / 11)), s * 0.3)
     arrow(d, (M + s * 7, y), (M + s * 9, y), ENEMY_PATH_COLOUR, max(4, int(s / 11)), s * 0.3)
     arrow(d, (M + s * 4, y), (M + s * 6, y), WHITE, max(6, int(s / 7)) + 6, s * 0.42)
     arrow(d, (M + s * 4, y), (M + s * 6, y), ENGAGE_COLOUR, max(6, int(s / 7)), s * 0.34)
-    _draw_log(d, W, log_y, _SPECIMEN_LOG, flog)
-    roster, roster_h = _roster_layout(units, W)
-    out = Image.new("RGB", (W, H + roster_h + 4), BG)
-    out.paste(img, (0, 0))
-    _draw_roster(ImageDraw.Draw(out), W, H, roster, roster_h)
-    return out
+    yy = top
+    yy = _draw_caption(d, W, yy, cap, lay.u)
+    _draw_roster(d, W, yy, roster, lay.u)
+    return img
 
 
-def _draw_header(d: ImageDraw.ImageDraw, W: int, title: str, rnd, fatigue: bool) -> None:
+# ------------------------------------------------------------------------------- header and text --
+def _draw_header(d: ImageDraw.ImageDraw, W: int, title: str, rnd, fatigue: bool, result: str = "") -> None:
     """The header's text and badges (its dark band is in the static layer)."""
+    size = max(26, min_text(W) + 1)
     right_x = W - M
+    mid = (HEADER_H - 6) / 2
+    bh = HEADER_H - 22
+    badges = []
+    if result:
+        badges.append((RESULT_WORDS.get(result, result.upper()), RESULT_COLOURS.get(result, (110, 110, 110)),
+                       WHITE, (255, 210, 80)))
     if fatigue:
-        ft = font(24, True)
-        fw = text_width("FATIGUE ROUND", ft) + 28
-        d.rounded_rectangle([right_x - fw, 10, right_x, HEADER_H - 16], radius=10, fill=(210, 40, 30),
-                            outline=(255, 210, 80), width=3)
-        draw_text(d, (right_x - fw / 2, (HEADER_H - 6) / 2), "FATIGUE ROUND", ft, WHITE, "mm")
-        right_x -= fw + 12
+        badges.append(("FATIGUE ROUND", (210, 40, 30), WHITE, (255, 210, 80)))
     if rnd is not None:
-        fr = font(26, True)
-        rt = f"Round {rnd}"
-        rw = text_width(rt, fr) + 24
-        d.rounded_rectangle([right_x - rw, 10, right_x, HEADER_H - 16], radius=10, fill=WHITE)
-        draw_text(d, (right_x - rw / 2, (HEADER_H - 6) / 2), rt, fr, INK, "mm")
-        right_x -= rw + 12
+        badges.append((f"Round {rnd}", WHITE, INK, None))
+    for text, fill, fg, outline in badges:
+        fb = font(size, True)
+        w = text_width(text, fb) + 24
+        rounded(d, [right_x - w, mid - bh / 2, right_x, mid + bh / 2], radius=10, fill=fill,
+                            outline=outline, width=3 if outline else 0)
+        draw_text(d, (right_x - w / 2, mid), text, fb, fg, "mm")
+        right_x -= w + 10
     if rnd is not None:   # the round badge says it already: "Jailbreak — round 4" is drawn "Jailbreak"
         title = re.sub(rf"\s*[—–-]\s*round\s+{re.escape(str(rnd))}\s*$", "", title, flags=re.I) or title
-    _draw_title(d, title, M, (HEADER_H - 6) / 2, right_x - M - 10)
+    _draw_title(d, title, M, mid, right_x - M - 6, size)
 
 
-def title_lines(title: str, width: float) -> tuple[list[str], object]:
-    """The title in one line (shrunk to 24 px at the least), else in two lines; cut only past that."""
-    f = fit_font(title, width, 32, True, min_size=24)
+def title_lines(title: str, width: float, least: int = 26) -> tuple[list[str], object]:
+    """The title in one line (shrunk to ``least`` px at the least), else in two lines; cut only past that."""
+    f = fit_font(title, width, max(32, least), True, min_size=least)
     if text_width(title, f) <= width:
         return [title], f
-    f = font(24, True)
+    f = font(least, True)
     return wrap(title, f, width, max_lines=2), f
 
 
-def _draw_title(d: ImageDraw.ImageDraw, title: str, x: float, cy: float, width: float) -> None:
-    lines, f = title_lines(title, width)
+def _draw_title(d: ImageDraw.ImageDraw, title: str, x: float, cy: float, width: float, least: int = 26) -> None:
+    lines, f = title_lines(title, width, least)
     if len(lines) == 1:
         draw_text(d, (x, cy), lines[0], f, WHITE, "lm")
         return
-    draw_text(d, (x, cy - 14), lines[0], f, WHITE, "lm")
+    draw_text(d, (x, cy - 15), lines[0], f, WHITE, "lm")
     draw_text(d, (x, cy + 15), lines[1], f, WHITE, "lm")
 
 
-class _LogLines(list):
-    """The log's lines as drawn; ``bold`` is how many of the last ones belong to the newest entry."""
+class _Caption(list):
+    """What just happened, as drawn: lines; ``bold`` is how many of the last ones belong to the newest entry."""
 
     bold = 1
 
 
-def _log_lines(view: dict, W: int, flog) -> list[str]:
-    lines = _LogLines()
-    last = 1
-    entries = list(view.get("log") or [])[-LOG_LINES:]
+def _caption_lines(log: list, W: int, size: int) -> _Caption:
+    entries = [str(x) for x in (log or []) if str(x).strip()][-CAPTION_ENTRIES:]
+    width = W - 2 * M - 24
+    out = _Caption()
+    last = 0
     for i, entry in enumerate(entries):
         newest = i == len(entries) - 1  # drawn bold: wrapped to the bold font's width
-        wrapped = wrap(str(entry), font(LOG_FONT, True) if newest else flog, W - 2 * M - 24, max_lines=2)
-        lines.extend(wrapped)
-        last = len(wrapped)
-    out = _LogLines(lines[-(LOG_LINES + 2):])
-    out.bold = last
-    return out
+        lines = wrap(entry, font(size, True) if newest else font(size), width, max_lines=2 if newest else 1)
+        out.extend(lines)
+        last = len(lines)
+    kept = _Caption(out[-CAPTION_LINES:])
+    kept.bold = min(last, len(kept))
+    return kept
 
 
-def _log_height(lines: list[str]) -> int:
-    return (38 + len(lines) * LOG_ROW + 12) if lines else 0
+def _caption_height(lines: list, size: int) -> int:
+    return int(size * 1.5 + len(lines) * size * ROW + 16) if lines else 0
 
 
-def _draw_log(d: ImageDraw.ImageDraw, W: int, y: float, lines: list[str], flog) -> None:
-    d.rounded_rectangle([M, y, W - M, y + _log_height(lines) - 6], radius=10, fill=(255, 252, 245),
-                        outline=(120, 110, 98), width=2)
-    draw_text(d, (M + 12, y + 8), "LOG", font(20, True), INK_SOFT, "la")
-    ly = y + 38
-    newest = len(lines) - getattr(lines, "bold", 1)  # every line of the newest entry is bold
+def _draw_caption(d: ImageDraw.ImageDraw, W: int, y: float, lines: _Caption, size: int) -> float:
+    """The newest log entries (the newest in bold) in a box; returns the y under it."""
+    if not lines:
+        return y
+    h = _caption_height(lines, size)
+    rounded(d, [M, y, W - M, y + h - 8], radius=10, fill=BOX, outline=BOX_LINE, width=2)
+    draw_text(d, (M + 12, y + 6), "WHAT HAPPENED", font(size, True), INK_SOFT, "la")
+    ly = y + size * 1.5 + 4
+    newest = len(lines) - lines.bold
     for i, line in enumerate(lines):
-        last = i >= newest  # the newest entry is bold (_log_lines wrapped it to the bold font's width)
-        draw_text(d, (M + 12, ly), line, font(LOG_FONT, True) if last else flog, INK, "la")
-        ly += LOG_ROW
+        draw_text(d, (M + 12, ly), line, font(size, True) if i >= newest else font(size), INK, "la")
+        ly += size * ROW
+    return y + h
 
 
 def _moves_of(view: dict, units: list[dict]) -> list[tuple[list, tuple[int, int, int]]]:
-    """Every move to draw: the acting unit's ``path``, then each of the optional ``moves``
-    (``[{"unit": id, "path": [[q, r], ...]}]``, e.g. what the enemies did in their phase), coloured
-    by the moving unit's side."""
+    """Every move to draw: the acting unit's ``path`` (in its side's colour: ``path_side``, default an
+    adventurer's), then each of the optional ``moves`` (``[{"unit": id, "path": [[q, r], ...]}]``, e.g. what
+    the enemies did in their phase), coloured by the moving unit's side."""
     side_of = {str(u.get("id")): u.get("side") for u in units}
-    out = [(view.get("path") or [], PATH_COLOUR)]
+    first = ENEMY_PATH_COLOUR if view.get("path_side") == "enemy" else PATH_COLOUR
+    out = [(view.get("path") or [], first)]
     for m in view.get("moves") or []:
         if isinstance(m, dict):
             side = m.get("side") or side_of.get(str(m.get("unit")), "enemy")
@@ -778,96 +852,95 @@ def _roster_entries(units: list[dict]) -> list[dict]:
                   key=lambda u: (rank.get(u.get("side"), 3), bool(u.get("defeated"))))
 
 
-def _roster_layout(units: list[dict], W: int) -> tuple[list[tuple[dict, float, float, list[str]]], int]:
-    """The footer key: each token's letters, the unit's whole name, its player, its HP; two columns."""
-    entries = _roster_entries(units)
-    if not entries:
-        return [], 0
-    f = font(ROSTER_FONT, True)
-    colw = (W - 2 * M - 24) / 2
-    chip_w = ROSTER_FONT * 2.9
-    placed = []
-    y = 44.0
-    col_y = [y, y]
-    for i, u in enumerate(entries):
-        c = 0 if col_y[0] <= col_y[1] else 1
-        text = _roster_text(u)
-        lines = wrap(text, f, colw - chip_w - 16, max_lines=3)
-        placed.append((u, c, col_y[c], lines))
-        col_y[c] += max(ROSTER_ROW, 8 + len(lines) * (ROSTER_FONT + 6))
-    return placed, int(max(col_y) + 10)
-
-
 def _roster_text(u: dict) -> str:
+    """One unit of who is who: name (player), level, hex, HP, statuses; whose turn it is."""
     name = str(u.get("label") or u.get("short") or "?")
     player = str(u.get("player") or "").strip()
     text = f"{name} ({player})" if player and player.lower() != name.lower() else name
+    if u.get("level") not in (None, ""):
+        text += f", level {u['level']}"
     if u.get("escaped"):          # an escaped unit is off the map too, but not defeated
         return text + " · escaped"
     if u.get("defeated"):
-        return text + " · defeated"
-    hp, mx = _int(u.get("hp")), _int(u.get("max_hp"))
-    text += f" · {hp}/{mx} HP" if mx else f" · {hp} HP"
+        fell = _qr(u.get("defeated_at") or []) if _qr(u) is None else _qr(u)
+        return text + " · defeated" + (f" on {fell[0]},{fell[1]}" if fell else "")
+    qr = _qr(u)
+    if qr is not None:
+        text += f" · {qr[0]},{qr[1]}"
+    hp, mx, bonus = _int(u.get("hp")), _int(u.get("max_hp")), _int(u.get("bonus_hp"))
+    text += (f" · {hp}/{mx} HP" if mx else f" · {hp} HP") + (f" +{bonus} bonus" if bonus else "")
+    statuses = [str(s) for s in (u.get("statuses") or [])]
+    if statuses:
+        text += " · " + ", ".join(statuses)
     if u.get("acting"):
         text += " · now"
     return text
 
 
-def _draw_roster(d: ImageDraw.ImageDraw, W: int, y0: float, placed, height: int) -> None:
-    d.rounded_rectangle([M, y0, W - M, y0 + height - 6], radius=10, fill=(255, 252, 245),
-                        outline=(120, 110, 98), width=2)
-    draw_text(d, (M + 12, y0 + 8), "WHO IS WHO", font(22, True), INK_SOFT, "la")
-    f = font(ROSTER_FONT, True)
-    colw = (W - 2 * M - 24) / 2
-    chip_w = ROSTER_FONT * 2.9
-    for u, c, y, lines in placed:
-        x = M + 12 + c * colw
-        side = u.get("side") or "enemy"
-        col = SIDE_COLOURS.get(side, (90, 90, 90)) if not u.get("defeated") else DEFEATED_COLOUR
+def _roster_layout(units: list[dict], W: int, size: int) -> tuple[list[tuple[dict, float, list[str]]], int]:
+    """Who is who: each chip's letters and the unit in words, one to a line (wrapped when long)."""
+    entries = _roster_entries(units)
+    if not entries:
+        return [], 0
+    f = font(size, True)
+    chip_w = size * 3.1
+    placed = []
+    y = size * 1.5 + 10
+    for u in entries:
+        lines = wrap(_roster_text(u), f, W - 2 * M - 24 - chip_w - 12, max_lines=3)
+        placed.append((u, y, lines))
+        y += max(size * 1.5, len(lines) * size * ROW) + 6
+    return placed, int(y + 10)
+
+
+def _draw_roster(d: ImageDraw.ImageDraw, W: int, y0: float, layout, size: int) -> float:
+    placed, height = layout
+    if not placed:
+        return y0
+    rounded(d, [M, y0, W - M, y0 + height - 6], radius=10, fill=BOX, outline=BOX_LINE, width=2)
+    draw_text(d, (M + 12, y0 + 6), "WHO IS WHO", font(size, True), INK_SOFT, "la")
+    f = font(size, True)
+    fc = font(size, "condensed")
+    chip_w = size * 3.1
+    for u, y, lines in placed:
+        x = M + 12
+        col = SIDE_COLOURS.get(u.get("side") or "enemy", (90, 90, 90)) if not u.get("defeated") else DEFEATED_COLOUR
         yy = y0 + y
-        ch = ROSTER_FONT + 8
-        d.rounded_rectangle([x, yy, x + chip_w, yy + ch], radius=ch / 2, fill=col,
+        ch = size * 1.35
+        rounded(d, [x, yy, x + chip_w, yy + ch], radius=ch * 0.42, fill=col,
                             outline=(200, 130, 0) if u.get("acting") else WHITE, width=3 if u.get("acting") else 1)
-        short = str(u.get("short") or str(u.get("label") or "?")[:3].upper())
-        draw_text(d, (x + chip_w / 2, yy + ch / 2), short, fit_font(short, chip_w - 12, ROSTER_FONT, True, 10),
-                  text_on(col), "mm")
+        short = _short(u)
+        draw_text(d, (x + chip_w / 2, yy + ch / 2 + 0.5), short, fit_font(short, chip_w - 10, size, "condensed", size)
+                  if text_width(short, fc) > chip_w - 10 else fc, text_on(col), "mm")
         ty = yy + ch / 2
         for line in lines:
-            draw_text(d, (x + chip_w + 10, ty), line, f, INK if not u.get("defeated") else INK_SOFT, "lm")
-            ty += ROSTER_FONT + 6
+            draw_text(d, (x + chip_w + 12, ty), line, f, INK if not u.get("defeated") else INK_SOFT, "lm")
+            ty += size * ROW
+    return y0 + height
 
 
-def render_map(view: dict) -> bytes:
-    """Draw a battle map from its view model; returns PNG bytes.
-
-    Optional keys beyond the basic ones (absent: drawn as before):
-    ``moves`` [{"unit": id, "path": [[q, r], ...]}] and ``engages`` [{"unit": id, "from": [q, r],
-    "to": [q, r]}] (what units did, e.g. the enemy phase); a unit's ``player`` (display name, shown in
-    the footer key) and ``defeated_at`` [q, r] (where a defeated unit taken off the map fell); a
-    cache's ``opened`` (opened caches are not drawn); ``dice`` [{"q", "r", "value", "owner", "side"}]: skill
-    dice placed in hexes (``owner``: the short label of whose die it is; ``side``: its colour, "adventurer");
-    ``choices`` [{"q", "r", "n"}]: hexes a player may choose now, numbered as the post's menu numbers them.
-    """
-    view = printable_view(view or {})
+# ------------------------------------------------------------------------------------------ frame --
+def draw_map(view: dict) -> tuple[Image.Image, Image.Image]:
+    """The finished map picture and the palette it is encoded with (``render_map`` encodes the two)."""
+    view = view or {}
+    hexes = view.get("hexes")  # coordinates, tile ids and flags: nothing there is printed as it is
+    view = printable_view({k: v for k, v in view.items() if k != "hexes"}) | {"hexes": hexes}
     st = _static_layer(view)
     lay = st.layout
-    W = lay.width
-    flog = font(LOG_FONT)
-    units = [u for u in (view.get("units") or []) if isinstance(u, dict)]
-    log_lines = _log_lines(view, W, flog)
-    log_h = _log_height(log_lines)
-    roster, roster_h = _roster_layout(units, W)
-    extra = log_h + (roster_h + 4 if roster_h else 0)
-    if extra:
-        img = Image.new("RGB", (W, st.base.height + extra), BG)
-        img.paste(st.base, (0, 0))
-    else:
-        img = st.base.copy()
+    W, u = lay.width, lay.u
+    units = [x for x in (view.get("units") or []) if isinstance(x, dict)]
+    cap = _caption_lines(list(view.get("log") or []), W, u)
+    cap_h = _caption_height(cap, u)
+    roster = _roster_layout(units, W, u)
+    top = st.base.height
+    H = top + 6 + cap_h + roster[1] + st.legend.height
+    img = Image.new("RGB", (W, H), BG)
+    img.paste(st.base, (0, 0))
+    img.paste(st.legend, (0, H - st.legend.height))
     d = ImageDraw.Draw(img)
 
-    # header
-    _draw_header(d, W, str(view.get("title") or "Battle"), view.get("round"), bool(view.get("fatigue_round")))
-
+    _draw_header(d, W, str(view.get("title") or "Battle"), view.get("round"), bool(view.get("fatigue_round")),
+                 str(view.get("result") or ""))
     yoff = HEADER_H
     s = lay.s
     # caches (an opened one is gone from the map)
@@ -876,11 +949,12 @@ def render_map(view: dict) -> bytes:
         if qr is None or (isinstance(c, dict) and c.get("opened")):
             continue
         cx, cy = lay.centre(*qr)
-        _chest(d, cx + s * 0.5, cy + yoff - s * 0.12, s * 0.34)
+        _chest(d, cx + s * 0.5, cy + yoff + s * 0.62, s * 0.34)
     # moves: the acting unit's path and any others the view lists
     for path, colour in _moves_of(view, units):
         _draw_moves(d, lay, path, yoff, colour)
-    # hexes a player may choose now (a free move offered), dice placed in hexes, then the units
+    # enemy slots, hexes a player may choose now (a free move offered), dice placed in hexes, then the units
+    _draw_slots(d, lay, view.get("hexes") or [], units, yoff)
     _draw_choices(d, lay, view.get("choices") or [], yoff)
     _draw_hex_dice(d, lay, view.get("dice") or [], units, yoff)
     _draw_units(d, lay, units, yoff)
@@ -888,12 +962,35 @@ def render_map(view: dict) -> bytes:
     _draw_engage(d, lay, view.get("engage"), yoff)
     for eng in view.get("engages") or []:
         _draw_engage(d, lay, eng, yoff)
+    # what just happened, then who is who (the legend is pasted at the bottom)
+    y = _draw_caption(d, W, top + 6, cap, u)
+    end = _draw_roster(d, W, y, roster, u)
+    img.info["parts"] = {"map": (HEADER_H, top), "caption": (top + 6, y), "roster": (y, end),
+                         "legend": (H - st.legend.height, H)}
+    return img, st.palette
 
-    # log (the legend above it is in the static layer), then the footer key
-    y = st.legend_end + 4
-    if log_lines:
-        _draw_log(d, W, y, log_lines, flog)
-        y += log_h
-    if roster:
-        _draw_roster(d, W, y, roster, roster_h)
-    return encode_png(img, palette_image=st.palette)
+
+def render_map(view: dict) -> bytes:
+    """Draw a battle map from its view model; returns PNG bytes.
+
+    Keys: ``title``, ``round``, ``fatigue_round``, ``version``, ``hexes`` [{"q", "r", "tile", "impassable",
+    "entrance", "escape", "enemy_slot"}], ``units`` [{"id", "label", "short", "side", "q", "r", "hp", "max_hp",
+    "bonus_hp", "statuses", "acting", "defeated", "level"}], ``caches``, ``path``, ``engage``, ``log``.
+    Optional: ``path_side`` (the side of the unit whose ``path`` it is: "enemy" draws it in the enemies'
+    colour); ``moves`` [{"unit": id, "path": [[q, r], ...]}] and ``engages`` [{"unit": id, "from": [q, r],
+    "to": [q, r]}] (what units did, e.g. the enemy phase); a unit's ``player`` (display name, shown in who is
+    who), ``escaped`` and ``defeated_at`` [q, r] (where a defeated unit taken off the map fell); a cache's
+    ``opened`` (opened caches are not drawn); ``dice`` [{"q", "r", "value", "owner", "side"}]: skill dice
+    placed in hexes (``owner``: the short letters of whose die it is; ``side``: its colour, "adventurer");
+    ``choices`` [{"q", "r", "n"}]: hexes a player may choose now, numbered as the post's menu numbers them;
+    ``result`` ("victory", "defeat" or "retreat"): the battle is over, said in the header.
+    """
+    img, palette = draw_map(view)
+    return encode_png(img, palette_image=palette)
+
+
+def render_result(view: dict) -> bytes:
+    """The battle's end: the map as the battle ended, its header saying VICTORY, DEFEAT or RETREAT."""
+    v = dict(view or {})
+    v.setdefault("result", "victory")
+    return render_map(v)

@@ -13,6 +13,18 @@ from typing import Iterable
 from PIL import Image, ImageDraw, ImageFont
 
 FONT_DIR = os.path.join(os.path.dirname(__file__), "fonts")
+
+# A phone shows a posted picture about PHONE_W pixels wide; every label a player needs must then be at
+# least PHONE_MIN_PX pixels tall (its font's pixel size, the em).  ``min_text(width)`` is the smallest
+# font size a picture ``width`` pixels wide may use; every picture sizes its type from it, and
+# tests/test_phone_text.py measures every text each picture kind draws.
+PHONE_W = 400
+PHONE_MIN_PX = 10
+
+
+def min_text(width: float) -> int:
+    """The smallest font size (pixels) allowed in a picture ``width`` pixels wide."""
+    return int(math.ceil(float(width) * PHONE_MIN_PX / PHONE_W))
 _FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf", "condensed": "DejaVuSansCondensed-Bold.ttf"}
 
 # Palette -------------------------------------------------------------------
@@ -110,9 +122,11 @@ def font(size: int, bold: bool | str = False):
     key = (int(size), bold if bold == "condensed" else bool(bold))
     f = cache.get(key)
     if f is None:
-        data = _font_bytes(key[1])
+        # by path: FreeType reads the file as it needs it, where a copy of its bytes would be kept in memory
+        # by every font object of every thread (a few dozen sizes in each render thread)
+        path = os.path.join(FONT_DIR, _FONT_FILES[key[1]])
         try:
-            f = ImageFont.truetype(io.BytesIO(data), key[0]) if data else _default_font(key[0])
+            f = ImageFont.truetype(path, key[0])
         except OSError:
             f = _default_font(key[0])
         cache[key] = f
@@ -445,10 +459,11 @@ def icon_codes(icons) -> dict[str, str]:
 
 
 def draw_icon(d: ImageDraw.ImageDraw, icon: str, cx: float, cy: float, size: float, fill, bg=None,
-              letters: str | None = None) -> None:
+              letters: str | None = None, least: int = 10) -> None:
     """A simple vector glyph for a die face icon, ``size`` pixels across, centred on (cx, cy).
 
-    An icon without a picture is drawn as ``letters`` (default: :func:`icon_letters`)."""
+    An icon without a picture is drawn as ``letters`` (default: :func:`icon_letters`), at least ``least``
+    pixels tall (the picture's smallest type: they may then reach past ``size``)."""
     s = size / 2
     icon = (icon or "").lower()
     w = max(2, int(size / 9))
@@ -487,7 +502,8 @@ def draw_icon(d: ImageDraw.ImageDraw, icon: str, cx: float, cy: float, size: flo
         d.line([(cx - s * 0.5, cy), (cx + s * 0.5, cy)], fill=fill, width=w)
     else:
         letters = letters or icon_letters(icon)
-        d.text((cx, cy), letters, font=fit_font(letters, size, int(size * 0.8), bold=True), fill=fill, anchor="mm")
+        draw_text(d, (cx, cy), letters, fit_font(letters, size, max(least, int(size * 0.8)), bold=True,
+                                                  min_size=least), fill, "mm")
 
 
 # Encoding ------------------------------------------------------------------
@@ -646,8 +662,67 @@ def build_palette(source: Image.Image | None = None, exact: Iterable = (),
     return pal
 
 
-def rounded(d: ImageDraw.ImageDraw, box, radius: float, fill=None, outline=None, width: int = 1) -> None:
-    d.rounded_rectangle([float(v) for v in box], radius=radius, fill=fill, outline=outline, width=width)
+_SHAPES_MAX = 600
+_SHAPE_AREA = 40_000      # larger boxes are drawn directly (few, and rarely the same twice)
+
+
+_palettes: dict = {}
+_palettes_lock = threading.Lock()
+
+
+def specimen_palette(key, specimens, exact: Iterable = ()) -> Image.Image:
+    """A palette computed once per ``key`` from the pictures ``specimens()`` draws (every flat colour kept,
+    the ``exact`` ones first) and then shared: a picture kind whose colours do not depend on its view maps
+    every frame onto it instead of computing one per frame."""
+    with _palettes_lock:
+        hit = _palettes.get(key)
+    if hit is not None:
+        return hit
+    counts: dict = {}
+    for img in specimens():
+        for c, n in (colour_counts(img.convert("RGB")) or {}).items():
+            counts[c] = counts.get(c, 0) + n
+    pal = build_palette(exact=list(exact), counts=counts)
+    with _palettes_lock:
+        if len(_palettes) > 64:
+            _palettes.clear()
+        _palettes[key] = pal
+    return pal
+
+
+def clear_palettes() -> None:
+    with _palettes_lock:
+        _palettes.clear()
+
+
+def rounded(d: ImageDraw.ImageDraw, box, radius: float = 0, fill=None, outline=None, width: int = 1) -> None:
+    """``d.rounded_rectangle`` that takes any radius (one reaching half the box, a pill, is kept a pixel short
+    of it, where Pillow's corner arithmetic can fail on fractional coordinates), and draws a shape it drew
+    before by pasting it: chips, pills and badges come back every turn, and Pillow draws a rounded corner
+    slowly.  The shapes are memoised per thread, keyed by size, radius, colours and the box's fraction of a
+    pixel, so the pixels are those of ``rounded_rectangle``."""
+    x0, y0, x1, y1 = (float(v) for v in box)
+    radius = max(0.0, min(float(radius), (x1 - x0) / 2 - 1, (y1 - y0) / 2 - 1))
+    im = getattr(d, "_image", None)
+    w, h = x1 - x0, y1 - y0
+    if im is None or im.mode != "RGB" or w * h > _SHAPE_AREA or w <= 0 or h <= 0:
+        d.rounded_rectangle([x0, y0, x1, y1], radius=radius, fill=fill, outline=outline, width=width)
+        return
+    # a quarter of a pixel is as fine as the memo tells shapes apart (the pixels differ by less than that)
+    x0, y0, w, h, radius = (round(v * 4) / 4 for v in (x0, y0, w, h, radius))
+    ix, iy = math.floor(x0), math.floor(y0)
+    fx, fy = x0 - ix, y0 - iy
+    shapes = getattr(_local, "shapes", None)
+    if shapes is None or len(shapes) > _SHAPES_MAX:
+        shapes = _local.shapes = {}
+    key = (fx, fy, w, h, radius, fill, outline, width)
+    hit = shapes.get(key)
+    if hit is None:
+        tile = Image.new("RGBA", (int(math.ceil(fx + w)) + 2, int(math.ceil(fy + h)) + 2), (0, 0, 0, 0))
+        ImageDraw.Draw(tile).rounded_rectangle([fx, fy, fx + w, fy + h], radius=radius, fill=fill, outline=outline,
+                                               width=width)
+        hit = shapes[key] = (tile.convert("RGB"), tile.getchannel("A"))
+    im.paste(hit[0], (ix, iy), hit[1])
 
 
 def as_list(x) -> list:

@@ -1,32 +1,56 @@
-"""The adventurer mat picture: ``render_mat(view) -> PNG bytes``.
+"""The adventurer's mat and sheet: ``render_mat(view)`` and ``render_sheet(view)`` -> PNG bytes.
 
-Drawn top to bottom in sections sized for a phone preview: header with HP, stat chips,
-race and battle form, the five attribute rows, the cooldown track, active slots with
-tenacity / saved XP / drained dice, the class sheet and the inventory.
+Drawn for a phone (Discord shows a picture about 400 px wide): every text is at least ``min_text(W)``
+pixels, so the mat is two pictures, one per concern.
+
+* The **mat** is the board a battle changes: the header with HP, the stat chips, the battle form and the
+  race ability's state, the five attribute rows (each with its slots' names above it), the cooldown
+  track, the active slots, tenacity, saved XP and drained dice.
+* The **sheet** is what the adventurer can do: the race ability, the class with its innate and
+  abilities, the ready items and the pack, their texts in full.
+
+Both are built from sections (a panel each).  A section is drawn once per distinct content and kept in
+a small LRU cache (the mat's static layer: a turn that changes the HP and the cooldown track redraws
+those two panels and pastes the others); every picture is mapped onto one palette computed once.
 """
 from __future__ import annotations
 
-from typing import Any
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+from typing import Any, Callable
 
 from PIL import Image, ImageDraw
 
 from render.common import (
-    BG, GOLD, INK, INK_FAINT, INK_SOFT, LINE, PANEL, PANEL_DARK, STAT_COLOURS, WHITE,
-    constellation_colour, draw_icon, ellipsize, encode_png, fit_font, font, mix, pips, printable_view, rounded,
-    status_colour, text_on, triangle, wrap,
+    rounded,
+    BG, GOLD, INK, INK_FAINT, INK_SOFT, LINE, PANEL, PANEL_DARK, STAT_COLOURS, STATUS_COLOURS, WHITE,
+    build_palette, colour_counts, constellation_colour, draw_icon, draw_text, ellipsize, encode_png, fit_font, font,
+    min_text, mix, pips, printable_view, status_colour, text_on, text_width, triangle, wrap,
 )
 
-W = 1100
-M = 20                      # outer margin
+W = 900
+U = min_text(W)             # 23: the smallest type on the mat and the sheet
+M = 14                      # outer margin
 CW = W - 2 * M              # content width
-MAX_H = 4000
 PAD = 14                    # inner panel padding
+GAP = 12                    # between panels
+ROW = 1.3                   # line height / font size
+TITLE = U + 1               # panel titles
+BODY = U + 1                # running text
+HEADER_BG = (44, 40, 52)
 
 # the header's tag for an adventurer's place in the battle (optional view key "battle_status")
 BATTLE_TAGS = {"in battle": ("IN BATTLE", (200, 60, 40)), "escaped": ("ESCAPED", (40, 130, 60)),
                "defeated": ("DEFEATED", (110, 30, 30)), "retreated": ("RETREATED", (110, 110, 110))}
 WHERE_TAGS = {"cooldown": "COOL", "active": "ACTIVE", "drained": "DRAIN"}
 FORM_TAGS = {"light": "Light", "heavy": "Heavy", "defensive": "Defensive", "ranged": "Ranged", "magic": "Magic"}
+ACTIVE_COLOUR = (52, 110, 120)
+KEYWORD_COLOUR = (150, 80, 30)
+FATIGUE = (150, 120, 90)
+OVERFATIGUE = (60, 30, 30)
+DRAINED = (120, 90, 150)
 
 
 def _initials(label: str) -> str:
@@ -43,639 +67,796 @@ def _int(v, default: int = 0) -> int:
         return default
 
 
-class _Mat:
-    def __init__(self, view: dict[str, Any]):
-        self.v = printable_view(view or {})
-        self.img = Image.new("RGB", (W, MAX_H), BG)
+# ------------------------------------------------------------------------------------ the caches --
+_CACHE_PIXELS = 12_000_000   # the panels kept: about 36 MB of pictures (a few dozen adventurers' mats)
+_sections: "OrderedDict[str, Image.Image]" = OrderedDict()
+_lock = threading.Lock()
+_stats = {"hits": 0, "misses": 0, "pixels": 0}
+_palette: dict = {}
+
+
+def cache_info() -> dict[str, int]:
+    with _lock:
+        return {"hits": _stats["hits"], "misses": _stats["misses"], "size": len(_sections),
+                "pixels": _stats["pixels"]}
+
+
+def clear_cache(palette: bool = True) -> None:
+    """Forget the drawn panels (and the palette, unless ``palette=False``)."""
+    with _lock:
+        _sections.clear()
+        if palette:
+            _palette.clear()
+        _stats["hits"] = _stats["misses"] = _stats["pixels"] = 0
+
+
+def _section(name: str, data: Any, draw: Callable[[Any], Image.Image]) -> Image.Image:
+    """The panel ``name`` drawn from ``data``: from the cache when this content was drawn before."""
+    key = name + ":" + hashlib.sha1(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
+    with _lock:
+        hit = _sections.get(key)
+        if hit is not None:
+            _sections.move_to_end(key)
+            _stats["hits"] += 1
+            return hit
+        _stats["misses"] += 1
+    img = draw(data)
+    with _lock:
+        if key not in _sections:
+            _sections[key] = img
+            _stats["pixels"] += img.width * img.height
+        while _stats["pixels"] > _CACHE_PIXELS and len(_sections) > 1:
+            _k, old = _sections.popitem(last=False)
+            _stats["pixels"] -= old.width * old.height
+    return img
+
+
+def _exact_colours() -> list[tuple[int, int, int]]:
+    cols = [BG, PANEL, PANEL_DARK, INK, INK_SOFT, INK_FAINT, LINE, WHITE, GOLD, HEADER_BG, (220, 214, 228),
+            (200, 190, 172), (226, 218, 202), ACTIVE_COLOUR, mix(ACTIVE_COLOUR, WHITE, 0.85), KEYWORD_COLOUR,
+            FATIGUE, (90, 70, 50), OVERFATIGUE, (180, 40, 40), (255, 180, 180), DRAINED, (230, 226, 236),
+            (70, 40, 100), (250, 240, 220), (120, 100, 70), (225, 225, 225), (150, 150, 150), (90, 160, 90),
+            (150, 60, 50), (110, 110, 110), (120, 120, 120)]
+    for col in list(STAT_COLOURS.values()) + [constellation_colour(c) for c in ("mage", "thief", "warrior", None)]:
+        cols += [col, mix(col, (0, 0, 0), 0.45), mix(col, (0, 0, 0), 0.4), mix(col, (0, 0, 0), 0.3),
+                 mix(col, WHITE, 0.82), mix(col, WHITE, 0.5)]
+    for col in list(STATUS_COLOURS.values()) + [status_colour("")]:
+        cols += [col, mix(col, (0, 0, 0), 0.45)]
+    cols += [c for _t, c in BATTLE_TAGS.values()]
+    return list(dict.fromkeys(cols))
+
+
+def _the_palette() -> Image.Image:
+    """One palette for every mat and sheet: the exact colours, plus the blends of a specimen of each."""
+    with _lock:
+        hit = _palette.get("p")
+    if hit is not None:
+        return hit
+    from render.samples import battle_mat_view
+
+    counts: dict = {}
+    spec = battle_mat_view()
+    spec["battle_status"] = "in battle"
+    for img in (_draw_mat(spec), _draw_sheet(spec)):
+        for c, n in (colour_counts(img) or {}).items():
+            counts[c] = counts.get(c, 0) + n
+    pal = build_palette(exact=_exact_colours(), counts=counts)
+    with _lock:
+        _palette["p"] = pal
+    return pal
+
+
+# ----------------------------------------------------------------------------------- drawing kit --
+class _Panel:
+    """A section being drawn: a rounded panel the picture's width, as tall as what is drawn in it; or one part
+    of a panel drawn in several sections ("top", "middle", "bottom"), whose frame the parts continue."""
+
+    def __init__(self, height: int, title: str = "", note: str = "", part: str = "whole"):
+        self.img = Image.new("RGB", (W, height), PANEL)
         self.d = ImageDraw.Draw(self.img)
-        self.y = 0
+        self.title, self.note, self.part = title, note, part
+        top = part in ("whole", "top")
+        self.y = (PAD if top else 0) + (int(TITLE * 1.5) if title else 0)
 
-    # -- helpers -------------------------------------------------------------
-    def panel(self, x0, y0, x1, y1, title: str | None = None, fill=PANEL) -> int:
-        """Draw a panel box; returns the y where its content starts."""
-        rounded(self.d, (x0, y0, x1, y1), 12, fill=fill, outline=LINE, width=2)
-        if title:
-            self.d.text((x0 + PAD, y0 + 10), title, font=font(19, True), fill=INK_SOFT)
-            return y0 + 40
-        return y0 + PAD
+    def finish(self, bottom: float) -> Image.Image:
+        """The panel cut to what was drawn: its frame, the title and its note."""
+        closes = self.part in ("whole", "bottom")
+        h = int(bottom + (PAD if closes else 0))
+        size = (W, h + (GAP if closes else 0))
+        # the frame, as a rounded box reaching past the part's open edges
+        y0 = 0 if self.part in ("whole", "top") else -40
+        y1 = h if closes else h + 40
+        img = Image.new("RGB", size, BG)
+        mask = Image.new("L", size, 0)
+        ImageDraw.Draw(mask).rounded_rectangle([M, y0, W - M, y1], radius=12, fill=255)
+        img.paste(self.img.crop((0, 0) + size), (0, 0), mask)
+        d = ImageDraw.Draw(img)
+        d.rounded_rectangle([M, y0, W - M, y1], radius=12, outline=LINE, width=2)
+        if self.title:
+            ft = font(TITLE, True)
+            draw_text(d, (M + PAD, PAD - 2), self.title, ft, INK_SOFT, "la")
+            if self.note:
+                fn = font(U)
+                room = W - 2 * M - 3 * PAD - text_width(self.title, ft)
+                draw_text(d, (M + PAD + text_width(self.title, ft) + 12, PAD), ellipsize(self.note, fn, room), fn,
+                          INK_FAINT, "la")
+        return img
 
-    def section_title(self, x, y, title: str, note: str = "") -> None:
-        f = font(19, True)
-        self.d.text((x, y), title, font=f, fill=INK_SOFT)
-        if note:
-            nx = x + f.getlength(title) + 14
-            self.d.text((nx, y + 2), note, font=font(16), fill=INK_FAINT)
 
-    def text_block(self, x, y, text, width, size=17, bold=False, fill=INK, max_lines=None, spacing=4) -> int:
-        f = font(size, bold)
-        for line in wrap(text, f, width, max_lines):
-            self.d.text((x, y), line, font=f, fill=fill)
-            y += size + spacing
-        return y
+def _panel(height: int, title: str = "", note: str = "", part: str = "whole") -> _Panel:
+    return _Panel(height, title, note, part)
 
-    def tag(self, x, y, text, fill, size=14, fg=None) -> float:
-        """A small pill label; returns its right edge."""
-        f = font(size, True)
-        w = f.getlength(text) + 14
-        rounded(self.d, (x, y, x + w, y + size + 10), (size + 10) / 2, fill=fill)
-        self.d.text((x + w / 2, y + (size + 10) / 2), text, font=f, fill=fg or text_on(fill), anchor="mm")
-        return x + w
 
-    # -- sections ------------------------------------------------------------
-    def header(self) -> None:
-        v, d = self.v, self.d
-        h = 104
-        d.rectangle([0, 0, W, h], fill=(44, 40, 52))
-        name = str(v.get("name") or "Adventurer")
-        race = (v.get("race") or {}).get("name") or ""
-        klass = v.get("class") or {}
-        sub = " ".join(p for p in [race, klass.get("name", "") if klass else ""] if p)
-        if klass:
-            sub += f" ({klass.get('side') or 'novice'})"
-        player = v.get("player") or ""
-        # HP block on the right
-        hp, mx, bonus = _int(v.get("hp")), _int(v.get("max_hp")), _int(v.get("bonus_hp"))
-        x1 = W - M
-        status = str(v.get("battle_status") or ("in battle" if v.get("in_battle") else "")).lower()
-        if status:
-            label, colour = BATTLE_TAGS.get(status, (status.upper(), (110, 110, 110)))
-            tw = font(16, True).getlength(label) + 14
-            self.tag(x1 - tw, 8, label, colour, 16)
-        hp_txt = f"{hp}/{mx}"
-        fbig = font(46, True)
-        bw = fbig.getlength(hp_txt) + 86
-        bx0 = x1 - bw
-        if bonus:
-            fb = font(26, True)
-            bbw = fb.getlength(f"+{bonus}") + 24
-            bx0 -= bbw + 10
-            rounded(d, (x1 - bbw, 40, x1, 92), 12, fill=GOLD)
-            d.text((x1 - bbw / 2, 58), f"+{bonus}", font=fb, fill=INK, anchor="mm")
-            d.text((x1 - bbw / 2, 84), "bonus", font=font(13, True), fill=INK, anchor="mm")
-        # the name shrinks to fit the room left of the HP block before it is ever cut
-        room = bx0 - M - 24
-        fname = fit_font(name, room, 44, True, min_size=22)
-        d.text((M, 38), ellipsize(name, fname, room), font=fname, fill=WHITE, anchor="lm")
-        line2 = " · ".join(p for p in [sub, f"player {player}" if player else ""] if p)
-        f2 = fit_font(line2, room, 22, False, min_size=15)
-        d.text((M, 80), ellipsize(line2, f2, room), font=f2, fill=(220, 214, 228), anchor="lm")
-        rounded(d, (bx0, 34, bx0 + bw, 96), 14, fill=STAT_COLOURS["health"])
-        d.text((bx0 + 14, 65), "HP", font=font(26, True), fill=WHITE, anchor="lm")
-        d.text((bx0 + bw - 14, 65), hp_txt, font=fbig, fill=WHITE, anchor="rm")
-        self.y = h + 14
+def _tag(d, x, y, text, fill, size=U, fg=None) -> float:
+    """A pill label whose top-left is (x, y); returns its right edge."""
+    f = font(size, True)
+    w = text_width(text, f) + size * 0.7
+    h = size * 1.3
+    rounded(d, [x, y, x + w, y + h], radius=h / 2, fill=fill)
+    draw_text(d, (x + w / 2, y + h / 2 + 0.5), text, f, fg or text_on(fill), "mm")
+    return x + w
 
-    def stat_chips(self) -> None:
-        stats = self.v.get("stats") or {}
-        items = [("health", "Health", STAT_COLOURS["health"]), ("stamina", "Stamina", STAT_COLOURS["stamina"]),
-                 ("magicka", "Magicka", STAT_COLOURS["magicka"]), ("cooldown", "Cooldown", STAT_COLOURS["cooldown"]),
-                 ("combat", "Combat", constellation_colour(None))]
-        gap = 10
-        cw = (CW - gap * 4) / 5
-        y0 = self.y
-        for i, (key, label, col) in enumerate(items):
-            x0 = M + i * (cw + gap)
-            rounded(self.d, (x0, y0, x0 + cw, y0 + 52), 10, fill=col)
-            self.d.text((x0 + 14, y0 + 26), label, font=font(20, True), fill=WHITE, anchor="lm")
-            self.d.text((x0 + cw - 14, y0 + 26), str(stats.get(key, "–")), font=font(32, True), fill=WHITE,
-                        anchor="rm")
-        self.y = y0 + 52 + 14
 
-    def race_and_form(self) -> None:
-        v, d = self.v, self.d
-        race = v.get("race") or {}
-        y0 = self.y
-        rw = 640
-        fx0 = M + rw + 14
-        # measure race text
-        ftxt = font(20)
-        lines = wrap(race.get("ability_text") or "", ftxt, rw - 2 * PAD, max_lines=5)
-        forms = v.get("forms") or [[k, t] for k, t in FORM_TAGS.items()]
-        race_h = 40 + 32 + len(lines) * 26 + PAD
-        form_h = 40 + len(forms) * 34 + 8
-        h = max(race_h, form_h)
-        # race
-        cy = self.panel(M, y0, M + rw, y0 + h, None)
-        d.text((M + PAD, y0 + 10), "RACE", font=font(19, True), fill=INK_SOFT)
-        d.text((M + PAD + 62, y0 + 8), ellipsize(race.get("name") or "—", font(22, True), rw - 100),
-               font=font(22, True), fill=INK)
-        cy = y0 + 40
-        ab = race.get("ability_name") or "Innate ability"
-        d.text((M + PAD, cy), ab, font=font(21, True), fill=INK)
-        if race.get("used"):
-            self.tag(M + PAD + font(21, True).getlength(ab) + 10, cy + 1, "USED", (150, 60, 50), 14)
-        cy += 32
-        for line in lines:
-            d.text((M + PAD, cy), line, font=ftxt, fill=INK if not race.get("used") else INK_SOFT)
-            cy += 26
-        # battle forms
-        self.panel(fx0, y0, W - M, y0 + h, "BATTLE FORM")
-        cur = v.get("battle_form")
-        fy = y0 + 40
-        for key, label in forms:
-            on = key == cur
-            if on:
-                rounded(d, (fx0 + 8, fy - 2, W - M - 8, fy + 30), 8, fill=(44, 40, 52))
-            # peg hole / peg
-            px, py = fx0 + 28, fy + 14
-            if on:
-                d.ellipse([px - 9, py - 9, px + 9, py + 9], fill=GOLD, outline=WHITE, width=2)
-            else:
-                d.ellipse([px - 8, py - 8, px + 8, py + 8], outline=INK_FAINT, width=2)
-            d.text((px + 22, py), str(label), font=font(20, on), fill=WHITE if on else INK_SOFT, anchor="lm")
-            fy += 34
-        self.y = y0 + h + 14
+def _lines(d, x, y, text, width, size=BODY, bold=False, fill=INK, max_lines=None) -> float:
+    """Wrapped text from (x, y); returns the y under it."""
+    f = font(size, bold)
+    for line in wrap(text, f, width, max_lines):
+        draw_text(d, (x, y), line, f, fill, "la")
+        y += size * ROW
+    return y
 
-    # attribute rows -----------------------------------------------------------
-    LABEL_W = 150
-    CIRCLE = 84
-    SQ = 80
-    SQ_GAP = 10
 
-    def _row_geometry(self):
-        inner = self.LABEL_W * 2 + 8 * 2 + self.CIRCLE * 2 + 14 * 2 + self.SQ * 6 + self.SQ_GAP * 5
-        x = M + (CW - inner) / 2
-        lx0 = x
-        lc = x + self.LABEL_W + 8                # left circle x0
-        sq0 = lc + self.CIRCLE + 14              # first square x0
-        rc = sq0 + self.SQ * 6 + self.SQ_GAP * 5 + 14
-        rx0 = rc + self.CIRCLE + 8
-        return lx0, lc, sq0, rc, rx0
+def _die_face(d, die: dict, x0, y0, size, tag=True) -> None:
+    """A skill die in a square: solid in its row, hollow with where it went (COOL, ACTIVE, DRAIN) when not."""
+    col = constellation_colour(die.get("constellation"))
+    where = die.get("where") or "row"
+    short = str(die.get("short") or _initials(die.get("label") or ""))
+    level = _int(die.get("level"), 1)
+    box = (x0 + 3, y0 + 3, x0 + size - 3, y0 + size - 3)
+    cx = x0 + size / 2
+    big = max(U, int(size * 0.34))
+    if where in ("row", "skill"):
+        rounded(d, box, radius=12, fill=col, outline=mix(col, (0, 0, 0), 0.45), width=3)
+        fg = text_on(col)
+        draw_text(d, (cx, y0 + size * 0.4), short, fit_font(short, size - 14, big, True, U), fg, "mm")
+        pips(d, cx, y0 + size * 0.76, level, size / 20, fg)
+        return
+    light, dark = mix(col, WHITE, 0.82), mix(col, (0, 0, 0), 0.3)
+    rounded(d, box, radius=12, fill=light, outline=dark, width=3)
+    draw_text(d, (cx, y0 + size * 0.3), short, fit_font(short, size - 14, big, True, U), dark, "mm")
+    pips(d, cx, y0 + size * 0.53, level, size / 24, dark)
+    if tag:
+        t = WHERE_TAGS.get(where, str(where).upper()[:6])
+        ft = font(U, "condensed")
+        tw = min(size - 8, text_width(t, ft) + 10)
+        rounded(d, [cx - tw / 2, y0 + size - 8 - U * 1.15, cx + tw / 2, y0 + size - 8], radius=6,
+                            fill=HEADER_BG)
+        draw_text(d, (cx, y0 + size - 8 - U * 0.575), t, ft, WHITE, "mm")
 
-    def _circle(self, slot, x0, y0, label_x, align) -> None:
-        d = self.d
-        D = self.CIRCLE
-        cx, cy = x0 + D / 2, y0 + D / 2
-        stats = self.v.get("stats") or {}
-        if not slot:
-            d.ellipse([x0 + 4, y0 + 4, x0 + D - 4, y0 + D - 4], outline=INK_FAINT, width=2)
-            d.text((cx, cy), "open", font=font(15), fill=INK_FAINT, anchor="mm")
-            return
-        kind = slot.get("kind")
-        label = str(slot.get("label") or slot.get("id") or "")
-        if kind == "stat":
-            sid = slot.get("id")
-            col = STAT_COLOURS.get(sid, (90, 90, 90))
-            val = slot.get("value", stats.get(sid, ""))
-            d.ellipse([x0, y0, x0 + D, y0 + D], fill=col, outline=INK, width=2)
-            d.text((cx, cy), str(val if val is not None else ""), font=font(36, True), fill=WHITE, anchor="mm")
-            sub = None
+
+# -------------------------------------------------------------------------------------- the mat --
+def _header(data: dict) -> Image.Image:
+    name, sub, hp, mx, bonus, status = (data[k] for k in ("name", "sub", "hp", "max_hp", "bonus", "status"))
+    hp_txt = f"{hp}/{mx}"
+    fbig = font(44, True)
+    bw = text_width(hp_txt, fbig) + 80
+    fb = font(30, True)
+    bbw = (max(text_width(f"+{bonus}", fb), text_width("bonus", font(U, True))) + 20) if bonus else 0
+    room = W - M - bw - (bbw + 8 if bonus else 0) - M - 16
+    # the name shrinks to fit beside the HP block, else takes two lines: never cut
+    fname = fit_font(name, room, 42, True, min_size=U + 4)
+    lines = [name] if text_width(name, fname) <= room else wrap(name, fname, room, max_lines=2)
+    h = 108 + (len(lines) - 1) * int(fname.size * 1.15)
+    img = Image.new("RGB", (W, h + GAP), BG)
+    d = ImageDraw.Draw(img)
+    d.rectangle([0, 0, W, h], fill=HEADER_BG)
+    x1 = W - M
+    if bonus:
+        rounded(d, [x1 - bbw, 8, x1, 98], radius=12, fill=GOLD)
+        draw_text(d, (x1 - bbw / 2, 36), f"+{bonus}", fb, INK, "mm")
+        draw_text(d, (x1 - bbw / 2, 78), "bonus", font(U, True), INK, "mm")
+        x1 -= bbw + 8
+    bx0 = x1 - bw
+    rounded(d, [bx0, 8, bx0 + bw, 98], radius=14, fill=STAT_COLOURS["health"])
+    draw_text(d, (bx0 + 14, 53), "HP", font(U + 5, True), WHITE, "lm")
+    draw_text(d, (bx0 + bw - 14, 53), hp_txt, fbig, WHITE, "rm")
+    y = 34
+    for line in lines:
+        draw_text(d, (M, y), line, fname, WHITE, "lm")
+        y += fname.size * 1.15
+    player = data.get("player") or ""
+    fp = font(U + 1)
+    px = M + text_width(lines[-1], fname) + 14
+    if player and px + text_width(f"· {player}", fp) <= bx0 - 16:
+        draw_text(d, (px, y - fname.size * 1.15 + 4), f"· {player}", fp, (220, 214, 228), "lm")
+    y2 = h - 26
+    x2 = M
+    if status:
+        label, colour = BATTLE_TAGS.get(status, (status.upper(), (110, 110, 110)))
+        x2 = _tag(d, M, y2 - U * 0.65, label, colour, U) + 10
+    f2 = font(U + 1)
+    draw_text(d, (x2, y2), ellipsize(sub, f2, (bx0 if len(lines) == 1 else W - M) - x2 - 16), f2, (220, 214, 228),
+              "lm")
+    return img
+
+
+def _stat_chips(stats: dict) -> Image.Image:
+    items = [("health", "Health", STAT_COLOURS["health"]), ("stamina", "Stamina", STAT_COLOURS["stamina"]),
+             ("magicka", "Magicka", STAT_COLOURS["magicka"]), ("cooldown", "Cooldown", STAT_COLOURS["cooldown"]),
+             ("combat", "Combat", constellation_colour(None))]
+    h = 54
+    img = Image.new("RGB", (W, h + GAP), BG)
+    d = ImageDraw.Draw(img)
+    gap = 8
+    cw = (CW - gap * 4) / 5
+    for i, (key, label, col) in enumerate(items):
+        x0 = M + i * (cw + gap)
+        rounded(d, [x0, 0, x0 + cw, h], radius=10, fill=col)
+        val = str(stats.get(key, "–"))
+        fv = font(30, True)
+        vw = text_width(val, fv)
+        draw_text(d, (x0 + 10, h / 2), label, fit_font(label, cw - vw - 26, U + 1, "condensed", U), WHITE, "lm")
+        draw_text(d, (x0 + cw - 10, h / 2), val, fv, WHITE, "rm")
+    return img
+
+
+def _form_and_race(data: dict) -> Image.Image:
+    """The battle form (the current one highlighted) and the race ability's name, ready or used."""
+    p = _panel(400)
+    d = p.d
+    y = PAD
+    ft = font(TITLE, True)
+    draw_text(d, (M + PAD, y + U * 0.65), "FORM", ft, INK_SOFT, "lm")
+    x = M + PAD + text_width("FORM", ft) + 14
+    f = font(U, True)
+    for key, label in data["forms"]:
+        label = FORM_TAGS.get(key, label)
+        on = key == data["form"]
+        w = text_width(str(label), f) + U * 0.9
+        if x + w > W - M - PAD:
+            x, y = M + PAD + text_width("FORM", ft) + 14, y + U * 1.6
+        if on:
+            rounded(d, [x, y, x + w, y + U * 1.35], radius=U * 0.6, fill=HEADER_BG)
         else:
-            col = constellation_colour(slot.get("constellation"))
-            d.ellipse([x0, y0, x0 + D, y0 + D], fill=col, outline=INK, width=2)
-            d.ellipse([x0 + 7, y0 + 7, x0 + D - 7, y0 + D - 7], outline=mix(col, WHITE, 0.5), width=2)
-            ini = "CB" if slot.get("id") == "combat" else _initials(label)
-            d.text((cx, cy), ini, font=fit_font(ini, D - 24, 28, True), fill=text_on(col), anchor="mm")
-            form = slot.get("form")
-            sub = (FORM_TAGS.get(form, str(form).title()) + " form") if form else None
-        # side label
-        f = font(19, True)
-        lines = wrap(label, f, self.LABEL_W, max_lines=2)
-        total = len(lines) * 23 + (20 if sub else 0)
-        ty = cy - total / 2
-        anchor = "ra" if align == "right" else "la"
-        for ln in lines:
-            d.text((label_x, ty), ln, font=f, fill=INK, anchor=anchor)
-            ty += 23
-        if sub:
-            d.text((label_x, ty + 1), sub, font=font(16), fill=INK_SOFT, anchor=anchor)
+            rounded(d, [x, y, x + w, y + U * 1.35], radius=U * 0.6, outline=(200, 190, 172), width=2)
+        draw_text(d, (x + w / 2, y + U * 0.675), str(label), f, WHITE if on else INK_SOFT, "mm")
+        x += w + 8
+    y += U * 1.35 + 12
+    race = data["race"]
+    if race.get("ability_name"):
+        draw_text(d, (M + PAD, y + U * 0.65), "RACE", ft, INK_SOFT, "lm")
+        x = M + PAD + text_width("RACE", ft) + 14
+        name = str(race.get("ability_name"))
+        fn = font(U + 1, True)
+        tag = ("USED THIS BATTLE", (150, 60, 50)) if race.get("used") else ("READY", (40, 130, 60))
+        room = W - M - PAD - x - text_width(tag[0], font(U, True)) - U * 0.7 - 12
+        draw_text(d, (x, y + U * 0.65), ellipsize(name, fn, room), fn, INK, "lm")
+        _tag(d, x + min(room, text_width(name, fn)) + 12, y, tag[0], tag[1], U)
+        y += U * 1.35
+    return p.finish(y)
 
-    def _die_square(self, die, x0, y0, size, short_size=26, tag=True) -> None:
-        d = self.d
-        col = constellation_colour(die.get("constellation"))
-        where = die.get("where") or "row"
-        short = str(die.get("short") or _initials(die.get("label") or ""))
-        level = _int(die.get("level"), 1)
-        box = (x0 + 3, y0 + 3, x0 + size - 3, y0 + size - 3)
-        cx = x0 + size / 2
-        if where == "row":
-            rounded(d, box, 12, fill=col, outline=mix(col, (0, 0, 0), 0.45), width=3)
-            fg = text_on(col)
-            d.text((cx, y0 + size * 0.40), short, font=fit_font(short, size - 16, short_size, True), fill=fg,
-                   anchor="mm")
-            pips(d, cx, y0 + size * 0.76, level, size / 20, fg)
+
+LABEL_H = U * 1.45
+_ROW_GAP = 8
+_CELL = (CW - 2 * PAD - 7 * _ROW_GAP) / 8
+_COLS = [M + PAD + i * (_CELL + _ROW_GAP) for i in range(8)]
+
+
+def _cost_boxes(d, costs: dict, yy: float) -> None:
+    lc, rc = list(costs.get("left") or []), list(costs.get("right") or [])
+    fc = font(U, True)
+    bw = min(_CELL / 2 - 2, U * 1.5)
+    for i in range(6):
+        cx = _COLS[i + 1] + _CELL / 2
+        if i < len(lc):
+            d.rectangle([cx - bw - 1, yy, cx - 1, yy + U * 1.3], fill=WHITE, outline=INK, width=2)
+            draw_text(d, (cx - bw / 2 - 1, yy + U * 0.65), str(lc[i]), fc, INK, "mm")
+        if i < len(rc):
+            d.rectangle([cx + 1, yy, cx + bw + 1, yy + U * 1.3], fill=INK, outline=INK, width=2)
+            draw_text(d, (cx + bw / 2 + 1, yy + U * 0.65), str(rc[i]), fc, WHITE, "mm")
+
+
+def _rows_top(costs: dict) -> Image.Image:
+    """The attribute rows' panel opens: its title and the XP costs above the columns (when every row has the
+    same)."""
+    p = _panel(300, "ATTRIBUTE ROWS", "costs: white from the left, black from the right", part="top")
+    y = p.y
+    if costs:
+        _cost_boxes(p.d, costs, y)
+        y += U * 1.3 + 10
+    return p.finish(y)
+
+
+def _row(data: dict) -> Image.Image:
+    """One attribute row: its slots' names above it; circle, six squares, circle."""
+    idx, row, costs, last = data["index"], data["row"], data.get("costs"), data["last"]
+    p = _panel(400, part="middle")
+    d = p.d
+    inner = CW - 2 * PAD
+    x0 = M + PAD
+    y = 0
+    if costs:
+        _cost_boxes(d, costs, y)
+        y += U * 1.3 + 6
+    # the slots' names above the row: left slot at the left, right slot at the right
+    left, right = row.get("left") or {}, row.get("right") or {}
+    fl = font(U, True)
+    num = f"{idx + 1}"
+    draw_text(d, (x0, y + LABEL_H / 2), num, fl, INK_FAINT, "lm")
+    lx = x0 + text_width(num, fl) + 10
+    ltxt, rtxt = _slot_words(left), _slot_words(right)
+    rw = text_width(rtxt, fl) if rtxt else 0
+    if ltxt:
+        draw_text(d, (lx, y + LABEL_H / 2), ellipsize(ltxt, fl, inner - rw - 40), fl, INK, "lm")
+    if rtxt:
+        draw_text(d, (x0 + inner, y + LABEL_H / 2), rtxt, fl, INK, "rm")
+    y += LABEL_H
+    boxes = {}
+    _circle(d, left, _COLS[0], y, _CELL)
+    squares = list(row.get("squares") or [])[:6]
+    squares += [None] * (6 - len(squares))
+    for i, sq in enumerate(squares):
+        _square(d, sq, row, _COLS[i + 1], y, _CELL)
+        boxes[(idx, i)] = (_COLS[i + 1], y, _CELL)
+    _circle(d, right, _COLS[7], y, _CELL)
+    y += _CELL + 10
+    if not last:
+        d.line([(x0, y - 5), (x0 + inner, y - 5)], fill=(226, 218, 202), width=1)
+    img = p.finish(y)
+    img.info["squares"] = boxes  # (row, column) -> (x, y, size) of each square, in this section
+    return img
+
+
+def _rows_end(_data=None) -> Image.Image:
+    p = _panel(200, part="bottom")
+    y = _lines(p.d, M + PAD, 2, "Hollow die: not in its row (COOL on the cooldown track, ACTIVE in an active slot, "
+                                "DRAIN drained).", CW - 2 * PAD, U, fill=INK_SOFT)
+    return p.finish(y)
+
+
+def _rows_parts(rows: list) -> list[tuple[str, Any, Callable]]:
+    """The attribute rows as sections: the panel's top, one per row (a die moving redraws its row only),
+    the panel's end."""
+    first = (rows[0].get("costs") or {}) if rows else {}
+    same = all((r.get("costs") or {}) == first for r in rows if r)
+    parts = [("rows-top", first if same else {}, _rows_top)]
+    for i, row in enumerate(rows):
+        parts.append((f"row-{i}", {"index": i, "row": row, "last": i == len(rows) - 1,
+                                   "costs": None if same else row.get("costs")}, _row))
+    parts.append(("rows-end", None, _rows_end))
+    return parts
+
+
+def _slot_words(slot: dict) -> str:
+    if not slot:
+        return ""
+    label = str(slot.get("label") or slot.get("id") or "")
+    form = slot.get("form")
+    if slot.get("kind") != "stat" and form:
+        label += f" ({FORM_TAGS.get(form, str(form).title()).lower()} form)"
+    return label
+
+
+def _circle(d, slot, x0, y0, D) -> None:
+    cx, cy = x0 + D / 2, y0 + D / 2
+    if not slot:
+        d.ellipse([x0 + 4, y0 + 4, x0 + D - 4, y0 + D - 4], outline=INK_FAINT, width=2)
+        draw_text(d, (cx, cy), "open", font(U), INK_FAINT, "mm")
+        return
+    if slot.get("kind") == "stat":
+        col = STAT_COLOURS.get(slot.get("id"), (90, 90, 90))
+        val = slot.get("value", "")
+        d.ellipse([x0, y0, x0 + D, y0 + D], fill=col, outline=INK, width=2)
+        text = str(val if val not in (None, "") else str(slot.get("label") or "")[:1])
+        draw_text(d, (cx, cy), text, font(int(D * 0.42), True), WHITE, "mm")
+        return
+    col = constellation_colour(slot.get("constellation"))
+    d.ellipse([x0, y0, x0 + D, y0 + D], fill=col, outline=INK, width=2)
+    d.ellipse([x0 + 7, y0 + 7, x0 + D - 7, y0 + D - 7], outline=mix(col, WHITE, 0.5), width=2)
+    ini = "CB" if slot.get("id") == "combat" else _initials(slot.get("label") or "")
+    draw_text(d, (cx, cy), ini, fit_font(ini, D - 24, int(D * 0.34), True, U), text_on(col), "mm")
+
+
+def _square(d, sq, row, x0, y0, S) -> None:
+    if not sq:
+        rounded(d, [x0 + 3, y0 + 3, x0 + S - 3, y0 + S - 3], radius=8, fill=PANEL_DARK,
+                            outline=(200, 190, 172), width=2)
+        return
+    if sq.get("kind") == "stat":
+        stat = sq.get("stat")
+        col = STAT_COLOURS.get(stat, (90, 90, 90))
+        rounded(d, [x0 + 3, y0 + 3, x0 + S - 3, y0 + S - 3], radius=8, fill=col,
+                            outline=mix(col, (0, 0, 0), 0.4), width=3)
+        left, right = row.get("left") or {}, row.get("right") or {}
+        towards_right = (right.get("kind") == "stat" and right.get("id") == stat
+                         and not (left.get("kind") == "stat" and left.get("id") == stat))
+        triangle(d, x0 + S / 2, y0 + S / 2, S * 0.38, "right" if towards_right else "left", WHITE)
+        return
+    _die_face(d, sq, x0, y0, S)
+
+
+def _cooldown(cd: dict) -> Image.Image:
+    size = max(1, _int(cd.get("size"), 13))
+    stat = _int(cd.get("stat"), 0)
+    dice = list(cd.get("dice") or [])
+    note = f"cooldown stat {stat} · {min(len(dice), size)}/{size} filled"
+    p = _panel(800, "COOLDOWN TRACK", note)
+    d = p.d
+    per = 7 if size > 7 else size
+    gap = 8
+    sw = (CW - 2 * PAD - gap * (per - 1)) / per
+    sh = sw * 0.8
+    y = p.y + 4
+    fnum = font(U)
+    for i in range(size):
+        r, c = divmod(i, per)
+        x0 = M + PAD + c * (sw + gap)
+        y0 = y + r * (sh + gap + 4)
+        n = i + 1
+        entry = dice[i] if i < len(dice) else None
+        if entry is None:
+            outline = GOLD if n == stat else (200, 190, 172)
+            rounded(d, [x0, y0, x0 + sw, y0 + sh], radius=8, fill=PANEL_DARK, outline=outline,
+                                width=4 if n == stat else 2)
+            draw_text(d, (x0 + sw / 2, y0 + sh / 2), str(n), fnum, INK_FAINT, "mm")
         else:
-            light = mix(col, WHITE, 0.82)
-            dark = mix(col, (0, 0, 0), 0.3)
-            rounded(d, box, 12, fill=light, outline=dark, width=3)
-            d.text((cx, y0 + size * 0.34), short, font=fit_font(short, size - 16, short_size - 4, True), fill=dark,
-                   anchor="mm")
-            pips(d, cx, y0 + size * 0.58, level, size / 24, dark)
-            if tag:
-                t = WHERE_TAGS.get(where, str(where).upper()[:6])
-                ft = fit_font(t, size - 14, 14, True)
-                tw = ft.getlength(t) + 10
-                rounded(d, (cx - tw / 2, y0 + size - 26, cx + tw / 2, y0 + size - 8), 6, fill=(44, 40, 52))
-                d.text((cx, y0 + size - 17), t, font=ft, fill=WHITE, anchor="mm")
+            _cooldown_entry(d, entry, x0, y0, sw, sh)
+        if n == stat:  # the peg: the cooldown stat's position
+            triangle(d, x0 + sw / 2, y0 - 2, 16, "down", GOLD)
+    rows = (size + per - 1) // per
+    y += rows * (sh + gap + 4)
+    if len(dice) > size:
+        y = _lines(d, M + PAD, y, f"+{len(dice) - size} more past the end of the track", CW, U, True, (180, 40, 40))
+    return p.finish(y)
 
-    def _square(self, sq, row, x0, y0) -> None:
-        d = self.d
-        S = self.SQ
-        if not sq:
-            rounded(d, (x0 + 3, y0 + 3, x0 + S - 3, y0 + S - 3), 6, fill=PANEL_DARK, outline=(200, 190, 172), width=2)
-            return
-        if sq.get("kind") == "stat":
-            stat = sq.get("stat")
-            col = STAT_COLOURS.get(stat, (90, 90, 90))
-            rounded(d, (x0 + 3, y0 + 3, x0 + S - 3, y0 + S - 3), 6, fill=col, outline=mix(col, (0, 0, 0), 0.4), width=3)
-            left, right = row.get("left") or {}, row.get("right") or {}
-            if right.get("kind") == "stat" and right.get("id") == stat and not (
-                    left.get("kind") == "stat" and left.get("id") == stat):
-                direction = "right"
-            else:
-                direction = "left"
-            triangle(d, x0 + S / 2, y0 + S / 2, 30, direction, WHITE)
-            return
-        self._die_square(sq, x0, y0, S)
 
-    def attribute_rows(self) -> None:
-        d = self.d
-        rows = list(self.v.get("rows") or [])[:5]
-        while len(rows) < 5:
-            rows.append({})
-        lx0, lc, sq0, rc, rx0 = self._row_geometry()
-        y0 = self.y
-        row_h = self.CIRCLE + 12
-        costs_h = 34
-        h = 40 + costs_h + row_h * 5 + 30
-        self.panel(M, y0, W - M, y0 + h)
-        self.section_title(M + PAD, y0 + 10, "ATTRIBUTE ROWS",
-                           "XP cost per column: white = from left, black = from right")
-        y = y0 + 42
-        first_costs = (rows[0].get("costs") or {}) if rows else {}
-        same = all((r.get("costs") or {}) == first_costs for r in rows if r)
+def _cooldown_entry(d, e, x0, y0, w, h) -> None:
+    kind = e.get("kind")
+    box = (x0, y0, x0 + w, y0 + h)
+    cx, cy = x0 + w / 2, y0 + h / 2
+    if kind in ("skill", "die"):
+        col = constellation_colour(e.get("constellation"))
+        rounded(d, box, radius=10, fill=col, outline=mix(col, (0, 0, 0), 0.45), width=3)
+        short = str(e.get("short") or _initials(e.get("label") or ""))
+        fg = text_on(col)
+        draw_text(d, (cx, y0 + h * 0.4), short, fit_font(short, w - 14, int(h * 0.42), True, U), fg, "mm")
+        pips(d, cx, y0 + h * 0.78, _int(e.get("level"), 1), h / 18, fg)
+    elif kind == "fatigue":
+        rounded(d, box, radius=10, fill=FATIGUE, outline=(90, 70, 50), width=3)
+        draw_text(d, (cx, cy), "fatigue", fit_font("fatigue", w - 10, U + 2, True, U), WHITE, "mm")
+    elif kind == "overfatigue":
+        rounded(d, box, radius=10, fill=OVERFATIGUE, outline=(180, 40, 40), width=3)
+        draw_text(d, (cx, cy - U * 0.6), "over-", font(U, True), WHITE, "mm")
+        draw_text(d, (cx, cy + U * 0.6), "fatigue", fit_font("fatigue", w - 10, U, True, U), (255, 180, 180), "mm")
+    else:
+        st = str(e.get("status") or "?")
+        col = status_colour(st)
+        rounded(d, box, radius=10, fill=col, outline=mix(col, (0, 0, 0), 0.45), width=3)
+        draw_text(d, (cx, cy), st, fit_font(st, w - 10, U + 2, True, U), WHITE, "mm")
 
-        def cost_boxes(costs, yy):
-            lc_, rc_ = list(costs.get("left") or []), list(costs.get("right") or [])
-            fcost = font(16, True)
-            for i in range(6):
-                cx = sq0 + i * (self.SQ + self.SQ_GAP) + self.SQ / 2
-                if i < len(lc_):
-                    d.rectangle([cx - 30, yy, cx - 2, yy + 24], fill=WHITE, outline=INK, width=2)
-                    d.text((cx - 16, yy + 12), str(lc_[i]), font=fcost, fill=INK, anchor="mm")
-                if i < len(rc_):
-                    d.rectangle([cx + 2, yy, cx + 30, yy + 24], fill=INK, outline=INK, width=2)
-                    d.text((cx + 16, yy + 12), str(rc_[i]), font=fcost, fill=WHITE, anchor="mm")
 
-        if same and first_costs:
-            cost_boxes(first_costs, y)
-        y += costs_h
-        for idx, row in enumerate(rows):
-            if not same and row.get("costs"):
-                cost_boxes(row["costs"], y - 28)
-            # row number
-            d.text((M + PAD - 4, y + self.CIRCLE / 2), str(idx + 1), font=font(15, True), fill=INK_FAINT, anchor="lm")
-            self._circle(row.get("left"), lc, y, lc - 10, "right")
-            squares = list(row.get("squares") or [])[:6]
-            squares += [None] * (6 - len(squares))
-            for i, sq in enumerate(squares):
-                self._square(sq, row, sq0 + i * (self.SQ + self.SQ_GAP), y + (self.CIRCLE - self.SQ) / 2)
-            self._circle(row.get("right"), rc, y, rc + self.CIRCLE + 10, "left")
-            if idx < 4:
-                d.line([(M + 30, y + row_h - 6), (W - M - 30, y + row_h - 6)], fill=(226, 218, 202), width=1)
-            y += row_h
-        d.text((M + PAD, y + 2), "Hollow die = not in its row:  COOL cooldown track · ACTIVE active slot · "
-               "DRAIN drained", font=font(16), fill=INK_SOFT)
-        self.y = y0 + h + 14
+def _active(data: dict) -> Image.Image:
+    active = list(data["active"])
+    p = _panel(900, "ACTIVE SLOTS", f"{min(len(active), 4)}/4 in use")
+    d = p.d
+    n = 4
+    gap = 10
+    bw = (CW - 2 * PAD - gap * (n - 1)) / n
+    bh = 58 + 2 * U * ROW + U * 1.3 + 8
+    y = p.y
+    for i in range(n):
+        x0 = M + PAD + i * (bw + gap)
+        e = active[i] if i < len(active) else None
+        if not e:
+            rounded(d, [x0, y, x0 + bw, y + bh], radius=10, fill=PANEL_DARK, outline=(200, 190, 172),
+                                width=2)
+            draw_text(d, (x0 + bw / 2, y + bh / 2), "empty", font(U), INK_FAINT, "mm")
+            continue
+        col = ACTIVE_COLOUR
+        light = mix(col, WHITE, 0.85)
+        rounded(d, [x0, y, x0 + bw, y + bh], radius=10, fill=light, outline=col, width=3)
+        icon, val = e.get("icon") or "", e.get("value")
+        draw_icon(d, icon, x0 + 28, y + 28, 34, col, bg=light)
+        if val is not None:
+            draw_text(d, (x0 + 52, y + 28), str(val), font(34, True), INK, "lm")
+        short = str(e.get("short") or _initials(e.get("label") or ""))
+        fs = fit_font(short, 48, U + 2, True, U)
+        sw = max(48, text_width(short, fs) + 12)
+        rounded(d, [x0 + bw - sw - 8, y + 8, x0 + bw - 8, y + 48], radius=8, fill=col)
+        draw_text(d, (x0 + bw - 8 - sw / 2, y + 28), short, fs, WHITE, "mm")
+        yy = _lines(d, x0 + 10, y + 58, str(e.get("label") or ""), bw - 20, U, True, max_lines=2)
+        owner = e.get("owner")
+        if owner:
+            draw_text(d, (x0 + 10, yy), ellipsize(f"from {owner}", font(U), bw - 20), font(U), INK_SOFT, "la")
+    y += bh + 14
+    y = _track(d, M + PAD, y, "TENACITY", data["tenacity"], data["tenacity_max"], GOLD)
+    y = _track(d, M + PAD, y + 8, "SAVED XP", data["saved_xp"], data["saved_xp_max"], (90, 160, 90))
+    y = _drained(d, M + PAD, y + 8, data["drained"])
+    return p.finish(y)
 
-    # cooldown -----------------------------------------------------------------
-    def cooldown(self) -> None:
-        d = self.d
-        cd = self.v.get("cooldown") or {}
-        size = max(1, _int(cd.get("size"), 13))
-        stat = _int(cd.get("stat"), 0)
-        slots = set()
-        for s in cd.get("stat_slots") or []:
-            try:
-                slots.add(int(s))
-            except (TypeError, ValueError):
-                pass
-        dice = list(cd.get("dice") or [])
-        y0 = self.y
-        gap = 8
-        sw = min(80, (CW - 2 * PAD - gap * (size - 1)) / size)
-        total = sw * size + gap * (size - 1)
-        x_start = M + (CW - total) / 2
-        h = 40 + 36 + sw + 26 + 8
-        self.panel(M, y0, W - M, y0 + h)
-        self.section_title(M + PAD, y0 + 10, "COOLDOWN TRACK",
-                           f"Cooldown stat {stat} (peg) · {len(dice)}/{size} filled")
-        peg_y = y0 + 40 + 14
-        slot_y = y0 + 40 + 34
-        for i in range(size):
-            x0 = x_start + i * (sw + gap)
-            cx = x0 + sw / 2
-            n = i + 1
-            if n in slots:
-                if n == stat:
-                    d.ellipse([cx - 15, peg_y - 15, cx + 15, peg_y + 15], fill=INK, outline=GOLD, width=3)
-                    d.text((cx, peg_y), str(n), font=font(18, True), fill=WHITE, anchor="mm")
-                    triangle(d, cx, peg_y + 22, 10, "down", INK)
-                else:
-                    d.ellipse([cx - 12, peg_y - 12, cx + 12, peg_y + 12], outline=INK_FAINT, width=2)
-                    d.text((cx, peg_y), str(n), font=font(14, True), fill=INK_FAINT, anchor="mm")
-            entry = dice[i] if i < len(dice) else None
-            if entry is None:
-                rounded(d, (x0, slot_y, x0 + sw, slot_y + sw), 8, fill=PANEL_DARK, outline=(200, 190, 172), width=2)
-            else:
-                self._cooldown_entry(entry, x0, slot_y, sw)
-            d.text((cx, slot_y + sw + 12), str(n), font=font(14), fill=INK_FAINT, anchor="mm")
-        if len(dice) > size:
-            d.text((W - M - PAD, y0 + 12), f"+{len(dice) - size} more", font=font(16, True), fill=(180, 40, 40),
-                   anchor="ra")
-        self.y = y0 + h + 14
 
-    def _cooldown_entry(self, e, x0, y0, s) -> None:
-        d = self.d
-        kind = e.get("kind")
-        box = (x0, y0, x0 + s, y0 + s)
-        cx, cy = x0 + s / 2, y0 + s / 2
-        if kind in ("skill", "die"):
-            col = constellation_colour(e.get("constellation"))
-            rounded(d, box, 10, fill=col, outline=mix(col, (0, 0, 0), 0.45), width=3)
-            short = str(e.get("short") or _initials(e.get("label") or ""))
-            fg = text_on(col)
-            d.text((cx, y0 + s * 0.40), short, font=fit_font(short, s - 12, 24, True), fill=fg, anchor="mm")
-            pips(d, cx, y0 + s * 0.76, _int(e.get("level"), 1), s / 20, fg)
-        elif kind == "fatigue":
-            col = (150, 120, 90)
-            rounded(d, box, 10, fill=col, outline=(90, 70, 50), width=3)
-            d.text((cx, cy), "FAT", font=fit_font("FAT", s - 12, 22, True), fill=WHITE, anchor="mm")
-        elif kind == "overfatigue":
-            col = (60, 30, 30)
-            rounded(d, box, 10, fill=col, outline=(180, 40, 40), width=3)
-            d.text((cx, cy - 8), "OVER", font=fit_font("OVER", s - 12, 18, True), fill=WHITE, anchor="mm")
-            d.text((cx, cy + 14), "FAT", font=fit_font("FAT", s - 12, 16, True), fill=(255, 180, 180), anchor="mm")
+def _track(d, x, y, title, value, maximum, col) -> float:
+    ft = font(TITLE, True)
+    r = U * 0.85
+    cy = y + r
+    draw_text(d, (x, cy), title, ft, INK_SOFT, "lm")
+    x += max(text_width("TENACITY", ft), text_width("SAVED XP", ft)) + 18
+    for n in range(0, max(0, maximum) + 1):
+        cx = x + n * (2 * r + 12) + r
+        if n == value:
+            d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=INK, outline=col, width=4)
+            draw_text(d, (cx, cy), str(n), font(U, True), WHITE, "mm")
         else:
-            st = str(e.get("status") or "?")
-            col = status_colour(st)
-            rounded(d, box, 10, fill=col, outline=mix(col, (0, 0, 0), 0.45), width=3)
-            t = st.upper()
-            d.text((cx, cy), t, font=fit_font(t, s - 10, 18, True), fill=WHITE, anchor="mm")
+            d.ellipse([cx - r, cy - r, cx + r, cy + r], outline=INK_FAINT, width=2)
+            draw_text(d, (cx, cy), str(n), font(U), INK_FAINT, "mm")
+    if value > maximum:
+        draw_text(d, (x + (maximum + 1) * (2 * r + 12) + 4, cy), f"({value})", font(U, True), INK, "lm")
+    return y + 2 * r
 
-    # active / tenacity / saved xp / drained -------------------------------------
-    def active_and_tracks(self) -> None:
-        d = self.d
-        v = self.v
-        active = list(v.get("active") or [])
-        y0 = self.y
-        gap = 12
-        n = 4
-        bw = (CW - 2 * PAD - gap * (n - 1)) / n
-        bh = 108
-        tracks_h = 46
-        h = 40 + bh + 16 + tracks_h * 2 + 10
-        self.panel(M, y0, W - M, y0 + h)
-        self.section_title(M + PAD, y0 + 10, "ACTIVE SLOTS", f"{min(len(active), 4)}/4 in use")
-        y = y0 + 40
-        for i in range(n):
-            x0 = M + PAD + i * (bw + gap)
-            e = active[i] if i < len(active) else None
-            if not e:
-                rounded(d, (x0, y, x0 + bw, y + bh), 10, fill=PANEL_DARK, outline=(200, 190, 172), width=2)
-                d.text((x0 + bw / 2, y + bh / 2), "empty", font=font(18), fill=INK_FAINT, anchor="mm")
-                continue
-            col = (52, 110, 120)
-            rounded(d, (x0, y, x0 + bw, y + bh), 10, fill=mix(col, WHITE, 0.85), outline=col, width=3)
-            # icon + value
-            icon = e.get("icon") or ""
-            val = e.get("value")
-            draw_icon(d, icon, x0 + 34, y + 34, 36, col, bg=mix(col, WHITE, 0.85))
-            if val is not None:
-                d.text((x0 + 58, y + 34), str(val), font=font(34, True), fill=INK, anchor="lm")
-            short = str(e.get("short") or _initials(e.get("label") or ""))
-            rounded(d, (x0 + bw - 64, y + 10, x0 + bw - 10, y + 56), 8, fill=col)
-            d.text((x0 + bw - 37, y + 33), short, font=fit_font(short, 46, 20, True), fill=WHITE, anchor="mm")
-            label = ellipsize(str(e.get("label") or ""), font(18, True), bw - 20)
-            d.text((x0 + 10, y + 60), label, font=font(18, True), fill=INK)
-            owner = e.get("owner")
-            if owner:
-                d.text((x0 + 10, y + 84), ellipsize(f"from {owner}", font(16), bw - 20), font=font(16),
-                       fill=INK_SOFT)
-        y += bh + 16
-        # tenacity and saved XP tracks
-        self._track(M + PAD, y, "TENACITY", _int(v.get("tenacity")), _int(v.get("tenacity_max"), 5), GOLD)
-        self._drained(M + 560, y)
-        y += tracks_h
-        self._track(M + PAD, y, "SAVED XP", _int(v.get("saved_xp")), _int(v.get("saved_xp_max"), 3), (90, 160, 90))
-        self.y = y0 + h + 14
 
-    def _track(self, x, y, title, value, maximum, col) -> None:
-        d = self.d
-        d.text((x, y + 18), title, font=font(19, True), fill=INK_SOFT, anchor="lm")
-        x += 130
-        r = 17
-        for n in range(0, max(0, maximum) + 1):
-            cx = x + n * 46 + r
-            cy = y + 18
-            if n == value:
-                d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=INK, outline=col, width=4)
-                d.text((cx, cy), str(n), font=font(19, True), fill=WHITE, anchor="mm")
-            else:
-                d.ellipse([cx - r, cy - r, cx + r, cy + r], outline=INK_FAINT, width=2)
-                d.text((cx, cy), str(n), font=font(16), fill=INK_FAINT, anchor="mm")
-        if value > maximum:
-            d.text((x + (maximum + 1) * 46 + 4, y + 18), f"({value})", font=font(18, True), fill=INK, anchor="lm")
+def _drained(d, x0, y, drained: list) -> float:
+    ft = font(TITLE, True)
+    draw_text(d, (x0, y + U * 0.7), "DRAINED", ft, INK_SOFT, "lm")
+    x = x0 + text_width("SAVED XP", ft) + 18
+    if not drained:
+        draw_text(d, (x, y + U * 0.7), "none", font(U), INK_FAINT, "lm")
+        return y + U * 1.4
+    f = font(U, True)
+    xmax = W - M - PAD
+    left = x
+    for e in drained:
+        short = str(e.get("short") or _initials(e.get("label") or ""))
+        txt = f"{short} {e.get('label') or short}"
+        w = min(text_width(txt, f) + 18, xmax - left)
+        if x + w > xmax and x > left:
+            x, y = left, y + U * 1.6
+        rounded(d, [x, y, x + w, y + U * 1.4], radius=8, fill=(230, 226, 236), outline=DRAINED, width=2)
+        draw_text(d, (x + 9, y + U * 0.7), ellipsize(txt, f, w - 18), f, (70, 40, 100), "lm")
+        x += w + 8
+    return y + U * 1.4
 
-    def _drained(self, x, y) -> None:
-        d = self.d
-        drained = list(self.v.get("drained") or [])
-        d.text((x, y + 18), "DRAINED", font=font(19, True), fill=INK_SOFT, anchor="lm")
-        x += 104
-        if not drained:
-            d.text((x, y + 18), "none", font=font(18), fill=INK_FAINT, anchor="lm")
-            return
-        xmax = W - M - PAD
-        yy = y
-        for i, e in enumerate(drained):
-            short = str(e.get("short") or _initials(e.get("label") or ""))
-            label = str(e.get("label") or short)
-            txt = f"{short} {label}"
-            f = font(16, True)
-            w = f.getlength(txt) + 18
-            if x + w > xmax:
-                if yy > y:  # out of room on the second line
-                    d.text((xmax, yy + 18), f"+{len(drained) - i}", font=font(18, True), fill=INK, anchor="rm")
-                    break
-                x, yy = W - M - PAD - 420, yy + 46  # continue under
-            rounded(d, (x, yy + 4, x + w, yy + 32), 8, fill=(230, 226, 236), outline=(120, 90, 150), width=2)
-            d.text((x + 9, yy + 18), txt, font=f, fill=(70, 40, 100), anchor="lm")
-            x += w + 8
 
-    # class ----------------------------------------------------------------------
-    def class_sheet(self) -> None:
-        d = self.d
-        klass = self.v.get("class")
-        y0 = self.y
-        tw = CW - 2 * PAD
-        if not klass:
-            h = 84
-            self.panel(M, y0, W - M, y0 + h)
-            self.section_title(M + PAD, y0 + 10, "CLASS")
-            d.text((M + PAD, y0 + 44), "Not chosen yet", font=font(22, True), fill=INK)
-            note = self.v.get("class_note") or ""
-            if note:
-                d.text((M + PAD + 200, y0 + 48), ellipsize(note, font(18), tw - 200), font=font(18), fill=INK_SOFT)
-            self.y = y0 + h + 14
-            return
-        # measure first, into a list of draw operations
-        ops: list = []
-        y = y0 + 44
-        promo = klass.get("promotion") or ""
-        fsmall = font(16)
-        if promo:
-            lines = wrap("Promotion: " + promo, fsmall, tw, max_lines=2)
-            for ln in lines:
-                ops.append(("text", M + PAD, y, ln, fsmall, INK_SOFT))
-                y += 21
-            y += 6
-        innate = klass.get("innate") or {}
-        if innate.get("name") or innate.get("text"):
-            ops.append(("tag", M + PAD, y, "INNATE", (44, 40, 52)))
-            ops.append(("text", M + PAD + 84, y + 1, ellipsize(innate.get("name") or "", font(20, True), tw - 90),
-                        font(20, True), INK))
-            y += 30
-            for ln in wrap(innate.get("text") or "", font(17), tw, max_lines=3):
-                ops.append(("text", M + PAD, y, ln, font(17), INK))
-                y += 22
-            y += 8
-        abilities = list(klass.get("abilities") or [])
-        for ab in abilities[:8]:
-            used = bool(ab.get("used_this_turn"))
-            fg = INK_FAINT if used else INK
-            ops.append(("sep", y - 4))
-            x = M + PAD
-            cost = ab.get("cost")
-            if cost is not None:
-                ops.append(("cost", x, y, cost))
-                x += 64
-            name = str(ab.get("name") or "")
-            fname = font(20, True)
-            extras = []
-            if ab.get("keyword"):
-                extras.append((str(ab["keyword"]).upper(), (150, 80, 30)))
-            if ab.get("form"):
-                extras.append((FORM_TAGS.get(ab["form"], str(ab["form"]).title()).upper() + " FORM", (52, 110, 120)))
-            if used:
-                extras.append(("USED THIS TURN", (120, 120, 120)))
-            extra_w = sum(font(14, True).getlength(t) + 22 for t, _ in extras)
-            name = ellipsize(name, fname, max(120, W - M - PAD - x - extra_w))
-            ops.append(("text", x, y + 2, name, fname, fg))
-            x += fname.getlength(name) + 12
-            for t, c in extras:
-                ops.append(("tag", x, y + 2, t, c))
-                x += font(14, True).getlength(t) + 22
-            y += 32
-            for ln in wrap(ab.get("text") or "", font(17), tw, max_lines=3):
-                ops.append(("text", M + PAD, y, ln, font(17), INK_SOFT if used else INK))
-                y += 22
-            y += 10
-        if len(abilities) > 8:
-            ops.append(("text", M + PAD, y, f"+{len(abilities) - 8} more abilities", font(16, True), INK_SOFT))
-            y += 24
-        h = y - y0 + 4
-        self.panel(M, y0, W - M, y0 + h)
-        self.section_title(M + PAD, y0 + 10, "CLASS")
-        name = str(klass.get("name") or "")
-        d.text((M + PAD + 72, y0 + 7), name, font=font(24, True), fill=INK)
-        side = str(klass.get("side") or "novice").upper()
-        self.tag(M + PAD + 84 + font(24, True).getlength(name), y0 + 10, side,
-                 (44, 40, 52) if side == "NOVICE" else GOLD, 15)
-        for op in ops:
-            if op[0] == "text":
-                _, x, yy, t, f, c = op
-                d.text((x, yy), t, font=f, fill=c)
-            elif op[0] == "tag":
-                _, x, yy, t, c = op
-                self.tag(x, yy, t, c, 14)
-            elif op[0] == "sep":
-                d.line([(M + PAD, op[1]), (W - M - PAD, op[1])], fill=(226, 218, 202), width=1)
-            elif op[0] == "cost":
-                _, x, yy, cost = op
-                rounded(d, (x, yy, x + 56, yy + 28), 8, fill=(44, 40, 52))
-                draw_icon(d, "tenacity", x + 16, yy + 14, 16, GOLD)
-                d.text((x + 40, yy + 14), str(cost), font=font(19, True), fill=WHITE, anchor="mm")
-        self.y = y0 + h + 14
+def _mat_parts(v: dict) -> list[tuple[str, Any, Callable]]:
+    race = v.get("race") or {}
+    klass = v.get("class") or {}
+    sub = " ".join(p for p in [race.get("name") or "", klass.get("name", "") if klass else ""] if p)
+    if klass:
+        sub += f" ({klass.get('side') or 'novice'})"
+    player = str(v.get("player") or "")
+    status = str(v.get("battle_status") or ("in battle" if v.get("in_battle") else "")).lower()
+    rows = list(v.get("rows") or [])[:5]
+    rows += [{}] * (5 - len(rows))
+    forms = v.get("forms") or [[k, t] for k, t in FORM_TAGS.items()]
+    return [
+        ("header", {"name": str(v.get("name") or "Adventurer"), "player": player, "sub": sub, "hp": _int(v.get("hp")),
+                    "max_hp": _int(v.get("max_hp")), "bonus": _int(v.get("bonus_hp")), "status": status}, _header),
+        ("stats", v.get("stats") or {}, _stat_chips),
+        ("form", {"forms": forms, "form": v.get("battle_form"),
+                  "race": {"ability_name": race.get("ability_name"), "used": bool(race.get("used"))}},
+         _form_and_race),
+        *_rows_parts(rows),
+        ("cooldown", v.get("cooldown") or {}, _cooldown),
+        ("active", {"active": list(v.get("active") or []), "tenacity": _int(v.get("tenacity")),
+                    "tenacity_max": _int(v.get("tenacity_max"), 5), "saved_xp": _int(v.get("saved_xp")),
+                    "saved_xp_max": _int(v.get("saved_xp_max"), 3), "drained": list(v.get("drained") or [])},
+         _active),
+    ]
 
-    # inventory ------------------------------------------------------------------
-    def inventory(self) -> None:
-        d = self.d
-        ready = list(self.v.get("ready") or [])
-        pack = list(self.v.get("pack") or [])
-        y0 = self.y
-        gap = 12
-        bw = (CW - 2 * PAD - gap * 3) / 4
-        bh = 150
-        # pack chips layout
-        fchip = font(17, True)
-        chips = []
-        x, yy = M + PAD, 0
-        for it in pack:
-            name = str(it.get("name") or "")
-            sub = str(it.get("subtype") or "")
-            txt = name + (f" · {sub}" if sub else "")
-            txt = ellipsize(txt, fchip, CW - 2 * PAD - 20)
-            w = fchip.getlength(txt) + 20
-            if x + w > W - M - PAD:
-                x, yy = M + PAD, yy + 40
-            chips.append((x, yy, w, txt))
-            x += w + 8
-        pack_h = (yy + 40) if pack else 32
-        h = 40 + bh + 16 + 30 + pack_h + 8
-        self.panel(M, y0, W - M, y0 + h)
-        self.section_title(M + PAD, y0 + 10, "READY ITEMS",
-                           f"{min(len(ready), 4)}/4 ready · {len(ready) + len(pack)}/8 items carried")
-        y = y0 + 40
-        for i in range(4):
-            x0 = M + PAD + i * (bw + gap)
-            it = ready[i] if i < len(ready) else None
-            if not it:
-                rounded(d, (x0, y, x0 + bw, y + bh), 10, fill=PANEL_DARK, outline=(200, 190, 172), width=2)
-                d.text((x0 + bw / 2, y + bh / 2), "empty", font=font(18), fill=INK_FAINT, anchor="mm")
-                continue
-            exp = bool(it.get("expended"))
-            col = (120, 100, 70) if not exp else (150, 150, 150)
-            rounded(d, (x0, y, x0 + bw, y + bh), 10, fill=(250, 240, 220) if not exp else (225, 225, 225),
-                    outline=col, width=3)
-            fy = y + 8
-            for ln in wrap(str(it.get("name") or ""), font(19, True), bw - 20, max_lines=2):
-                d.text((x0 + 10, fy), ln, font=font(19, True), fill=INK if not exp else INK_SOFT)
-                fy += 23
-            sub = str(it.get("subtype") or "").upper()
-            if sub:
-                d.text((x0 + 10, fy + 2), sub, font=font(14, True), fill=col)
-                fy += 20
-            fy += 4
-            remaining = int((y + bh - 6 - fy) // 20)
-            if remaining > 0:
-                for ln in wrap(str(it.get("text") or ""), font(16), bw - 20, max_lines=remaining):
-                    d.text((x0 + 10, fy), ln, font=font(16), fill=INK_SOFT)
-                    fy += 20
-            if exp:
-                tw = font(15, True).getlength("EXPENDED") + 14
-                self.tag(x0 + bw - tw - 8, y + bh - 30, "EXPENDED", (110, 110, 110), 15)
-        y += bh + 16
-        self.section_title(M + PAD, y, "PACK", f"{len(pack)} item{'s' if len(pack) != 1 else ''}")
-        y += 30
-        if not pack:
-            d.text((M + PAD, y), "empty", font=font(18), fill=INK_FAINT)
-        for x, yy, w, txt in chips:
-            rounded(d, (x, y + yy, x + w, y + yy + 32), 8, fill=(250, 240, 220), outline=(120, 100, 70), width=2)
-            d.text((x + 10, y + yy + 16), txt, font=fchip, fill=INK, anchor="lm")
-        self.y = y0 + h + 14
 
-    def render(self) -> bytes:
-        self.header()
-        self.stat_chips()
-        self.race_and_form()
-        self.attribute_rows()
-        self.cooldown()
-        self.active_and_tracks()
-        self.class_sheet()
-        self.inventory()
-        h = min(MAX_H, int(self.y) + 6)
-        return encode_png(self.img.crop((0, 0, W, h)))
+def sections(view: dict, sheet: bool = False) -> list[tuple[str, int, Image.Image]]:
+    """(name, y where it starts, its image) of each section of the mat (or the sheet), as drawn."""
+    v = printable_view(view or {})
+    out, y = [], 0
+    for name, data, draw in (_sheet_parts(v) if sheet else _mat_parts(v)):
+        img = _section(name, data, draw)
+        out.append((name, y, img))
+        y += img.height
+    return out
+
+
+def _stack(parts: list[Image.Image]) -> Image.Image:
+    h = sum(p.height for p in parts) + M - GAP
+    img = Image.new("RGB", (W, h), BG)
+    y = 0
+    for p in parts:
+        img.paste(p, (0, y))
+        y += p.height
+    return img
+
+
+def _draw_mat(view: dict) -> Image.Image:
+    v = printable_view(view or {})
+    return _stack([_section(name, data, draw) for name, data, draw in _mat_parts(v)])
+
+
+def draw_mat(view: dict) -> tuple[Image.Image, Image.Image]:
+    """The finished mat picture and the palette it is encoded with."""
+    return _draw_mat(view), _the_palette()
 
 
 def render_mat(view: dict) -> bytes:
-    """Draw an adventurer mat from its view model; returns PNG bytes."""
-    return _Mat(view).render()
+    """Draw an adventurer's mat from its view model; returns PNG bytes."""
+    img, pal = draw_mat(view)
+    return encode_png(img, palette_image=pal)
+
+
+# ------------------------------------------------------------------------------------ the sheet --
+def _sheet_header(data: dict) -> Image.Image:
+    h = 100
+    img = Image.new("RGB", (W, h + GAP), BG)
+    d = ImageDraw.Draw(img)
+    d.rectangle([0, 0, W, h], fill=HEADER_BG)
+    f = fit_font(data["name"], CW, 40, True, U + 6)
+    draw_text(d, (M, 34), ellipsize(data["name"], f, CW), f, WHITE, "lm")
+    f2 = font(U + 1)
+    draw_text(d, (M, 80), ellipsize(data["sub"], f2, CW), f2, (220, 214, 228), "lm")
+    return img
+
+
+def _race_sheet(race: dict) -> Image.Image:
+    p = _panel(900, "RACE", str(race.get("name") or ""))
+    d = p.d
+    y = p.y
+    x = M + PAD
+    inner = CW - 2 * PAD
+    fn = font(U + 3, True)
+    name = str(race.get("ability_name") or "Race ability")
+    draw_text(d, (x, y + U * 0.65), name, fn, INK, "lm")
+    if race.get("used"):
+        _tag(d, x + text_width(name, fn) + 12, y, "USED THIS BATTLE", (150, 60, 50))
+    y += U * 1.6
+    y = _lines(d, x, y, str(race.get("ability_text") or ""), inner, BODY,
+               fill=INK if not race.get("used") else INK_SOFT)
+    return p.finish(y)
+
+
+def _class_sheet(data: dict) -> Image.Image:
+    klass = data.get("class")
+    x = M + PAD
+    inner = CW - 2 * PAD
+    if not klass:
+        p = _panel(500, "CLASS", "not chosen yet")
+        y = _lines(p.d, x, p.y, data.get("note") or "Choose one with /adventurer class.", inner, BODY,
+                   fill=INK_SOFT)
+        return p.finish(y)
+    side = str(klass.get("side") or "novice").upper()
+    p = _panel(3000, "CLASS", f"{klass.get('name') or ''} ({side.lower()} side)")
+    d = p.d
+    y = p.y
+    promo = klass.get("promotion") or ""
+    if promo:
+        y = _lines(d, x, y, "Promotion: " + promo, inner, U, fill=INK_SOFT) + 6
+    innate = klass.get("innate") or {}
+    if innate.get("name") or innate.get("text"):
+        right = _tag(d, x, y, "INNATE", HEADER_BG)
+        draw_text(d, (right + 10, y + U * 0.65), ellipsize(str(innate.get("name") or ""), font(U + 2, True),
+                                                          inner - (right - x) - 10), font(U + 2, True), INK, "lm")
+        y = _lines(d, x, y + U * 1.6, str(innate.get("text") or ""), inner, BODY) + 8
+    for ab in list(klass.get("abilities") or []):
+        used = bool(ab.get("used_this_turn"))
+        d.line([(x, y), (x + inner, y)], fill=(226, 218, 202), width=1)
+        y += 8
+        xx = x
+        cost = ab.get("cost")
+        if cost is not None:
+            cw = U * 2.6
+            rounded(d, [xx, y, xx + cw, y + U * 1.3], radius=8, fill=HEADER_BG)
+            draw_icon(d, "tenacity", xx + U * 0.7, y + U * 0.65, U * 0.8, GOLD)
+            draw_text(d, (xx + cw - U * 0.7, y + U * 0.65), str(cost), font(U, True), WHITE, "mm")
+            xx += cw + 10
+        tags = []
+        if ab.get("keyword"):
+            tags.append((str(ab["keyword"]).upper(), KEYWORD_COLOUR))
+        if ab.get("form"):
+            tags.append((FORM_TAGS.get(ab["form"], str(ab["form"]).title()).upper() + " FORM", ACTIVE_COLOUR))
+        if used:
+            tags.append(("USED THIS TURN", (120, 120, 120)))
+        fn = font(U + 2, True)
+        name = str(ab.get("name") or "")
+        draw_text(d, (xx, y + U * 0.65), name, fn, INK_FAINT if used else INK, "lm")
+        xx += text_width(name, fn) + 12
+        for t, c in tags:
+            w = text_width(t, font(U, True)) + U * 0.7
+            if xx + w > x + inner:
+                xx, y = x, y + U * 1.5
+            xx = _tag(d, xx, y, t, c) + 8
+        y = _lines(d, x, y + U * 1.6, str(ab.get("text") or ""), inner, BODY, fill=INK_SOFT if used else INK) + 6
+    return p.finish(y)
+
+
+def _items_sheet(data: dict) -> Image.Image:
+    ready, pack = data["ready"], data["pack"]
+    p = _panel(3000, "READY ITEMS", f"{min(len(ready), 4)}/4 ready · {len(ready) + len(pack)}/8 carried")
+    d = p.d
+    x = M + PAD
+    inner = CW - 2 * PAD
+    gap = 10
+    bw = (inner - gap) / 2
+    y = p.y
+    for row in range(2):
+        cards = []
+        for c in range(2):
+            i = row * 2 + c
+            cards.append(ready[i] if i < len(ready) else None)
+        # measure the row: every card as tall as the tallest
+        heights = []
+        for it in cards:
+            if not it:
+                heights.append(U * 3)
+                continue
+            n = len(wrap(str(it.get("name") or ""), font(U + 1, True), bw - 20, 2))
+            t = len(wrap(str(it.get("text") or ""), font(U), bw - 20))
+            heights.append(12 + n * (U + 1) * ROW + U * 1.3 + t * U * ROW + 12)
+        bh = max(heights)
+        for c, it in enumerate(cards):
+            x0 = x + c * (bw + gap)
+            if not it:
+                rounded(d, [x0, y, x0 + bw, y + bh], radius=10, fill=PANEL_DARK, outline=(200, 190, 172),
+                                    width=2)
+                draw_text(d, (x0 + bw / 2, y + bh / 2), "empty", font(U), INK_FAINT, "mm")
+                continue
+            exp = bool(it.get("expended"))
+            col = (120, 100, 70) if not exp else (150, 150, 150)
+            rounded(d, [x0, y, x0 + bw, y + bh], radius=10, fill=(250, 240, 220) if not exp else
+                                (225, 225, 225), outline=col, width=3)
+            yy = _lines(d, x0 + 10, y + 10, str(it.get("name") or ""), bw - 20, U + 1, True,
+                        INK if not exp else INK_SOFT, 2)
+            sub = str(it.get("subtype") or "").upper()
+            if exp:
+                sub = (sub + " · " if sub else "") + "EXPENDED"
+            if sub:
+                draw_text(d, (x0 + 10, yy), ellipsize(sub, font(U, True), bw - 20), font(U, True), col, "la")
+            yy += U * 1.3
+            _lines(d, x0 + 10, yy, str(it.get("text") or ""), bw - 20, U, fill=INK_SOFT)
+        y += bh + gap
+    y += 6
+    ft = font(TITLE, True)
+    draw_text(d, (x, y), "PACK", ft, INK_SOFT, "la")
+    draw_text(d, (x + text_width("PACK", ft) + 12, y + 1), f"{len(pack)} item{'s' if len(pack) != 1 else ''}",
+              font(U), INK_FAINT, "la")
+    y += TITLE * 1.5
+    if not pack:
+        draw_text(d, (x, y), "empty", font(U), INK_FAINT, "la")
+        return p.finish(y + U * 1.3)
+    f = font(U, True)
+    xx = x
+    for it in pack:
+        name = str(it.get("name") or "")
+        sub = str(it.get("subtype") or "")
+        txt = ellipsize(name + (f" · {sub}" if sub else ""), f, inner - 20)
+        w = text_width(txt, f) + 20
+        if xx + w > x + inner and xx > x:
+            xx, y = x, y + U * 1.8
+        rounded(d, [xx, y, xx + w, y + U * 1.5], radius=8, fill=(250, 240, 220), outline=(120, 100, 70),
+                            width=2)
+        draw_text(d, (xx + 10, y + U * 0.75), txt, f, INK, "lm")
+        xx += w + 8
+    return p.finish(y + U * 1.5)
+
+
+def _sheet_parts(v: dict) -> list[tuple[str, Any, Callable]]:
+    race = v.get("race") or {}
+    klass = v.get("class") or None
+    sub = " · ".join(p for p in [race.get("name") or "", (klass or {}).get("name") or "",
+                                 f"player {v.get('player')}" if v.get("player") else ""] if p)
+    return [
+        ("sheet-header", {"name": str(v.get("name") or "Adventurer"), "sub": sub}, _sheet_header),
+        ("race", race, _race_sheet),
+        ("class", {"class": klass, "note": v.get("class_note") or ""}, _class_sheet),
+        ("items", {"ready": list(v.get("ready") or [])[:4], "pack": list(v.get("pack") or [])}, _items_sheet),
+    ]
+
+
+def _draw_sheet(view: dict) -> Image.Image:
+    v = printable_view(view or {})
+    return _stack([_section(name, data, draw) for name, data, draw in _sheet_parts(v)])
+
+
+def draw_sheet(view: dict) -> tuple[Image.Image, Image.Image]:
+    return _draw_sheet(view), _the_palette()
+
+
+def render_sheet(view: dict) -> bytes:
+    """Draw an adventurer's sheet (race ability, class, items) from the mat's view model; returns PNG bytes."""
+    img, pal = draw_sheet(view)
+    return encode_png(img, palette_image=pal)

@@ -1,7 +1,8 @@
-"""Example view models: used by the tests, the benchmark and the sample pictures in docs/images.
+"""Example view models of every picture kind: used by the tests, the benchmark and the sample pictures.
 
-``python -m render.samples OUTDIR`` writes mat-example.png, map-example.png, roll-example.png,
-map-enemy-phase.png and mat-escaped.png.
+``samples()`` lists one (name, kind, view) for each picture kind and the map's variants;
+``python -m render.samples OUTDIR`` writes them as OUTDIR/<name>.png.  (docs/images holds these and the
+pictures of real battles that ``tests/picture_views.py`` draws.)
 """
 from __future__ import annotations
 
@@ -246,19 +247,106 @@ def example_roll_view() -> dict:
     }
 
 
+def lockpick_view() -> dict:
+    """Sil's second attempt at a common cache: the key digit 3 matched, the 5 not yet."""
+    return {"title": "Sil picks the lock of a common cache", "code": [3, 5, 2], "keys": [0], "dice": [3, 6, 2],
+            "matched": {"0": 0, "2": 2}, "locked": [0], "attempt": 2, "attempts": 3, "fatigue": 1,
+            "deck": "common item deck"}
+
+
+def result_map_view() -> dict:
+    """The battle's end: the last enemy fell; the header says VICTORY."""
+    v = enemy_phase_map_view()
+    for u in v["units"]:
+        if u["side"] == "enemy":
+            u.update({"defeated": True, "defeated_at": [u["q"], u["r"]] if u["q"] is not None else
+                      u.get("defeated_at"), "q": None, "r": None})
+    v.update({"title": "Jailbreak Introduction: victory in round 6", "round": None, "result": "victory",
+              "moves": [], "engages": [], "path": [], "engage": None})
+    v["log"] = ["Vilya engages Guard with Force Shock: 3 damage, Guard is defeated.",
+                "Victory! The party achieves the objective. The battle ends after round 6."]
+    return v
+
+
+def _field(width: int, height: int) -> list[dict]:
+    hexes = []
+    for r in range(height):
+        for c in range(width):
+            zone = 0 if c < 2 else (1 if c >= width - 2 else None)
+            hexes.append({"q": c - r // 2, "r": r, "zone": zone})
+    return hexes
+
+
+def skirmish_map_view() -> dict:
+    """Round 2 of a skirmish: the Bramble Guard attacked, the Ashcaller waits, dice channelled."""
+    return {
+        "mode": "map", "title": "Fen Crossing: round 2", "width": 14, "height": 10, "hexes": _field(14, 10),
+        "palette": ["#2f7fbf", "#c0482a", "#3c9d5d", "#8e5cb8"],
+        "fighters": [
+            {"id": "a1", "name": "Thornspeaker", "short": "TH", "side": 0, "q": -2, "r": 5, "damage": 1, "wounds": 12,
+             "wizard": True, "out": False, "waiting": False, "activated": False, "active": True},
+            {"id": "a2", "name": "Bramble Guard", "short": "BG", "side": 0, "q": 2, "r": 4, "damage": 10,
+             "wounds": 16, "wizard": False, "out": False, "waiting": False, "activated": True, "active": False},
+            {"id": "b1", "name": "Ashcaller", "short": "AS", "side": 1, "q": 8, "r": 5, "damage": 0, "wounds": 12,
+             "wizard": True, "out": False, "waiting": True, "activated": False, "active": False},
+            {"id": "b2", "name": "Ember Runner", "short": "ER", "side": 1, "q": 4, "r": 4, "damage": 6, "wounds": 9,
+             "wizard": False, "out": False, "waiting": False, "activated": True, "active": False},
+        ],
+        "trail": [{"kind": "move", "fighter": "b2", "path": [[8, 4], [7, 4], [6, 4], [5, 4], [4, 4]]},
+                  {"kind": "attack", "fighter": "b2", "from": [4, 4], "to": [3, 4]},
+                  {"kind": "retreat", "fighter": "a2", "path": [[3, 4], [2, 4]]}],
+        "warbands": [
+            {"name": "Thorn Watch", "player": "lena", "side": 0, "colour": "#2f7fbf", "turn": True, "points": 260,
+             "dice": [{"n": 1, "kind": "double", "value": 5, "channelled": False},
+                      {"n": 2, "kind": "triple", "value": 3, "channelled": True, "wizard": "Thornspeaker"}],
+             "fighters": [{"short": "TH", "name": "Thornspeaker", "wounds": 12, "damage": 1, "out": False},
+                          {"short": "BG", "name": "Bramble Guard", "wounds": 16, "damage": 10, "out": False}]},
+            {"name": "Cinder Reavers", "player": "bob", "side": 1, "colour": "#c0482a", "turn": False, "points": 210,
+             "dice": [{"n": 1, "kind": "double", "value": 1, "channelled": False}],
+             "fighters": [{"short": "AS", "name": "Ashcaller", "wounds": 12, "damage": 0, "out": False},
+                          {"short": "ER", "name": "Ember Runner", "wounds": 9, "damage": 6, "out": False}]},
+        ],
+        "log": ["Ember Runner moves 4 hexes to 4,4.", "Ember Runner attacks Bramble Guard: 2 hits, 3 damage.",
+                "Bramble Guard retreats 1 hex to 2,4."],
+    }
+
+
+def skirmish_initiative_view() -> dict:
+    """Round 2's initiative: a tie on singles settled by a roll-off."""
+    return {"mode": "initiative", "title": "Round 2: initiative", "first": "lena",
+            "rows": [{"player": "lena", "warband": "Thorn Watch", "colour": "#2f7fbf", "roll": [2, 2, 2, 5, 6, 1],
+                      "singles": 3, "dice": [{"kind": "triple", "value": 2, "channelled": False}]},
+                     {"player": "bob", "warband": "Cinder Reavers", "colour": "#c0482a", "roll": [4, 4, 3, 1, 6, 5],
+                      "singles": 4, "dice": [{"kind": "double", "value": 4, "channelled": False}]}],
+            "rolloffs": [[["lena", 3], ["bob", 3]], [["lena", 5], ["bob", 2]]]}
+
+
+def samples() -> list[tuple[str, str, dict]]:
+    """(name, picture kind, view) of one example of every picture kind, and the map's variants."""
+    return [
+        ("mat-example", "mat", example_mat_view()),
+        ("mat-battle", "mat", battle_mat_view()),
+        ("mat-escaped", "mat", escaped_mat_view()),
+        ("sheet-example", "sheet", battle_mat_view()),
+        ("map-example", "map", example_map_view()),
+        ("map-enemy-phase", "map", enemy_phase_map_view()),
+        ("result-victory", "result", result_map_view()),
+        ("roll-example", "roll", example_roll_view()),
+        ("lockpick-example", "lockpick", lockpick_view()),
+        ("skirmish-map", "skirmish", skirmish_map_view()),
+        ("skirmish-initiative", "skirmish", skirmish_initiative_view()),
+    ]
+
+
 def write_examples(outdir: str) -> list[str]:
-    from render import render_map, render_mat, render_roll
+    from render import render
 
     os.makedirs(outdir, exist_ok=True)
     out = []
-    for name, data in (("mat-example.png", render_mat(example_mat_view())),
-                       ("map-example.png", render_map(example_map_view())),
-                       ("roll-example.png", render_roll(example_roll_view())),
-                       ("map-enemy-phase.png", render_map(enemy_phase_map_view())),
-                       ("mat-escaped.png", render_mat(escaped_mat_view()))):
-        path = os.path.join(outdir, name)
+    for name, kind, view in samples():
+        path = os.path.join(outdir, f"{name}.png")
         with open(path, "wb") as fh:
-            fh.write(data)
+            fh.write(render(kind, view))
         out.append(path)
     return out
 

@@ -329,9 +329,7 @@ def test_the_map_shows_the_die_in_its_hex():
     bare.pop("dice")
     img, img_bare = _render(view), _render(bare)
     lay = battlemap._Layout(view["hexes"])
-    cx, cy = lay.centre(0, 1)
-    cy += battlemap.HEADER_H
-    w = lay.s * 0.62
+    cx, cy, w = battlemap.hex_die_box(lay, (0, 1), "RYA")
     box = (int(cx - w / 2), int(cy - w / 2), int(cx + w / 2), int(cy + w / 2))
     blue = battlemap.SIDE_COLOURS["adventurer"]
 
@@ -345,7 +343,7 @@ def test_the_map_shows_the_die_in_its_hex():
     digit = [y for y in range(box[1] + inner, box[3] - inner)
              if any(all(abs(a - b) <= 30 for a, b in zip(img.getpixel((x, y)), blue))
                     for x in range(box[0] + inner, box[2] - inner))]
-    assert digit and (digit[-1] - digit[0] + 1) * 400 / img.size[0] >= 7
+    assert digit and (digit[-1] - digit[0] + 1) * 400 / img.size[0] >= 7   # the digit's ink, 10 px type
 
 
 def test_the_picture_in_the_docs_renders():
@@ -357,11 +355,11 @@ def test_the_picture_in_the_docs_renders():
     assert _render(view).size[0] == battlemap.TARGET_W
     shipped = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "images",
                            "map-rune.png")
-    assert Image.open(shipped).size[0] == battlemap.TARGET_W
+    assert Image.open(shipped).size[0] == battlemap.TARGET_W  # tests/picture_views.py writes it
 
 
 def rune_picture_view() -> dict:
-    """The battle drawn in docs/images/map-rune.png (``python tests/test_battle_hex_dice.py`` writes it)."""
+    """The battle drawn in docs/images/map-rune.png (``python tests/picture_views.py`` writes it)."""
     s = ryans_turn(move_to=(0, 1))
     s.adventurers["S"].dice["d98"] = {"type": "ember-rune", "line": "destruction-staff", "level": 2}
     s, _ = rune(s, target="e1")  # next to the High Elf Bandit: 0,2
@@ -370,10 +368,3 @@ def rune_picture_view() -> dict:
     s, _ = run(s, "battle.resolve", "S", {"at": [[-1, 2]]})
     s, _ = run(s, "battle.move", "S", {"to": [-1, 2]})  # onto her own die: it does not go off for her
     return map_view(s, ctx(s).pack)
-
-
-if __name__ == "__main__":  # refresh docs/images/map-rune.png
-    import sys
-
-    with open(sys.argv[1] if len(sys.argv) > 1 else "docs/images/map-rune.png", "wb") as fh:
-        fh.write(render.render("map", rune_picture_view()))

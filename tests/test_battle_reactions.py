@@ -398,7 +398,7 @@ def test_move_through_units_with_free_movement_ends_in_an_empty_hex():
 
 # --------------------------------------------------------------------------------- picture --
 def free_move_picture_view() -> dict:
-    """The battle drawn in docs/images/map-free-move.png (``python tests/test_battle_reactions.py`` writes it):
+    """The battle drawn in docs/images/map-free-move.png (``python tests/picture_views.py`` writes it):
     Ryan, a Rogue, engaged by the High Elf Bandit, is offered Slip Away; the hexes of the menu are numbered."""
     from rulesets.tes.present.battle import map_view
 
@@ -427,12 +427,3 @@ def test_the_free_move_picture_in_the_docs_renders():
     shipped = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "images",
                            "map-free-move.png")
     assert Image.open(shipped).size == img.size
-
-
-if __name__ == "__main__":  # refresh docs/images/map-free-move.png
-    import sys
-
-    import render
-
-    with open(sys.argv[1] if len(sys.argv) > 1 else "docs/images/map-free-move.png", "wb") as fh:
-        fh.write(render.render("map", free_move_picture_view()))

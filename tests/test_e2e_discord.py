@@ -353,8 +353,8 @@ async def test_three_players_create_show_status_and_mat_buttons(world: World) ->
     assert res.callback_type == 5 and res.log[-1][0] == "followup", res.log
     msg = res.message
     assert not msg.loading and not msg.ephemeral and msg.embeds
-    [(filename, data)] = png_files(res)
-    assert filename == "mat-ryan.png"
+    [(filename, data), (sheet, _)] = png_files(res)    # the mat in the embed, the sheet beside it
+    assert filename == "mat-ryan.png" and sheet == "sheet-ryan.png"
     assert msg.embeds[0]["image"]["url"] == f"attachment://{filename}"
     assert "Ryan" in embed_text(res) and msg.attachments[0].content_type == "image/png"
     # the attachment is downloadable where Discord says it is

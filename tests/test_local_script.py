@@ -40,3 +40,25 @@ def test_the_readme_example_runs_the_same_twice_and_keeps_every_picture(tmp_path
     one = sorted(p.name for p in (tmp_path / "local-table-out" / "run-001").iterdir())
     two = sorted(p.name for p in (tmp_path / "local-table-out" / "run-002").iterdir())
     assert one and one == two  # the same pictures, each run in its own folder
+
+
+def test_a_run_without_pictures_leaves_no_empty_folder(tmp_path):
+    (tmp_path / "s.txt").write_text("/campaign new name:Quiet\n/campaign status\n")
+    proc = _run(tmp_path, "--script", "s.txt")
+    assert proc.returncode == 0, proc.stderr
+    assert not (tmp_path / "local-table-out" / "run-001").exists()
+    assert "run-001" in proc.stdout          # where pictures would have gone
+
+
+def test_every_picture_is_numbered_and_named_for_its_kind(tmp_path):
+    from commands.local import picture_name
+
+    assert picture_name(4, "map", "map-12.png") == "004-map-12.png"
+    assert picture_name(7, "skirmish", "initiative-3-round1.png") == "007-skirmish-initiative-3-round1.png"
+    assert picture_name(12, "mat", "Mat Vilya!.PNG") == "012-mat-vilya.png"
+    assert picture_name(13, "roll", "") == "013-roll.png"
+    proc = _run(tmp_path, "--script", str(ROOT / "examples" / "skirmish.txt"))
+    assert proc.returncode == 0, proc.stderr
+    names = sorted(p.name for p in (tmp_path / "local-table-out" / "run-001").iterdir())
+    assert names and [n[:4] for n in names] == [f"{i:03d}-" for i in range(1, len(names) + 1)]
+    assert all(n[4:].startswith(("skirmish-map", "skirmish-initiative")) for n in names), names

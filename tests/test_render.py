@@ -57,7 +57,7 @@ def _check_png(data: bytes, min_w: int, max_w: int, min_h: int, max_h: int) -> I
 def test_mat_renders_a_midbattle_mat():
     view = battle_mat_view()
     data = mat.render_mat(view)
-    img = _check_png(data, 1000, 1200, 1200, 3200)
+    img = _check_png(data, 800, 1000, 1200, 3200)
     assert mat.render_mat(copy.deepcopy(view)) == data  # deterministic
     assert render.render("mat", view) == data
     # the header's HP block is health-red
@@ -74,8 +74,27 @@ def test_mat_hp_change_changes_the_hp_block_only():
     ia, ib = _open(mat.render_mat(a)), _open(mat.render_mat(b))
     assert ia.size == ib.size
     w = ia.size[0]
-    assert _region_differs(ia, ib, (w - 400, 20, w, 104))       # HP block in the header
+    assert _region_differs(ia, ib, (w - 300, 0, w, 104))        # HP block in the header
     assert not _region_differs(ia, ib, (0, 110, w, ia.size[1]))  # nothing below the header moved
+
+
+def test_mat_sections_are_drawn_once_and_reused():
+    """The mat's static layer: a section whose content did not change is pasted from the cache."""
+    mat.clear_cache()
+    a = battle_mat_view()
+    first = mat.render_mat(a)
+    drawn = mat.cache_info()["misses"]
+    b = copy.deepcopy(a)
+    b["hp"], b["tenacity"] = 1, 4                     # the header and the active slots' panel change
+    mat.render_mat(b)
+    info = mat.cache_info()
+    assert info["misses"] == drawn + 2 and info["hits"] >= len(mat.sections(a)) - 2
+    assert mat.render_mat(a) == first
+    c = copy.deepcopy(a)
+    c["rows"][3]["squares"][1]["where"] = "cooldown"  # a die leaves row 4: that row alone is drawn again
+    before = mat.cache_info()["misses"]
+    mat.render_mat(c)
+    assert mat.cache_info()["misses"] == before + 1
 
 
 def test_mat_die_leaving_its_row_is_drawn_hollow():
@@ -85,12 +104,9 @@ def test_mat_die_leaving_its_row_is_drawn_hollow():
     b["cooldown"]["dice"] = [{"kind": "skill", "label": "Force Shock", "short": "FS", "line": "destruction-staff",
                               "constellation": "mage", "level": 1}]
     ia, ib = _open(mat.render_mat(a)), _open(mat.render_mat(b))
-    m = mat._Mat(a)
-    lx0, lc, sq0, rc, rx0 = m._row_geometry()
-    # find the attribute rows' y by re-running the layout up to the rows section
-    m.header(); m.stat_chips(); m.race_and_form()
-    row_y = m.y + 42 + 34 + 3 * (m.CIRCLE + 12) + (m.CIRCLE - m.SQ) / 2
-    px = (int(sq0 + 12), int(row_y + 12))  # near the square's top-left corner, clear of the label
+    rows_y, rows = next((y, img) for name, y, img in mat.sections(a) if name == "row-3")
+    x, y, _size = rows.info["squares"][(3, 0)]
+    px = (int(x + 12), int(rows_y + y + 12))  # near the square's top-left corner, clear of the label
     mage = common.constellation_colour("mage")
     assert _close(ia.getpixel(px), mage, 30)              # solid die in its row
     assert not _close(ib.getpixel(px), mage, 60)          # hollow (light) once it is on the cooldown track
@@ -106,19 +122,22 @@ def test_mat_handles_sparse_and_overlong_views():
             "cooldown": {"size": 13, "stat": 9, "stat_slots": ["1", "2", "x"], "dice": [{"kind": "fatigue"}] * 15},
             "active": [{"label": "L" * 40, "icon": "weird-icon", "value": 12, "owner": "O" * 30}] * 6,
             "drained": [{"label": f"Die {i}", "short": f"D{i}"} for i in range(12)]}
-    img = _check_png(mat.render_mat(view), 1000, 1200, 800, 4000)
+    img = _check_png(mat.render_mat(view), 800, 1000, 800, 4000)
     assert img.size[0] == mat.W
-    _check_png(mat.render_mat({}), 1000, 1200, 800, 4000)
+    _check_png(mat.render_mat({}), 800, 1000, 800, 4000)
+    sheet = _check_png(mat.render_sheet(view), 800, 1000, 800, 12000)
+    assert sheet.size[0] == mat.W
+    _check_png(mat.render_sheet({}), 800, 1000, 200, 4000)
 
 
 # --- map ---------------------------------------------------------------------------------------
 
 def _unit_token_pixel(view, unit_id):
+    """A pixel of the unit's chip above its letters (the chip's own colour)."""
     lay = battlemap._Layout([h for h in view["hexes"]])
     u = next(u for u in view["units"] if u["id"] == unit_id)
-    cx, cy = lay.centre(u["q"], u["r"])
-    ty = cy + battlemap.HEADER_H - lay.s * battlemap.TOKEN_DY
-    return int(cx), int(ty - lay.s * 0.34 * 0.6), lay
+    x, y = battlemap.chip_centre(lay, u["q"], u["r"])
+    return int(x), int(y - battlemap.chip_height(lay) * 0.38), lay
 
 
 def test_map_renders_a_full_battle():
@@ -130,7 +149,7 @@ def test_map_renders_a_full_battle():
     assert render.render("map", view) == data
     # the FATIGUE ROUND banner is red in the header's right corner
     w = img.size[0]
-    banner = img.crop((w - 320, 10, w - 20, 55))
+    banner = img.crop((w - 250, 15, w - 20, 55))
     assert sum(1 for p in _pixels(banner) if _close(p, (210, 40, 30), 30)) > 1000
     # each living unit's token is drawn in its side's colour at its hex
     for u in view["units"]:
@@ -161,8 +180,8 @@ def test_map_hp_change_recolours_the_hp_pill():
     next(u for u in b["units"] if u["id"] == "a2")["hp"] = 1
     ia, ib = _open(battlemap.render_map(a)), _open(battlemap.render_map(b))
     x, y, lay = _unit_token_pixel(a, "a2")
-    R = lay.s * 0.34
-    pill_y = int(y + R * 0.6 + R)          # token centre + R
+    R = lay.s * 0.3
+    pill_y = int(lay.centre(1, 0)[1] + battlemap.HEADER_H + lay.s * battlemap.PILL_DY)
     box = (int(x - R), pill_y - 6, int(x + R), pill_y + 6)
     assert _region_differs(ia, ib, box)
     greens = sum(1 for p in _pixels(ia.crop(box)) if _close(p, (40, 140, 60), 30))
@@ -225,15 +244,13 @@ def test_map_unit_and_badge_colours_are_exact():
             continue
         x, y, lay = _unit_token_pixel(view, u["id"])
         assert img.getpixel((x, y)) == battlemap.SIDE_COLOURS[u["side"]], u["id"]
-        s = lay.s
-        R, br = s * 0.34, max(9, s * 0.14)
+        # each status's badge: a pill of its colour beside the chip or the HP pill, in the unit's hex
         cx, cy = lay.centre(u["q"], u["r"])
-        ty = cy + battlemap.HEADER_H - s * battlemap.TOKEN_DY
-        for i, st in enumerate(u["statuses"]):
-            bx, by = cx + R + br * 0.55, ty - R + br * 0.6 + i * (br * 2.05)
-            box = img.crop((int(bx - br), int(by - br), int(bx + br) + 1, int(by + br) + 1))
-            exact = sum(1 for p in _pixels(box) if p == common.status_colour(st))
-            assert exact > br * br, (u["id"], st, exact)  # the rest: letter, outline, engage arrow
+        cy += battlemap.HEADER_H
+        box = (int(cx - lay.s), int(cy - lay.s * 0.6), int(cx + lay.s), int(cy + lay.s * 0.8))
+        for st in u["statuses"]:
+            exact = _count(img, common.status_colour(st), box)
+            assert exact > lay.f * lay.f * 0.25, (u["id"], st, exact)  # the rest: letters, outline, an arrow
 
 
 def test_map_palette_keeps_the_picture(monkeypatch):
@@ -347,17 +364,25 @@ def test_fonts_are_loaded_once_and_shipped():
 
 # --- sample pictures for the docs ---------------------------------------------------------------
 
-def test_sample_pictures_write_and_match_the_docs(tmp_path):
-    """`python -m render.samples docs/images` refreshes the README's pictures; they must still match."""
+def test_sample_pictures_write_and_the_docs_hold_one_of_each_kind(tmp_path):
+    """`python -m render.samples DIR` writes every sample; docs/images holds one picture of every kind
+    (`python tests/picture_views.py` writes them), each as wide as the renderer draws it today."""
+    from picture_views import DOCS, every_picture
+
     paths = write_examples(str(tmp_path))
-    assert [os.path.basename(p) for p in paths] == ["mat-example.png", "map-example.png", "roll-example.png",
-                                                    "map-enemy-phase.png", "mat-escaped.png"]
+    assert {os.path.basename(p)[:-4] for p in paths} >= {"mat-example", "sheet-example", "map-example",
+                                                          "result-victory", "roll-example", "lockpick-example",
+                                                          "skirmish-map", "skirmish-initiative"}
     for p in paths:
         with open(p, "rb") as fh:
             data = fh.read()
         assert data[:8] == PNG_SIGNATURE and len(data) < SIZE_BUDGET
-        shipped = os.path.join(DOCS_IMAGES, os.path.basename(p))
-        assert os.path.exists(shipped)
+    kinds = {name: kind for name, kind, _ in every_picture()}
+    assert {kinds[name] for name in DOCS} == set(render.KINDS)
+    for name, kind, view in every_picture():
+        if name in DOCS:
+            shipped = Image.open(os.path.join(DOCS_IMAGES, f"{name}.png"))
+            assert shipped.size[0] == _open(render.render(kind, view)).size[0], name
 
 
 def test_concurrent_renders_match_serial_ones():
@@ -456,13 +481,11 @@ def test_long_roll_title_wraps_whole():
 
 
 def test_long_unit_names_wrap_and_the_footer_key_has_them_whole():
-    f = common.font(15, True)
-    assert battlemap._name_lines("Skeleton Archer", f, 120) == ["Skeleton", "Archer"]
     view = example_map_view()
     long_name = "Captain of the Imperial Prison Guard"
     view["units"][6]["label"] = long_name
-    placed, height = battlemap._roster_layout(view["units"], battlemap.TARGET_W)
-    texts = {u["id"]: " ".join(lines) for u, _, _, lines in placed}
+    placed, height = battlemap._roster_layout(view["units"], battlemap.TARGET_W, battlemap.U)
+    texts = {u["id"]: " ".join(lines) for u, _, lines in placed}
     assert texts["e2"].startswith(long_name) and "…" not in texts["e2"]
     assert texts["a1"].startswith("Vilya (Ryan)")           # adventurer and player
     assert "defeated" in texts["e4"]
@@ -477,13 +500,12 @@ def test_map_footer_names_the_player_as_well_as_the_adventurer():
         u.pop("player", None)
     ia, ib = _open(battlemap.render_map(a)), _open(battlemap.render_map(b))
     assert ia.size == ib.size
-    st = battlemap._static_layer(a)
-    log_lines = battlemap._log_lines(a, ia.size[0], common.font(battlemap.LOG_FONT))
-    footer_top = int(st.legend_end + 4 + battlemap._log_height(log_lines))
-    assert _region_differs(ia, ib, (0, footer_top, ia.size[0], ia.size[1]))
-    assert not _region_differs(ia, ib, (0, 0, ia.size[0], footer_top))
-    u = {"label": "Vilya", "player": "Ryan", "hp": 3, "max_hp": 4}
-    assert battlemap._roster_text(u) == "Vilya (Ryan) · 3/4 HP"
+    top, bottom = battlemap.draw_map(a)[0].info["parts"]["roster"]
+    assert _region_differs(ia, ib, (0, top, ia.size[0], bottom))
+    assert not _region_differs(ia, ib, (0, 0, ia.size[0], top))
+    assert not _region_differs(ia, ib, (0, bottom, ia.size[0], ia.size[1]))
+    u = {"label": "Vilya", "player": "Ryan", "hp": 3, "max_hp": 4, "q": 2, "r": 0, "statuses": ["bane", "daze"]}
+    assert battlemap._roster_text(u) == "Vilya (Ryan) · 2,0 · 3/4 HP · bane, daze"
 
 
 def test_long_adventurer_name_on_the_mat_shrinks_instead_of_being_cut(monkeypatch):
@@ -492,11 +514,14 @@ def test_long_adventurer_name_on_the_mat_shrinks_instead_of_being_cut(monkeypatc
     drawn = []
     real = mat.ellipsize
     monkeypatch.setattr(mat, "ellipsize", lambda t, f, w: drawn.append(real(t, f, w)) or real(t, f, w))
-    _check_png(mat.render_mat(dict(example_mat_view(), name="W" * 32, player="W" * 32)), 1000, 1200, 1200, 3200)
-    assert drawn[0] == "W" * 32 and ("player " + "W" * 32) in drawn[1]
+    mat.clear_cache()
+    _check_png(mat.render_mat(dict(example_mat_view(), name="W" * 32, player="W" * 32)), 800, 1000, 1200, 3200)
+    header = mat.sections(dict(example_mat_view(), name="W" * 32))[0][2]
+    assert header.height > mat.sections(example_mat_view())[0][2].height    # two lines, not cut
+    assert not any(x.startswith("W") and x.endswith("…") for x in drawn)
     drawn.clear()
     mat.render_mat(dict(example_mat_view(), name=name))
-    assert drawn[0] == name
+    assert not any(x.endswith("…") for x in drawn if "Vilya" in x)
 
 
 # --- no missing-glyph boxes, no Markdown -------------------------------------------------------
@@ -595,28 +620,50 @@ def test_defeated_units_stay_on_the_map_marked_defeated():
     for uid, at in (("a3", (0, 1)), ("e4", (0, -2))):
         u = next(u for u in view["units"] if u["id"] == uid)
         assert u["q"] is None and u["defeated"]
-        cx, cy = lay.centre(*at)
-        ty = cy + battlemap.HEADER_H - lay.s * battlemap.TOKEN_DY
-        R = lay.s * 0.34
-        token = (int(cx - R), int(ty - R), int(cx + R), int(ty + R))
+        x, y = battlemap.chip_centre(lay, *at)
+        h = battlemap.chip_height(lay)
+        token = (int(x - h), int(y - h / 2), int(x + h), int(y + h / 2))
         assert _count(img, battlemap.DEFEATED_COLOUR, token) > 200, uid
-        pill = (int(cx - R * 1.5), int(ty + R - 8), int(cx + R * 1.5), int(ty + R + 8))
-        assert _count(img, (120, 20, 20), pill) > 100, uid         # the DEFEATED label
+        assert _count(img, (120, 20, 20), token) > 60, uid         # crossed out
     # without the optional key a defeated unit off the map is simply not drawn (as before)
     gone = copy.deepcopy(view)
     for u in gone["units"]:
         u.pop("defeated_at", None)
     img2 = _open(battlemap.render_map(gone))
-    cx, cy = lay.centre(0, 1)
-    ty = cy + battlemap.HEADER_H - lay.s * battlemap.TOKEN_DY
-    assert _count(img2, battlemap.DEFEATED_COLOUR, (int(cx - 10), int(ty - 10), int(cx + 10), int(ty + 10))) == 0
+    x, y = battlemap.chip_centre(lay, 0, 1)
+    assert _count(img2, battlemap.DEFEATED_COLOUR, (int(x - 10), int(y - 10), int(x + 10), int(y + 10))) == 0
+
+
+def test_a_unit_standing_where_an_enemy_fell_is_drawn_whole_with_a_mark_of_the_fallen():
+    """The defeated enemy's crossed chip is not drawn under the adventurer standing on its hex: the adventurer's
+    chip and HP read, and a small crossed mark in the hex's corner says someone fell there."""
+    from render.samples import enemy_phase_map_view
+
+    view = enemy_phase_map_view()
+    lay = battlemap._Layout(view["hexes"])
+    rat = next(u for u in view["units"] if u["id"] == "e4")
+    shannon = next(u for u in view["units"] if u["id"] == "a2")
+    shannon["q"], shannon["r"] = rat["defeated_at"]
+    alone = copy.deepcopy(view)
+    alone["units"] = [u for u in alone["units"] if u["id"] != "e4"]
+    img, img_alone = _open(battlemap.render_map(view)), _open(battlemap.render_map(alone))
+    x, y = battlemap.chip_centre(lay, *rat["defeated_at"])
+    h = battlemap.chip_height(lay)
+    cx, cy = lay.centre(*rat["defeated_at"])
+    cy += battlemap.HEADER_H
+    chip = (int(x - lay.s * 0.4), int(y - h / 2), int(x + lay.s * 0.4), int(cy + lay.s * 0.7))  # chip and HP pill
+    assert not _region_differs(img, img_alone, chip)
+    assert _count(img, battlemap.DEFEATED_COLOUR, chip) == 0
+    corner = (int(cx - lay.s * 0.85), int(cy + lay.s * 0.4), int(cx - lay.s * 0.45), int(cy + lay.s * 0.8))
+    assert _count(img, battlemap.DEFEATED_COLOUR, corner) > 30 and _count(img_alone, battlemap.DEFEATED_COLOUR,
+                                                                         corner) == 0
 
 
 def test_an_opened_cache_is_not_drawn():
     view = example_map_view()
     lay = battlemap._Layout(view["hexes"])
     cx, cy = lay.centre(-3, 0)
-    box = (int(cx), int(cy + battlemap.HEADER_H - lay.s * 0.4), int(cx + lay.s), int(cy + battlemap.HEADER_H + 10))
+    box = (int(cx), int(cy + battlemap.HEADER_H), int(cx + lay.s), int(cy + battlemap.HEADER_H + lay.s))
     chest = (140, 88, 40)
     assert _count(_open(battlemap.render_map(view)), chest, box) > 100
     view["caches"][0]["opened"] = True
@@ -626,7 +673,7 @@ def test_an_opened_cache_is_not_drawn():
 def test_an_escaped_adventurers_mat_does_not_say_in_battle():
     from render.samples import escaped_mat_view
 
-    tag_box = (mat.W - 260, 4, mat.W - 10, 34)
+    tag_box = (0, 60, 300, 104)
     in_battle = _open(mat.render_mat(battle_mat_view()))
     escaped = _open(mat.render_mat(escaped_mat_view()))
     red, green = (200, 60, 40), (40, 130, 60)
@@ -638,7 +685,7 @@ def test_an_escaped_adventurers_mat_does_not_say_in_battle():
 
 def test_long_map_title_wraps_whole_beside_the_round_badges():
     title = "The Imperial Prison Jailbreak Introduction: the enemies' turn"
-    width = battlemap.TARGET_W - 2 * battlemap.M - 480      # room left by the Round and FATIGUE ROUND badges
+    width = battlemap.TARGET_W - 2 * battlemap.M - 400      # room left by the Round and FATIGUE ROUND badges
     lines, f = battlemap.title_lines(title, width)
     assert len(lines) == 2 and " ".join(lines) == title
     view = dict(example_map_view(), title=title)
@@ -690,26 +737,30 @@ def test_memoised_text_draws_the_same_pixels_as_pillow():
 
 def test_every_line_of_the_newest_log_entry_is_bold():
     """A long newest entry wraps onto two lines; both are drawn bold, not only the second."""
-    from render.battlemap import _log_lines
-    from render.common import font
-
-    view = {"log": ["Short line.", "Ryan: Slip Away for 1 tenacity lets Ryan move up to 2 hexes for free now. "
-                                   "Choose where with /move to:q,r, or /battle stay."]}
-    lines = _log_lines(view, 1100, font(22))
+    log = ["Short line.", "Ryan: Slip Away for 1 tenacity lets Ryan move up to 2 hexes for free now. "
+                          "Choose where with /move to:q,r, or /battle stay."]
+    lines = battlemap._caption_lines(log, battlemap.TARGET_W, battlemap.U)
     assert len(lines) == 3 and lines.bold == 2
 
 
-def test_the_newest_log_line_stays_inside_the_log_box():
-    """The newest line is drawn bold, so it is shrunk to the width it was wrapped to."""
+def test_what_happened_stays_inside_its_box():
+    """The newest line is drawn bold, so it is wrapped to the bold font's width."""
     view = example_map_view()
     view["log"] = ["Destruction Staff: rune: Ryan places Ember Rune (3) in hex 0,2, the free hex closest to the "
                    "target (/resolve at: names another); an enemy that moves into it or starts its turn there is "
                    "dealt 3 damage."]
     img = _open(battlemap.render_map(view))
-    st = battlemap._static_layer(view)
-    w, h = img.size
-    right = (w - battlemap.M + 2, int(st.legend_end), w, h)  # right of the log box's edge
+    top, bottom = battlemap.draw_map(view)[0].info["parts"]["caption"]
+    w = img.size[0]
+    right = (w - battlemap.M + 2, top, w, bottom)  # right of the box's edge
     assert _count(img, common.INK, right, tol=60) == 0
+
+
+def test_the_map_says_what_just_happened_and_leaves_the_rest_to_the_message():
+    view = example_map_view()
+    lines = battlemap._caption_lines(view["log"], battlemap.TARGET_W, battlemap.U)
+    assert " ".join(lines).endswith("Skeleton is at 2/5.") and len(lines) <= battlemap.CAPTION_LINES
+    assert "Round 4 begins" not in " ".join(lines)    # the older entries are in the post's words
 
 
 def test_hexes_offered_to_a_player_are_rimmed_and_numbered_like_the_menu():

@@ -53,7 +53,7 @@ async def play_example(w: World) -> dict[str, str]:
                 assert f"<@{turn}>" in text, (line, text)
                 assert [str(u) for u in res.message.history[-1]["allowed_mentions"]["users"]] == [turn]
         if name == "skirmish start":
-            assert [n for n, _ in png_files(res)][-1].startswith("initiative-")
+            assert [n for n, _ in png_files(res)][-1].startswith("skirmish-initiative-")
     return {"lena": str(w.leader.id), "bob": str(w.bob.id)}
 
 
@@ -69,7 +69,7 @@ async def test_the_example_skirmish_over_discord(world: World) -> None:
     text = answer(res)[0] + str(res.embeds)
     assert "over" in text and "Thorn Watch" in text
     res = await w.slash(w.bob, "skirmish map")
-    assert [n for n, _ in png_files(res)] == ["map.png"]
+    assert [n for n, _ in png_files(res)] == ["skirmish-map.png"]
     res = await w.slash(w.bob, "skirmish activate", {"fighter": "b2"})
     assert_refused(res, "skirmish is over")
 

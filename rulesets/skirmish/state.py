@@ -16,6 +16,8 @@ SCHEMA = 1
 #: its log replays exactly.
 #: 1: every skirmish before revisions were recorded (saved without one).
 #: 2: a channelled ability die pays only for a magical ability (the pack's ``magical = true``); before, for any.
+#:    The skirmish keeps its members' display names (``names``, from the actions, like a tes campaign), so its
+#:    posts and pictures name the players after a restart.
 RULES = 2
 NAME = "skirmish"
 BOT = "bot"  # the player id of the bot's warband (never pinged, acts by itself)
@@ -184,6 +186,8 @@ class Skirmish:
     fight: Fight | None = None
     result: dict[str, Any] = field(default_factory=dict)  # {"winner": owner or None, "reason": ...}
     rules: int = 1  # the rules revision it plays by (RULES when it began; 1 before revisions were recorded)
+    # member id -> display name, refreshed when they act (engine.actions.keep_names); None before revision 2
+    names: dict[str, str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -195,11 +199,14 @@ class Skirmish:
             "fighters": {k: f.to_dict() for k, f in self.fighters.items()},
             "fight": self.fight.to_dict() if self.fight else None, "result": copy.deepcopy(self.result),
             "rules": self.rules,
-        }
+        } | ({"names": dict(self.names or {})} if self.rules >= 2 else {})
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Skirmish:
         phase = d.get("phase") if d.get("phase") in PHASES else "muster"
+        rules = rules_revision(d.get("rules"))
+        raw = d.get("names") if isinstance(d.get("names"), dict) else {}
+        names = {str(k): v[:32] for k, v in raw.items() if isinstance(v, str)}
         return cls(
             channel_id=str(d["channel_id"]), guild_id=str(d["guild_id"]) if d.get("guild_id") else None,
             name=str(d.get("name") or "Skirmish"), leader=str(d["leader"]),
@@ -210,7 +217,7 @@ class Skirmish:
             phase=phase, warbands={str(k): Warband.from_dict(w) for k, w in (d.get("warbands") or {}).items()},
             fighters={str(k): Fighter.from_dict(f) for k, f in (d.get("fighters") or {}).items()},
             fight=Fight.from_dict(d.get("fight")), result=dict(d.get("result") or {}),
-            rules=rules_revision(d.get("rules")),
+            rules=rules, names=names if rules >= 2 else None,
         )
 
     def clone(self) -> Skirmish:

@@ -54,11 +54,16 @@ def turn_line(state, inv: Invocation) -> tuple[str, str | None]:
 
 def pictures(state, inv: Invocation, out=None) -> list[Picture]:
     pack = load_pack(state.pack)
-    seq = out.seq if out is not None else 0
-    pics = [Picture("skirmish", map_view(state, pack, inv.name_of), f"skirmish-{seq}.png")]
+    seq = f"-{out.seq}" if out is not None else ""
+    events = out.events if out is not None else []
+    pics = [Picture("skirmish", map_view(state, pack, inv.name_of, events=events), f"skirmish-map{seq}.png")]
     if out is not None and state.fight and any(e.kind == "initiative" for e in out.events):
-        pics.append(Picture("skirmish", initiative_view(state, inv.name_of),
-                            f"initiative-{seq}-round{state.fight.round}.png"))
+        # the round that began last (an action may end one round and begin the next)
+        last = max(i for i, e in enumerate(events) if e.kind == "initiative")
+        first = min(i for i, e in enumerate(events) if e.kind == "initiative"
+                    and e.data.get("round") == events[last].data.get("round"))
+        pics.append(Picture("skirmish", initiative_view(state, inv.name_of, events[first:]),
+                            f"skirmish-initiative{seq}-round{state.fight.round}.png"))
     return pics
 
 
@@ -145,7 +150,8 @@ async def skirmish_bot(inv: Invocation, faction) -> Reply:
     state = await _state(inv)
     out = await inv.do("skirmish.bot", {"faction": faction})
     return Reply(content=plain_reply(out).content, pictures=[
-        Picture("skirmish", map_view(out.state, load_pack(state.pack), inv.name_of), f"skirmish-{out.seq}.png")])
+        Picture("skirmish", map_view(out.state, load_pack(state.pack), inv.name_of, events=out.events),
+                f"skirmish-map-{out.seq}.png")])
 
 
 @command("skirmish deploy", "Place a fighter in your deployment zone (no fighter: place all the rest).",
@@ -155,7 +161,8 @@ async def skirmish_deploy(inv: Invocation, fighter=None, at=None, player=None) -
     state = await _state(inv)
     out = await inv.do("skirmish.deploy", {"fighter": fighter, "at": at}, player=player)
     return Reply(content=plain_reply(out).content, pictures=[
-        Picture("skirmish", map_view(out.state, load_pack(state.pack), inv.name_of), f"skirmish-{out.seq}.png")])
+        Picture("skirmish", map_view(out.state, load_pack(state.pack), inv.name_of, events=out.events),
+                f"skirmish-map-{out.seq}.png")])
 
 
 @command("skirmish start", "Begin the battle: the first initiative roll (leader).", ruleset=NAME, renders=True)
@@ -231,7 +238,8 @@ async def skirmish_end(inv: Invocation, player=None) -> Reply:
 @command("skirmish map", "Show the battlefield.", ruleset=NAME, renders=True)
 async def skirmish_map(inv: Invocation) -> Reply:
     state = await _state(inv)
-    return Reply(pictures=[Picture("skirmish", map_view(state, load_pack(state.pack), inv.name_of), "map.png")])
+    return Reply(pictures=[Picture("skirmish", map_view(state, load_pack(state.pack), inv.name_of),
+                                   "skirmish-map.png")])
 
 
 @command("skirmish status", "Warbands, fighters, wounds, ability dice and whose turn it is.", ruleset=NAME,

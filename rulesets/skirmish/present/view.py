@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from engine.core import word
 from engine.hexes import Hex
 from rulesets.skirmish.board import field_hexes, zone
 from rulesets.skirmish.rules.engine import read_roll
@@ -37,7 +38,10 @@ def dice_list(state, owner: str) -> list[dict[str, Any]]:
     return out
 
 
-def map_view(state, pack, name_of: Callable[[str], str], title: str = "") -> dict[str, Any]:
+def map_view(state, pack, name_of: Callable[[str], str], title: str = "", events=None) -> dict[str, Any]:
+    """The battlefield picture's view; ``events`` (the action's) say what just happened, in words."""
+    from rulesets.skirmish.rules.engine import points_left
+
     fight = state.fight
     sides = {o: w.side for o, w in state.warbands.items()}
     zones = {}
@@ -47,33 +51,60 @@ def map_view(state, pack, name_of: Callable[[str], str], title: str = "") -> dic
     hexes = [{"q": h.q, "r": h.r, "zone": zones.get(h)} for h in sorted(field_hexes(pack.width, pack.height),
                                                                      key=lambda h: (h.r, h.q))]
     active = fight.active.fighter if fight and fight.active else None
+    over = state.phase == "over"
     fighters = []
     for f in state.fighters.values():
         t = pack.fighter(f.type)
         fighters.append({"id": f.id, "name": f.name, "short": short(f.name), "side": sides.get(f.owner, 0),
                          "q": f.hex[0] if f.hex else None, "r": f.hex[1] if f.hex else None,
                          "damage": f.damage, "wounds": t.wounds, "wizard": t.wizard, "out": f.out,
-                         "waiting": f.waiting, "activated": f.activated and not f.waiting, "active": f.id == active})
+                         "waiting": f.waiting and not over, "activated": f.activated and not f.waiting and not over,
+                         "active": f.id == active})
+    winner = (state.result or {}).get("winner") if over else None
     bands = []
     for o in state.owners():
         w = state.warbands[o]
-        bands.append({"name": w.name, "player": player_name(o, name_of), "side": w.side,
-                      "colour": PALETTE[w.side], "dice": dice_list(state, o),
-                      "turn": bool(fight and state.phase == "battle" and
-                                   (fight.active.player if fight.active else fight.turn) == o)})
+        band = {"name": w.name, "player": player_name(o, name_of), "side": w.side, "colour": PALETTE[w.side],
+                "dice": [] if over else dice_list(state, o),
+                "turn": bool(fight and state.phase == "battle" and
+                             (fight.active.player if fight.active else fight.turn) == o),
+                "fighters": [{"short": short(f.name), "name": f.name, "wounds": pack.fighter(f.type).wounds,
+                              "damage": f.damage, "out": f.out} for f in state.fighters_of(o)]}
+        if state.phase != "muster":
+            band["points"] = points_left(state, pack, o)
+        if over:
+            band["winner"] = o == winner
+        bands.append(band)
     if not title:
         if state.phase == "muster":
             title = f"{state.name}: deployment"
-        elif state.phase == "over":
-            title = f"{state.name}: battle over"
+        elif over:
+            title = (f"{state.name}: {state.warbands[winner].name} wins" if winner in state.warbands
+                     else f"{state.name}: a draw")
         else:
             title = f"{state.name}: round {fight.round}"
-    return {"mode": "map", "title": title, "width": pack.width, "height": pack.height, "hexes": hexes,
+    view = {"mode": "map", "title": title, "width": pack.width, "height": pack.height, "hexes": hexes,
             "palette": PALETTE, "fighters": fighters, "trail": list(fight.trail) if fight else [],
-            "warbands": bands}
+            "warbands": bands, "log": happened(events or [], name_of, quiet=QUIET | ({"victory", "draw"} if over
+                                                                                       else set()))}
+    if over:
+        view["result"] = {"winner": state.warbands[winner].name if winner in state.warbands else "",
+                          "reason": str((state.result or {}).get("reason") or "")}
+    return view
 
 
-def initiative_view(state, name_of: Callable[[str], str]) -> dict[str, Any]:
+#: what the map's "what just happened" leaves out (the initiative picture and the turn line say those)
+QUIET = frozenset({"initiative", "roll-off", "order"})
+
+
+def happened(events, name_of: Callable[[str], str], keep: int = 3, quiet=QUIET) -> list[str]:
+    """The newest of the action's events in plain words (names, no Markdown), for the picture."""
+    out = [word(e.text, e.data, lambda uid: player_name(uid, name_of)) for e in events if e.kind not in quiet]
+    return [x for x in out if x.strip()][-keep:]
+
+
+def initiative_view(state, name_of: Callable[[str], str], events=None) -> dict[str, Any]:
+    """Each warband's initiative roll, what it makes, and the tie roll-off (from the round's events)."""
     fight = state.fight
     rows = []
     for o in fight.order or list(fight.rolls):
@@ -85,9 +116,17 @@ def initiative_view(state, name_of: Callable[[str], str]) -> dict[str, Any]:
         rows.append({"player": player_name(o, name_of), "warband": w.name, "colour": PALETTE[w.side],
                      "roll": list(roll), "singles": len(singles),
                      "dice": [{"kind": d.kind, "value": d.value, "channelled": False} for d in read_roll(roll)[1]]})
+    rolloffs = []
+    for e in events or []:
+        if e.kind == "roll-off":
+            rolls = e.data.get("rolls")
+            if isinstance(rolls, list):  # [[player, value], ...]
+                rolloffs.append([[player_name(str(p), name_of), int(v)] for p, v in rolls])
+            else:  # an event written before roll-offs recorded their dice: its words
+                rolloffs.append(word(e.text, e.data, lambda uid: player_name(uid, name_of)))
     first = player_name(fight.order[0], name_of) if fight.order else ""
     return {"mode": "initiative", "title": f"Round {fight.round}: initiative", "rows": rows,
-            "first": first}
+            "first": first, "rolloffs": rolloffs}
 
 
 def hex_of(f) -> Hex | None:

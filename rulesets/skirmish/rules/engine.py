@@ -99,7 +99,7 @@ def start_round(state: Skirmish, pack, dice: Dice, events: list[Event], number: 
                 tiebreak[p].append(v)
             events.append(Event("roll-off", "Tied on singles; roll-off: " + ", ".join(
                 f"{{@p{i}}} {v}" for i, (p, v) in enumerate(rolls.items())) + ".",
-                {f"p{i}": p for i, p in enumerate(rolls)}))
+                {f"p{i}": p for i, p in enumerate(rolls)} | {"rolls": [[p, v] for p, v in rolls.items()]}))
             counts = Counter(rolls.values())
             tied = [p for p in tied if counts[rolls[p]] > 1]
             if len(set(rolls.values())) == len(rolls):

@@ -48,6 +48,8 @@ class NewSkirmish(Handler):
                         pack_version=str(a.get("pack_version") or pack.version),
                         rules=rules_revision(a.get("rules")),  # recorded at the edge; none: the first revision
                         settings=party.default_settings() | {"points": pack.points, "rounds": pack.rounds})
+        if camp.rules >= 2:
+            camp.names = {}
         return camp, [Event("campaign-opened",
                             f"Skirmish {camp.name} opened with the {pack.title} pack ({pack.points} points a "
                             f"warband, {pack.rounds} battle rounds). {{@leader}} leads.", {"leader": camp.leader})]

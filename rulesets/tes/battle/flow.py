@@ -549,7 +549,7 @@ def finish(c: Ctx, outcome: str) -> None:
     text = {"victory": "🏆 Victory! The party achieves the objective.",
             "defeat": "💀 The whole party is defeated. The encounter is failed.",
             "retreat": "🏳️ The party retreats. The encounter is failed."}[outcome]
-    c.say("battle-end", f"{text} The battle ends after round {b.round}.", outcome=outcome)
+    c.say("battle-end", f"{text} The battle ends after round {b.round}.", outcome=outcome, final=final_field(c))
     if b.last_turn_owner:
         harm.grant(c, "last-turn", b.last_turn_owner)
     cleanup(c)
@@ -579,6 +579,17 @@ def finish(c: Ctx, outcome: str) -> None:
                       "The XP dial is set to 2.")
     c.state.last_battle = summary
     c.state.battle = None
+
+
+def final_field(c: Ctx) -> dict:
+    """The field as the battle ends, for the picture of its end (the event's data; the state keeps none of
+    it): the battle record, and each adventurer's HP, bonus HP and statuses before cleanup and rest."""
+    vitals = {}
+    for owner in c.b.order:
+        adv, u = c.adv(owner), c.b.units.get(adv_uid(owner))
+        vitals[owner] = {"hp": adv.hp, "max_hp": adv.max_hp, "bonus_hp": adv.bonus_hp,
+                         "statuses": status_rules.names_of(c.state, u) if u is not None else []}
+    return {"battle": c.b.to_dict(), "vitals": vitals}
 
 
 def cleanup(c: Ctx) -> None:

@@ -26,28 +26,37 @@ LOG_LINES = 6
 
 
 # ------------------------------------------------------------ view models --
-def map_view(state, pack) -> dict[str, Any]:
-    """The view model ``render.render("map", ...)`` draws."""
-    from rulesets.tes.battle.model import map_info, on_map
+def map_view(state, pack, battle: Battle | None = None, vitals: dict | None = None) -> dict[str, Any]:
+    """The view model ``render.render("map", ...)`` draws: the battle going on, or ``battle`` (the one that
+    just ended, with ``vitals``: each adventurer's HP, bonus HP and statuses as it ended)."""
+    from rulesets.tes.battle.model import map_info, names_of, on_map
+    from rulesets.tes import rules
 
-    b: Battle = state.battle
+    b: Battle = battle or state.battle
     m = map_info(pack, b)
     slots = {(h.q, h.r): n for n, h in m.slots.items()}
     hexes = [{"q": h.q, "r": h.r, "tile": t, "impassable": h in m.impassable, "entrance": h in m.entrance,
               "escape": h in m.escape, "enemy_slot": slots.get((h.q, h.r))}
              for h, t in sorted(m.tile_of.items(), key=lambda kv: (kv[0].r, kv[0].q))]
     turn = b.turn
+    # "now" marks the unit whose player the table waits for (a free move or a prevention question during
+    # an enemy's turn waits for that player), else the unit acting
+    found = rules.whose_move(state) if battle is None else None
+    acting = f"a:{found[0]}" if found and f"a:{found[0]}" in b.units else (turn.unit if battle is None else None)
     units = []
     for u in b.units.values():
         adv = state.adventurers.get(u.owner) if u.owner else None
         if adv is not None:
-            statuses = [e["status"] for e in adv.cooldown if "status" in e]
             hp, max_hp, bonus = adv.hp, adv.max_hp, adv.bonus_hp
+            statuses = names_of(state, u)
+            if vitals and u.owner in vitals:
+                hp, max_hp, bonus, statuses = (vitals[u.owner].get(k) for k in ("hp", "max_hp", "bonus_hp",
+                                                                                  "statuses"))
         else:
             statuses, hp, max_hp, bonus = list(u.statuses), u.hp, u.max_hp, 0
         unit = {"id": u.id, "label": u.name, "short": u.short, "side": u.side,
                 "q": u.q, "r": u.r, "hp": hp, "max_hp": max_hp, "bonus_hp": bonus,
-                "statuses": statuses, "acting": turn.unit == u.id,
+                "statuses": list(statuses or []), "acting": acting == u.id,
                 "defeated": u.defeated or (not on_map(u) and not u.escaped), "level": u.level}
         who = u.owner or u.controller
         if who and state.names.get(who):
@@ -57,6 +66,8 @@ def map_view(state, pack) -> dict[str, Any]:
         if u.escaped:
             unit["escaped"] = True
         units.append(unit)
+    mover = b.units.get(turn.unit) if turn.unit else None
+    side = mover.side if mover is not None else "adventurer"
     line = turn.engage_line
     engage = {"from": line[0], "to": line[1]} if len(line) == 2 else None
     left = b.caches  # None: not set up yet (every chip of the map is there)
@@ -64,31 +75,81 @@ def map_view(state, pack) -> dict[str, Any]:
     view = {"title": f"{b.name} — round {b.round}", "round": b.round,
             "fatigue_round": b.fatigue_round, "version": f"{b.encounter}-{b.no}-v{b.map_version}",
             "hexes": hexes, "caches": caches,
-            "units": units, "path": turn.path, "engage": engage,
+            "units": units, "path": turn.path, "path_side": side, "engage": engage,
             "log": [_plain(x, state) for x in b.log[-LOG_LINES:]]}
     if b.hex_dice:  # skill dice placed in hexes, marked with whose they are
         view["dice"] = [{"q": d.hex[0], "r": d.hex[1], "value": d.value, "label": d.label, "side": "adventurer",
                          "owner": b.units[f"a:{d.owner}"].short if f"a:{d.owner}" in b.units else "",
                          "player": state.names.get(d.owner) or ""} for d in b.hex_dice]
-    if b.offers:  # a free move waits for its player: the hexes of the menu, numbered alike
+    if b.offers and battle is None:  # a free move waits for its player: the hexes of the menu, numbered alike
         from rulesets.tes.battle.flow import offer_destinations
         from rulesets.tes.battle.model import Ctx
 
         o = b.offers[0]
         spots = offer_destinations(Ctx(state, pack, None), o.owner, o.amount, o.through)
         view["choices"] = [{"q": h.q, "r": h.r, "n": i} for i, h in enumerate(spots, 1)]
-    if b.enemy_acts and not turn.acted and not turn.path:  # the enemy phase just ended: show what they did
+    if b.enemy_acts and ((not turn.acted and not turn.path) or side != "adventurer"):
+        # the enemy phase just ended, or is under way (a player's answer waits): show what they did; the
+        # moving unit's own path is among those moves
         view["moves"] = [dict(x) for x in b.enemy_acts.get("moves") or []]
         view["engages"] = [dict(x) for x in b.enemy_acts.get("engages") or []]
+        if side != "adventurer":
+            view["path"] = []
     return view
 
 
+def result_view(state, pack, event) -> dict[str, Any] | None:
+    """The battle's end pictured: the map as it ended (from the battle-end event), VICTORY, DEFEAT or RETREAT."""
+    final = (event.data or {}).get("final") if event is not None else None
+    if not isinstance(final, dict) or not isinstance(final.get("battle"), dict):
+        return None
+    b = Battle.from_dict(final["battle"])
+    outcome = str(event.data.get("outcome") or b.outcome or "")
+    view = map_view(state, pack, battle=b, vitals=final.get("vitals") or {})
+    words = {"victory": "victory", "defeat": "defeat", "retreat": "retreat"}.get(outcome, outcome)
+    view.update({"title": f"{b.name}: {words} in round {b.round}", "round": None, "fatigue_round": False,
+                 "result": outcome, "path": [], "engage": None, "moves": [], "engages": []})
+    view["log"] = view["log"][-(LOG_LINES - 1):] + [_plain(say(event), state)]
+    return view
+
+
+def lockpick_view(state) -> dict[str, Any] | None:
+    """The lockpick check waiting for its player: the code, the dice, what matches."""
+    from rulesets.tes.battle.inventory import DECK_NAME
+    from rulesets.tes.battle.lockpick import match
+
+    b = state.battle
+    lp = b.lockpick if b else None
+    if lp is None or not lp.dice:
+        return None
+    adv = state.adventurers.get(lp.owner)
+    result = match(list(lp.code), list(lp.keys), list(lp.locked), list(lp.dice))
+    return {"title": f"{adv.name if adv else 'An adventurer'} picks the lock of a {lp.deck} cache",
+            "code": list(lp.code), "keys": list(lp.keys), "dice": list(lp.dice),
+            "matched": {str(k): v for k, v in result["matched"].items()},
+            "locked": list(result["locked"]), "attempt": lp.attempt, "attempts": lp.attempts,
+            "fatigue": lp.fatigue, "deck": DECK_NAME.get(lp.deck, lp.deck)}
+
+
+_LOCK_MARK = re.compile(r"(✅|▫️?)(\[\d\]|\d)")
+_LOCK_RUN = re.compile(r"(?:(?:✅|▫️?)(?:\[\d\]|\d) ?)+")
+
+
+def _lock_words(run: re.Match) -> str:
+    """``✅[3] ▫️5`` (a lockpick code's digits, matched or not) as words: ``[3] matched, 5 open``."""
+    words = [f"{m.group(2)} {'matched' if m.group(1) == '✅' else 'open'}" for m in _LOCK_MARK.finditer(run.group(0))]
+    return ", ".join(words) + (" " if run.group(0).endswith(" ") else "")
+
+
 def _plain(text: str, state) -> str:
-    """A log line for the picture: names instead of mentions, no emoji or markdown."""
+    """A log line for the picture: names instead of mentions, no emoji or markdown; a lockpick code's
+    marks in words ("[3] matched, 5 open")."""
     def name(m):
         adv = state.adventurers.get(m.group(1))
         return adv.name if adv else "a player"
     text = re.sub(r"<@!?([^>\s]+)>", name, text).replace("**", "")
+    if "✅" in text or "▫" in text:
+        text = _LOCK_RUN.sub(_lock_words, text)
     return re.sub(r"[\U0001F000-\U0001FFFF\u2600-\u27BF\uFE0F]\s?", "", text).strip()
 
 
@@ -154,6 +215,14 @@ async def battle_reply(inv: Invocation, out, *, mat_for: str | None = None, titl
     pictures = pictures[-3:]
     if state.battle:
         pictures.insert(0, Picture("map", map_view(state, pack), f"map-{out.seq}.png"))
+        lock = lockpick_view(state)
+        if lock is not None:
+            pictures.insert(1, Picture("lockpick", lock, f"lockpick-{out.seq}.png"))
+    else:
+        end = next((e for e in out.events if e.kind == "battle-end"), None)
+        view = result_view(state, pack, end)
+        if view is not None:
+            pictures.insert(0, Picture("result", view, f"result-{out.seq}.png"))
     if mat_for and mat_for in state.adventurers:
         adv = state.adventurers[mat_for]
         pictures.append(Picture("mat", mat_view(state, adv, pack, inv.name_of(mat_for)),
@@ -296,7 +365,7 @@ async def battle_status(inv: Invocation) -> Reply:
             adv = state.adventurers.get(owner)
             e.add(f"Class choices: {adv.name if adv else owner}", ", ".join(pack.classes[k].name for k in ids))
         return Reply(embeds=[e])
-    from rulesets.tes.battle.model import on_map
+    from rulesets.tes.battle.model import names_of, on_map
 
     e = Embed(title=f"{b.name} — round {b.round}" + (" (fatigue round)" if b.fatigue_round else ""),
               color=COLOR_BATTLE)
@@ -306,12 +375,15 @@ async def battle_status(inv: Invocation) -> Reply:
         u = b.units[f"a:{owner}"]
         where = "defeated" if u.defeated else ("escaped" if u.escaped else f"{u.q},{u.r}")
         mark = "▶️ " if b.turn.owner == owner else ""
-        order.append(f"{mark}{i + 1}. **{adv.name}** HP {adv.hp}/{adv.max_hp}"
+        order.append(f"{mark}{i + 1}. {u.short} **{adv.name}** HP {adv.hp}/{adv.max_hp}"
                      + (f" (+{adv.bonus_hp})" if adv.bonus_hp else "")
-                     + f" · {adv.battle_form} · tenacity {adv.tenacity} · {where}")
+                     + f" · {adv.battle_form} · tenacity {adv.tenacity} · {where}" + _statuses(names_of(state, u)))
     e.add("Adventurers (turn order)", "\n".join(order))
-    foes = [f"{u.short} **{u.name}** (L{u.level}) HP {u.hp}/{u.max_hp} · {u.q},{u.r}"
-            + (f" · {', '.join(u.statuses)}" if u.statuses else "")
+    allies = [f"{u.short} **{u.name}** HP {u.hp}/{u.max_hp} · {u.q},{u.r}" + _statuses(u.statuses)
+              for u in b.units.values() if u.side == "companion" and on_map(u)]
+    if allies:
+        e.add("Companions", "\n".join(allies))
+    foes = [f"{u.short} **{u.name}** (L{u.level}) HP {u.hp}/{u.max_hp} · {u.q},{u.r}" + _statuses(u.statuses)
             for u in b.units.values() if u.side == "enemy" and on_map(u)]
     e.add("Enemies", "\n".join(foes) or "none left")
     if b.hex_dice:
@@ -331,6 +403,23 @@ async def battle_status(inv: Invocation) -> Reply:
     text, ping = whose_turn_line(state)
     e.add("Whose move", text)
     return Reply(embeds=[e])
+
+
+def _statuses(names) -> str:
+    """A unit's statuses for /battle status, each with what it does (the rulebook's status effects)."""
+    names = list(dict.fromkeys(names or []))
+    if not names:
+        return ""
+    return " · " + ", ".join(f"**{n}** ({STATUS_WORDS[n]})" if n in STATUS_WORDS else f"**{n}**" for n in names)
+
+
+#: what each status does, in a few words (rulebook, status effects)
+STATUS_WORDS = {"bane": "1 true damage at the start of each of its turns",
+                "blind": "every unit is an opponent; engages only the strongest adjacent one",
+                "daze": "no rolling on a turn it moves, no moving on a turn it rolls; ends with its turn",
+                "fear": "its non-Combat skills do nothing",
+                "maim": "damage of its Combat dice halved, rounded down",
+                "stealth": "targeted only by opponents adjacent at the start of the turn; ends when it deals damage"}
 
 
 @command("battle retreat", "Retreat: the battle ends, failed, at the end of this round (party leader; asks first).",

@@ -56,10 +56,13 @@ async def adventurer_show(inv: Invocation, player=None, state=None) -> Reply:
             raise RuleError("You have no adventurer yet. Create one with `/adventurer create`.")
         raise RuleError(f"<@{owner}> has no adventurer in this campaign.")
     pack = _pack(state)
-    filename = f"mat-{re.sub(r'[^a-z0-9]+', '-', adv.name.lower()).strip('-') or 'adventurer'}.png"
+    who = re.sub(r'[^a-z0-9]+', '-', adv.name.lower()).strip('-') or 'adventurer'
+    filename = f"mat-{who}.png"
     emb = adventurer_embed(state, adv, pack, filename)
     emb.footer = f"Player: {inv.name_of(owner)}"
-    return Reply(embeds=[emb], pictures=[Picture("mat", mat_view(state, adv, pack, inv.name_of(owner)), filename)])
+    view = mat_view(state, adv, pack, inv.name_of(owner))
+    # the mat (the board a battle changes) and the sheet (race ability, class, items), one picture each
+    return Reply(embeds=[emb], pictures=[Picture("mat", view, filename), Picture("sheet", view, f"sheet-{who}.png")])
 
 
 @command("adventurer class", "Choose your class by open choice (if you have none yet).",

@@ -1,0 +1,164 @@
+"""Every picture the bot posts, from real play and from the samples: the views the phone test measures and
+the pictures in docs/images.
+
+``every_picture()`` lists (name, kind, view): the hand-written samples of ``render.samples`` and views built
+by playing the rules with forced dice (a lockpick check, the free move an interrupt offers, a rune in a hex,
+a battle won, a skirmish with a tie on initiative and one played to its winner).
+
+``python tests/picture_views.py [OUTDIR]`` writes one picture of each (default: docs/images).
+"""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+for p in (str(HERE), str(HERE.parent)):
+    if p not in sys.path:
+        sys.path.insert(0, p)
+
+from render.samples import samples  # noqa: E402
+
+#: the pictures in docs/images: one of each kind, and the map's variants the README shows
+DOCS = ("mat-example", "sheet-example", "map-example", "map-enemy-phase", "map-free-move", "map-rune",
+        "result-victory", "roll-example", "lockpick-check", "skirmish-map", "skirmish-over", "skirmish-initiative")
+
+
+def names_of(ids):
+    return lambda uid: {"S": "Shannon", "R": "Ryan", "lena": "Lena", "bob": "Bob"}.get(uid, f"player {uid}")
+
+
+def lockpick_check_view() -> dict:
+    """Shannon at a common cache (code 5-2-2): the first attempt rolled 1 2 3."""
+    from battle_helpers import run
+    from rulesets.tes.present.battle import lockpick_view
+    from test_battle_lockpick import _at_cache
+
+    s, _ = _at_cache()
+    s, _ = run(s, "battle.lockpick", "S", {}, forced=[1, 2, 3])
+    return lockpick_view(s)
+
+
+def victory_view() -> dict:
+    """Shannon defeats the High Elf Bandit, the Jailbreak is won at the end of the round."""
+    from battle_helpers import ctx, jailbreak, party, run
+    from rulesets.tes.present.battle import result_view
+
+    s = party(ryan=False)
+    s, _ = jailbreak(s, {"S": "-2,2"}, forced=(2,))
+    s, _ = run(s, "battle.move", "S", {"to": "0,2"})
+    s, _ = run(s, "battle.engage", "S", {"target": "HEB1", "dice": "2 shield-discipline, combat"}, forced=[3, 4, 4])
+    s, _ = run(s, "battle.resolve", "S", {})
+    pack = ctx(s).pack
+    s, ev = run(s, "battle.endturn", "S")
+    end = next(e for e in ev if e.kind == "battle-end")
+    return result_view(s, pack, end)
+
+
+def free_move_view() -> dict:
+    from test_battle_reactions import free_move_picture_view
+
+    return free_move_picture_view()
+
+
+def rune_view() -> dict:
+    from test_battle_hex_dice import rune_picture_view
+
+    return rune_picture_view()
+
+
+SKIRMISH = [
+    ("lena", "campaign.new", {"name": "Fen Crossing", "ruleset": "skirmish", "channel_id": "c", "seed": 3}),
+    ("bob", "campaign.join", {}),
+    ("lena", "skirmish.warband", {"faction": "wardens", "name": "Thorn Watch"}),
+    ("lena", "skirmish.recruit", {"fighter": "thornspeaker"}),
+    ("lena", "skirmish.recruit", {"fighter": "bramble-guard"}),
+    ("lena", "skirmish.deploy", {"fighter": "a1", "at": "-1,5"}),
+    ("lena", "skirmish.deploy", {"fighter": "a2", "at": "-1,4"}),
+    ("bob", "skirmish.warband", {"faction": "reavers"}),
+    ("bob", "skirmish.recruit", {"fighter": "ashcaller"}),
+    ("bob", "skirmish.recruit", {"fighter": "ember-runner"}),
+    ("bob", "skirmish.deploy", {"fighter": "b1", "at": "10,5"}),
+    ("bob", "skirmish.deploy", {"fighter": "b2", "at": "10,4"}),
+]
+
+
+def skirmish_start(forced=(1, 2, 3, 4, 5, 5, 1, 1, 2, 2, 3, 6)):
+    """A two-player skirmish up to its first initiative roll; returns (state, the start's events)."""
+    from engine.core import Action
+    from rulesets.skirmish import rules
+    from rulesets.skirmish.state import RULES
+
+    state = None
+    for actor, type_, args in SKIRMISH:
+        if type_ == "campaign.new":
+            args = dict(args, rules=RULES)
+        state = rules.TABLE.execute(state, Action(type_, actor, args), rules.dice_for(state)).state
+    applied = rules.TABLE.execute(state, Action("skirmish.start", "lena", {}), rules.dice_for(state, list(forced)))
+    return applied.state, applied.events
+
+
+def skirmish_tie_view() -> dict:
+    """Both warbands roll 4 singles: a roll-off (3 and 3, then 5 and 2) decides who activates first."""
+    from rulesets.skirmish.present.view import initiative_view
+
+    s, ev = skirmish_start(forced=(1, 2, 3, 4, 5, 5, 1, 2, 3, 4, 6, 6, 3, 3, 5, 2))
+    return initiative_view(s, names_of(None), ev)
+
+
+def skirmish_over_view() -> dict:
+    """The skirmish of examples/skirmish.txt played to its end at the local table's rules: Thorn Watch wins."""
+    from engine.core import Action
+    from rulesets.skirmish import rules
+    from rulesets.skirmish.content import load_pack
+    from rulesets.skirmish.present.view import map_view
+
+    s, _ = skirmish_start()
+    plays = [("lena", "skirmish.activate", {"fighter": "a2"}, None), ("lena", "skirmish.move", {"to": "3,4"}, None),
+             ("lena", "skirmish.wait", {}, None), ("bob", "skirmish.activate", {"fighter": "b2"}, None),
+             ("bob", "skirmish.move", {"to": "4,4"}, None), ("bob", "skirmish.attack", {"target": "a2"}, [6, 4, 2, 1]),
+             ("bob", "skirmish.end", {}, None)]
+    events = []
+    for actor, type_, args, forced in plays:
+        out = rules.TABLE.execute(s, Action(type_, actor, args), rules.dice_for(s, forced))
+        s, events = out.state, out.events
+    # the Cinder Reavers are taken out of action: the battle ends with the Thorn Watch on the field
+    for f in s.fighters.values():
+        if f.owner == "bob":
+            f.out, f.hex, f.damage = True, None, 9 if f.type == "ember-runner" else f.damage
+    from rulesets.skirmish.rules.engine import finish
+
+    finish(s, events, "lena", "no enemy fighter is left on the battlefield")
+    return map_view(s, load_pack(s.pack), names_of(None), events=events)
+
+
+def real_pictures() -> list[tuple[str, str, dict]]:
+    return [("lockpick-check", "lockpick", lockpick_check_view()), ("result-victory", "result", victory_view()),
+            ("map-free-move", "map", free_move_view()), ("map-rune", "map", rune_view()),
+            ("skirmish-initiative", "skirmish", skirmish_tie_view()), ("skirmish-over", "skirmish", skirmish_over_view())]
+
+
+def every_picture() -> list[tuple[str, str, dict]]:
+    real = real_pictures()
+    taken = {name for name, _, _ in real}
+    return [x for x in samples() if x[0] not in taken] + real
+
+
+def write_docs(outdir: str) -> list[str]:
+    from render import render
+
+    os.makedirs(outdir, exist_ok=True)
+    out = []
+    for name, kind, view in every_picture():
+        if name in DOCS:
+            path = os.path.join(outdir, f"{name}.png")
+            with open(path, "wb") as fh:
+                fh.write(render(kind, view))
+            out.append(path)
+    return out
+
+
+if __name__ == "__main__":  # refresh docs/images
+    for path in write_docs(sys.argv[1] if len(sys.argv) > 1 else str(HERE.parent / "docs" / "images")):
+        print(path)
