@@ -127,7 +127,7 @@ def _ground(cells, ladder_pairs, width: int, map_h: float):
     d = ImageDraw.Draw(img)
     geo = _Geo(cells, 0)
     f_hex = font(LABEL_PX + 1, "condensed")
-    f_small = font(22, True)
+    f_small = font(24, True)  # at least 10 px when the picture is shown 400 px wide
     heights = {(c["q"], c["r"]): (int(c.get("height") or 0), bool(c.get("wall"))) for c in cells}
     for c in cells:
         cx, cy = geo.centre(c["q"], c["r"])

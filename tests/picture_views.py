@@ -139,8 +139,19 @@ def real_pictures() -> list[tuple[str, str, dict]]:
             ("skirmish-initiative", "skirmish", skirmish_tie_view()), ("skirmish-over", "skirmish", skirmish_over_view())]
 
 
+def other_rulesets() -> list[tuple[str, str, dict]]:
+    """The engage battlefield and the duel's fight, from their own render tests' views."""
+    import test_duel_render
+    import test_engage_render
+
+    return [("engage-pending", "engage", test_engage_render.pending_view()),
+            ("engage-room", "engage", test_engage_render.room_view()),
+            ("duel-busy", "duel", test_duel_render.view_of(test_duel_render.busy_fight())),
+            ("duel-example", "duel", test_duel_render.example_view())]
+
+
 def every_picture() -> list[tuple[str, str, dict]]:
-    real = real_pictures()
+    real = real_pictures() + other_rulesets()
     taken = {name for name, _, _ in real}
     return [x for x in samples() if x[0] not in taken] + real
 
