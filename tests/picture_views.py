@@ -22,7 +22,8 @@ from render.samples import samples  # noqa: E402
 
 #: the pictures in docs/images: one of each kind, and the map's variants the README shows
 DOCS = ("mat-example", "sheet-example", "map-example", "map-enemy-phase", "map-free-move", "map-rune",
-        "result-victory", "roll-example", "lockpick-check", "skirmish-map", "skirmish-over", "skirmish-initiative")
+        "result-victory", "roll-example", "lockpick-check", "skirmish-map", "skirmish-over", "skirmish-initiative",
+        "engage-map", "duel-fight")
 
 
 def names_of(ids):
@@ -145,9 +146,9 @@ def other_rulesets() -> list[tuple[str, str, dict]]:
     import test_engage_render
 
     return [("engage-pending", "engage", test_engage_render.pending_view()),
-            ("engage-room", "engage", test_engage_render.room_view()),
+            ("engage-map", "engage", test_engage_render.room_view()),
             ("duel-busy", "duel", test_duel_render.view_of(test_duel_render.busy_fight())),
-            ("duel-example", "duel", test_duel_render.example_view())]
+            ("duel-fight", "duel", test_duel_render.example_view())]
 
 
 def every_picture() -> list[tuple[str, str, dict]]:

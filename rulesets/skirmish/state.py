@@ -198,8 +198,7 @@ class Skirmish:
             "phase": self.phase, "warbands": {k: w.to_dict() for k, w in self.warbands.items()},
             "fighters": {k: f.to_dict() for k, f in self.fighters.items()},
             "fight": self.fight.to_dict() if self.fight else None, "result": copy.deepcopy(self.result),
-            "rules": self.rules,
-        } | ({"names": dict(self.names or {})} if self.rules >= 2 else {})
+        } | ({"rules": self.rules, "names": dict(self.names or {})} if self.rules >= 2 else {})  # as revision 1 wrote it
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Skirmish:
