@@ -211,6 +211,7 @@ class Session:
     province: str
     code: str
     phase: str = "new-day"
+    step: str = ""  # where the phase is ("" at its start; each phase names its own steps)
     party: list[int] = field(default_factory=lambda: [0, 0])  # the party token's hex
     route: list[list[int]] = field(default_factory=list)  # the route travelled today, from where it started
     decks: dict[str, Deck] = field(default_factory=dict)  # peaceful, conflict, delve, side-quest
@@ -236,7 +237,8 @@ class Session:
     result: str = ""  # why the session ended ("" while it runs)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"province": self.province, "code": self.code, "phase": self.phase, "party": list(self.party),
+        return {"province": self.province, "code": self.code, "phase": self.phase, "step": self.step,
+                "party": list(self.party),
                 "route": [list(p) for p in self.route], "decks": {k: v.to_dict() for k, v in self.decks.items()},
                 "trainer_bag": list(self.trainer_bag), "gauge": self.gauge,
                 "tokens": [t.to_dict() for t in self.tokens], "closed": list(self.closed), "once": list(self.once),
@@ -255,6 +257,7 @@ class Session:
             return None
         return cls(
             province=str(d["province"]), code=str(d.get("code") or ""), phase=str(d.get("phase") or "new-day"),
+            step=str(d.get("step") or ""),
             party=_hex(d.get("party")) or [0, 0], route=[_hex(p) for p in d.get("route") or [] if _hex(p)],
             decks={str(k): Deck.from_dict(v) for k, v in (d.get("decks") or {}).items()},
             trainer_bag=[str(x) for x in d.get("trainer_bag") or []], gauge=str(d.get("gauge") or ""),

@@ -27,7 +27,9 @@ FATIGUE_AFTER = 5
 
 # ----------------------------------------------------------------- setup --
 def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | None, ep: int | None,
-          session_table: int | None) -> None:
+          session_table: int | None, province: str | None = None) -> None:
+    """Set a battle up.  ``province``: the code of the session's province (a battle started by the day);
+    the enemy bags then hold only chips without a province code or with this one (p.15)."""
     pack, state = c.pack, c.state
     enc = pack.encounters.get(encounter_id)
     if enc is None:
@@ -62,7 +64,7 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
         named = list(enc.named_enemies)
         levels = pool.plan_levels(ep, len(m.slots) - max(0, len(named) - len(m.labels)))
         ep_txt = f"enemy pool {ep} → levels {', '.join(map(str, levels)) or 'none'}"
-        drawn = pool.draw(pack, levels, c.dice, required=enc.required_enemies)
+        drawn = pool.draw(pack, levels, c.dice, required=enc.required_enemies, province=province)
     # named and quest units take the lettered hexes (A, B, ...) and cost no enemy pool points;
     # the pool fills the numbered hexes from 1 (a map without letters gives its last numbered hexes)
     spots: list[tuple[str, Any, str]] = []

@@ -449,8 +449,7 @@ class Manual(PartyEffect):
     fields = {"text": Field(_text, required=True)}
 
     def apply(self, use: DayUse, eff: dict) -> int:
-        use.c.say("manual", f"📝 {use.label}: {eff['text']} (the party applies this; the leader can use "
-                            "`/battle adjust` outside battle too)", manual=True)
+        use.c.say("manual", f"📝 {use.label}: {eff['text']} (the party applies this)", manual=True)
         return 0
 
     def describe(self, eff: dict) -> str:

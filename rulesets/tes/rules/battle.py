@@ -15,6 +15,12 @@ from rulesets.tes.rules.table import TURN_HOOKS, Handler, action, subject
 from rulesets.tes.rules.adventurer import Create
 
 
+def after_battle(c: Ctx) -> None:
+    from rulesets.tes.rules.days import after_battle as hand_back
+
+    hand_back(c)
+
+
 def _ctx(state, ctx) -> Ctx:
     return Ctx(state, ctx.pack_for(state), ctx.dice, now=ctx.now)
 
@@ -44,6 +50,7 @@ class TurnAction(Handler):
             raise RuleError(why)
         self.step(c, owner, action.args)
         flow.proceed(c)
+        after_battle(c)  # a battle a card started hands its result back to the day
         return state, c.events
 
     def step(self, c: Ctx, owner: str, args: dict) -> None:
@@ -60,6 +67,9 @@ class Start(Handler):
         if state.battle:
             raise RuleError(f"A battle is already going on ({state.battle.name}, round "
                             f"{state.battle.round}). See `/battle status`.")
+        if state.days is not None and state.days.phase != "over":
+            raise RuleError("A session of days is under way: its battles come from the day's encounters. "
+                            "See `/day status`.")
         if not state.adventurers:
             raise RuleError("Nobody has an adventurer yet. Create them with `/adventurer create` first.")
 
