@@ -255,7 +255,7 @@ def load_overland(folder: Path, errors: list[str], *, lines: dict, items: dict, 
     if base.is_dir():
         for sub in sorted(p for p in base.iterdir() if p.is_dir() and not p.name.startswith(".")):
             rel_dir = f"provinces/{sub.name}"
-            add_encounters(f"{rel_dir}/encounters.toml")
+            add_encounters(_in(rel_dir, "encounters.toml"))
             prov = _load_province(folder, rel_dir, errors, icons, cards, lines)
             if prov is not None:
                 provinces[prov.id] = prov
@@ -263,7 +263,7 @@ def load_overland(folder: Path, errors: list[str], *, lines: dict, items: dict, 
     codes: dict[str, str] = {}
     for p in provinces.values():
         if p.code in codes:
-            errors.append(f'provinces/{p.folder}/province.toml, province "{p.id}": code "{p.code}" is used by '
+            errors.append(f'{_in("provinces", p.folder, "province.toml")}, province "{p.id}": code "{p.code}" is used by '
                           f'province "{codes[p.code]}" too')
         codes[p.code] = p.id
     for c in cards.values():
@@ -277,11 +277,16 @@ def load_overland(folder: Path, errors: list[str], *, lines: dict, items: dict, 
     return icons, cards, provinces, more
 
 
+def _in(*parts: str) -> str:
+    """A file of the pack, as messages name it (``provinces/saltmire/province.toml``)."""
+    return "/".join(parts)
+
+
 def _card_file(card: OverlandCard, provinces: dict) -> str:
     if card.code == GENERAL:
-        return f"overland/{card.kind}.toml"
+        return _in("overland", f"{card.kind}.toml")
     prov = next((p for p in provinces.values() if p.code == card.code), None)
-    return f"provinces/{prov.folder if prov else '?'}/{card.kind}.toml"
+    return _in("provinces", prov.folder if prov else "?", f"{card.kind}.toml")
 
 
 def _load_icons(folder: Path, errors: list[str]) -> dict[str, OverlandIcon]:
@@ -424,7 +429,7 @@ _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 def _load_province(folder: Path, rel_dir: str, errors: list[str], icons: dict, cards: dict,
                    lines: dict) -> Province | None:
-    rel = f"{rel_dir}/province.toml"
+    rel = _in(rel_dir, "province.toml")
     doc = _read_toml(folder / rel, rel, errors)
     if doc is None:
         return None
@@ -498,7 +503,7 @@ def _load_province(folder: Path, rel_dir: str, errors: list[str], icons: dict, c
         me.err(f"draws only {len(cells)} hexes; an overland map needs more room than that")
     for t in towns.values():
         if not any(f == ("town", t.id) for f in features.values()):
-            errors.append(f"{rel_dir}/gazetteer.toml, town \"{t.id}\": its mark {t.mark} is not on the map")
+            errors.append(f"{_in(rel_dir, 'gazetteer.toml')}, town \"{t.id}\": its mark {t.mark} is not on the map")
     raw_lm = me.get("landmark", [])
     for i, lm in enumerate(raw_lm if isinstance(raw_lm, list) else [], 1):
         le = me.sub("", f"landmark #{i}", lm)
@@ -548,7 +553,7 @@ def _load_province(folder: Path, rel_dir: str, errors: list[str], icons: dict, c
     # cards
     deck_ids: dict[str, tuple[str, ...]] = {}
     for kind in DECK_TYPES:
-        crel = f"{rel_dir}/{kind}.toml"
+        crel = _in(rel_dir, f"{kind}.toml")
         if (folder / crel).is_file():
             deck_ids[kind] = tuple(_load_cards(folder, crel, kind, code or "??", errors, cards, icons, lines))
         else:
@@ -622,7 +627,7 @@ def _effect(e: _Entry, icons: dict) -> ProvinceEffect | None:
 
 
 def _load_gazetteer(folder: Path, rel_dir: str, errors: list[str], lines: dict) -> tuple[dict, TownDef | None]:
-    rel = f"{rel_dir}/gazetteer.toml"
+    rel = _in(rel_dir, "gazetteer.toml")
     doc = _read_toml(folder / rel, rel, errors)
     if doc is None:
         return {}, None

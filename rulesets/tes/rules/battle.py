@@ -94,6 +94,9 @@ class Start(Handler):
         for o in order:
             adv = state.adventurers[o]
             if adv.hp <= 0:
+                if state.rules >= 3:
+                    raise RuleError(f"{adv.name} has no HP left and cannot fight. The Adventurers Rest at the End "
+                                    "of Day heals them: start a session of days with /day start.")
                 raise RuleError(f"{adv.name} has no HP left and cannot fight. The party leader rests the party "
                                 "with /adventurer rest (heals by difficulty), then starts the battle.")
         c = _ctx(state, ctx)
