@@ -8,11 +8,13 @@ from __future__ import annotations
 from render.battlemap import render_map
 from render.dice import render_roll
 from render.mat import render_mat
+from render.overland import render_overland
 from render.skirmish import render_skirmish
 
-__all__ = ["render", "render_map", "render_mat", "render_roll"]
+__all__ = ["render", "render_map", "render_mat", "render_overland", "render_roll"]
 
-_KINDS = {"mat": render_mat, "map": render_map, "roll": render_roll, "skirmish": render_skirmish}
+_KINDS = {"mat": render_mat, "map": render_map, "roll": render_roll, "skirmish": render_skirmish,
+          "overland": render_overland}
 
 
 def render(kind: str, view: dict) -> bytes:

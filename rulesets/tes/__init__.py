@@ -37,6 +37,7 @@ from rulesets.tes.present import lockpick as _lockpick  # noqa: E402,F401
 from rulesets.tes.present import battle_prompts as _battle_prompts  # noqa: E402,F401
 from rulesets.tes.present import answers as _answers  # noqa: E402,F401
 from rulesets.tes.present import items as _items  # noqa: E402,F401
+from rulesets.tes.present import day as _day  # noqa: E402,F401
 from rulesets.tes.present.handlers import TesPresenter  # noqa: E402
 
 RULESET.present = TesPresenter()  # what the shared commands ask of this game
