@@ -49,3 +49,56 @@ def refused(state, type_, actor, args=None, **kw) -> str:
     except RuleError as exc:
         return exc.message
     raise AssertionError(f"{type_} was not refused")
+
+
+# the general cards taken into the decks at set-up (the first four of each type), so tests know the decks
+DECK_STACK = ["ge-p01", "ge-p02", "ge-p03", "ge-p04", "ge-c01", "ge-c02", "ge-c03", "ge-c04"]
+LANDMARK_HEX = {"peaceful": [3, 7], "conflict": [4, 5], "unstable": [3, 3]}  # from Brinehold at Low Tide
+UNSTABLE_DIE = {"conflict": 1, "caravan": 3, "peaceful": 6}
+
+
+def day_two(difficulty: str = "adept", setup=None, *, players=(RYAN, SHANNON)):
+    """Day 1 at Brinehold spent (nobody acts in town), Low Tide kept; the state waits for day 2's route."""
+    s = examples_party(difficulty)
+    if players == (RYAN,):
+        s, _ = run(s, "adventurer.retire", SHANNON, {"confirm": True})
+        s, _ = run(s, "campaign.leave", SHANNON)
+    if setup is not None:
+        setup(s)
+    s, _ = run(s, "day.start", RYAN, {"province": "saltmire", "stack": DECK_STACK + ["ge-p01"]})
+    for who in players:
+        s, _ = run(s, "town.done", who)
+    for who in players:
+        s, _ = run(s, "day.rest", who, {"skip": True} if difficulty == "expert" else {})
+    assert s.days.ask.kind == "route", s.days.ask
+    return s
+
+
+def at_card(card: str, landmark: str | None = None, **kw):
+    """Day 2: the party moves onto a landmark and draws ``card`` (a peaceful card at a peaceful landmark, a
+    conflict card at a conflict one, unless ``landmark`` says otherwise).  Returns (state, words)."""
+    from rulesets.tes.content import load_pack
+
+    kind = load_pack("starter").overland_cards[card].kind
+    landmark = landmark or kind
+    s = day_two(**kw)
+    s = stack(s, card)
+    forced = [UNSTABLE_DIE[kind]] if landmark == "unstable" else None
+    s, ev = run(s, "day.route", RYAN, {"to": LANDMARK_HEX[landmark]})
+    if s.days.ask is not None and s.days.ask.kind == "vote":
+        s, ev2 = run(s, "day.vote", SHANNON, {}, forced=forced)
+        ev = ev + ev2
+    return s, said(ev)
+
+
+def train(state, owner: str, line: str, dice: list[str], slot=(4, "L")):
+    """Put a skill line and dice on an adventurer's mat (as a trainer and XP would)."""
+    from rulesets.tes.outcomes import mat
+
+    pack = load_pack(state.pack, version=state.pack_version)
+    adv = state.adventurers[owner]
+    mat.add_line(adv, line, slot)
+    for d in dice:
+        adv.saved_xp += 5
+        mat.buy(state, adv, pack, f"die:{d}")
+        adv.saved_xp = 0
