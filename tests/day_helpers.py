@@ -57,7 +57,17 @@ LANDMARK_HEX = {"peaceful": [3, 7], "conflict": [4, 5], "unstable": [3, 3]}  # f
 UNSTABLE_DIE = {"conflict": 1, "caravan": 3, "peaceful": 6}
 
 
-def day_two(difficulty: str = "adept", setup=None, *, players=(RYAN, SHANNON)):
+def deck_stack(card: str | None = None) -> list[str]:
+    """The general cards taken into the decks: the first four of each type, or ``card`` and three others."""
+    stack = list(DECK_STACK)
+    if card and card.startswith("ge-") and card not in stack:
+        kind = "ge-p" if card.startswith("ge-p") else "ge-c"
+        first = next(i for i, c in enumerate(stack) if c.startswith(kind))
+        stack[first] = card
+    return stack
+
+
+def day_two(difficulty: str = "adept", setup=None, *, players=(RYAN, SHANNON), general=None):
     """Day 1 at Brinehold spent (nobody acts in town), Low Tide kept; the state waits for day 2's route."""
     s = examples_party(difficulty)
     if players == (RYAN,):
@@ -65,7 +75,7 @@ def day_two(difficulty: str = "adept", setup=None, *, players=(RYAN, SHANNON)):
         s, _ = run(s, "campaign.leave", SHANNON)
     if setup is not None:
         setup(s)
-    s, _ = run(s, "day.start", RYAN, {"province": "saltmire", "stack": DECK_STACK + ["ge-p01"]})
+    s, _ = run(s, "day.start", RYAN, {"province": "saltmire", "stack": (general or DECK_STACK) + ["sm-p01"]})
     for who in players:
         s, _ = run(s, "town.done", who)
     for who in players:
@@ -74,21 +84,23 @@ def day_two(difficulty: str = "adept", setup=None, *, players=(RYAN, SHANNON)):
     return s
 
 
-def at_card(card: str, landmark: str | None = None, **kw):
+def at_card(card: str, landmark: str | None = None, with_before: bool = False, **kw):
     """Day 2: the party moves onto a landmark and draws ``card`` (a peaceful card at a peaceful landmark, a
-    conflict card at a conflict one, unless ``landmark`` says otherwise).  Returns (state, words)."""
+    conflict card at a conflict one, unless ``landmark`` says otherwise).  Returns (state, words), and with
+    ``with_before`` the state just before the party set out too."""
     from rulesets.tes.content import load_pack
 
     kind = load_pack("starter").overland_cards[card].kind
     landmark = landmark or kind
-    s = day_two(**kw)
+    s = day_two(general=deck_stack(card), **kw)
     s = stack(s, card)
     forced = [UNSTABLE_DIE[kind]] if landmark == "unstable" else None
     s, ev = run(s, "day.route", RYAN, {"to": LANDMARK_HEX[landmark]})
+    before = s
     if s.days.ask is not None and s.days.ask.kind == "vote":
         s, ev2 = run(s, "day.vote", SHANNON, {}, forced=forced)
         ev = ev + ev2
-    return s, said(ev)
+    return (s, said(ev), before) if with_before else (s, said(ev))
 
 
 def train(state, owner: str, line: str, dice: list[str], slot=(4, "L")):
