@@ -53,6 +53,9 @@ def refused(state, type_, actor, args=None, **kw) -> str:
 
 # the general cards taken into the decks at set-up (the first four of each type), so tests know the decks
 DECK_STACK = ["ge-p01", "ge-p02", "ge-p03", "ge-p04", "ge-c01", "ge-c02", "ge-c03", "ge-c04"]
+# Brinehold's shop on day 1: these six, so the other commons stay in the deck for the tests
+BRINEHOLD_SHOP = ["spiced-mead", "lockpick-set", "rune-of-warding", "stamina-tonic", "healing-draught",
+                  "travellers-cloak"]
 LANDMARK_HEX = {"peaceful": [3, 7], "conflict": [4, 5], "unstable": [3, 3]}  # from Brinehold at Low Tide
 UNSTABLE_DIE = {"conflict": 1, "caravan": 3, "peaceful": 6}
 
@@ -75,7 +78,8 @@ def day_two(difficulty: str = "adept", setup=None, *, players=(RYAN, SHANNON), g
         s, _ = run(s, "campaign.leave", SHANNON)
     if setup is not None:
         setup(s)
-    s, _ = run(s, "day.start", RYAN, {"province": "saltmire", "stack": (general or DECK_STACK) + ["sm-p01"]})
+    s, _ = run(s, "day.start", RYAN, {"province": "saltmire", "stack": (general or DECK_STACK) + BRINEHOLD_SHOP
+                                                   + ["sm-p01"]})
     for who in players:
         s, _ = run(s, "town.done", who)
     for who in players:

@@ -58,6 +58,9 @@ def find_place(prov, text: str) -> Hex:
 
 def route_to(prov, s, goal: Hex) -> list[Hex]:
     """The default shortest route from the party's hex to ``goal`` (engine.hexes tie order)."""
+    town = prov.town_at((goal.q, goal.r))
+    if town is not None and town.id in s.closed:
+        raise RuleError(f"{town.name} is closed: the party cannot enter its hex {goal}.")
     path = shortest_path(here(s), goal, enterable(prov, s))
     if path is None:
         raise RuleError(f"The party cannot reach {place_name(prov, goal)}.")
