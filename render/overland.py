@@ -27,7 +27,8 @@ M = 16
 HEADER_H = 112
 MIN_SIZE = 44
 MAX_SIZE = 78
-LABEL = 28          # px: hex labels, names, legend (10 px at 400 px wide)
+LABEL = 28          # px: town names, legend, gauge and log (10 px at 400 px wide)
+COORD = 36          # px: the hex labels used in commands (their digits at least 7 px tall at 400 px wide)
 SMALL = 28
 SEA = (150, 190, 206)
 SEA_DARK = (110, 154, 176)
@@ -125,11 +126,15 @@ def _landmark(d, kind: str, cx, cy, s) -> None:
         d.polygon(pts, fill=col, outline=WHITE)
 
 
-def _pill(d, cx, top, text, f, fill=(255, 252, 240), ink=INK) -> None:
-    w = text_width(text, f) + 14
-    h = f.size + 10
-    d.rounded_rectangle([cx - w / 2, top, cx + w / 2, top + h], radius=8, fill=fill, outline=INK, width=2)
-    draw_text(d, (cx, top + h / 2), text, f, ink, anchor="mm")
+def _pill(d, cx, top, text, f, closed: bool = False, fill=(255, 252, 240), ink=INK) -> None:
+    """A town's name with its castle at the left, on a light pill."""
+    icon = f.size * 1.1
+    w = text_width(text, f) + 20 + icon
+    h = f.size + 12
+    x0 = cx - w / 2
+    d.rounded_rectangle([x0, top, x0 + w, top + h], radius=8, fill=fill, outline=INK, width=2)
+    _town(d, x0 + 8 + icon / 2, top + h / 2 + 2, icon * 1.25, closed)
+    draw_text(d, (x0 + 12 + icon + (w - 20 - icon) / 2, top + h / 2), text, f, ink, anchor="mm")
 
 
 # ------------------------------------------------------------------ static --
@@ -156,23 +161,22 @@ def _static(view: dict) -> tuple:
         d.line(lay.corners(h["q"], h["r"]) + [lay.corners(h["q"], h["r"])[0]], fill=mix(_rgb(h.get("color")), INK, 0.6),
                width=2)
     s = lay.s
-    coord = fit_font("-0,-0", s * 1.5, LABEL, "condensed", min_size=LABEL)
+    coord = font(COORD, "condensed")
     for h in hexes:
         cx, cy = lay.centre(h["q"], h["r"])
         col = _rgb(h.get("color"))
         draw_text(d, (cx, cy - s * 0.5), f"{h['q']},{h['r']}", coord, text_on(col), anchor="ma")
         kind = h.get("feature")
-        if kind == "town":
-            _town(d, cx, cy + s * 0.02, s * 0.7, h.get("town") in closed)
-        elif kind in KIND_COLOURS:
-            _landmark(d, kind, cx + s * 0.24, cy + s * 0.24, s * 0.9)
+        if kind in KIND_COLOURS:
+            _landmark(d, kind, cx + s * 0.26, cy + s * 0.34, s * 0.85)
     # town names across the bottom edge of their hexes (clear of the labels of the hexes below)
     name_font = font(LABEL, "condensed")
     for h in hexes:
         if h.get("feature") == "town" and h.get("name"):
             cx, cy = lay.centre(h["q"], h["r"])
-            label = h["name"] + (" (closed)" if h.get("town") in closed else "")
-            _pill(d, cx, cy + s * 0.66 - (name_font.size + 10) / 2, label, name_font)
+            shut = h.get("town") in closed
+            label = h["name"] + (" (closed)" if shut else "")
+            _pill(d, cx, cy + s * 0.08, label, name_font, shut)
     spot = _compass_spot(lay, view.get("compass") or {}, hexes)
     if spot is not None:
         _compass(d, spot, view.get("compass") or {})
@@ -236,11 +240,15 @@ def render_overland(view: dict) -> bytes:
         x, y = lay.centre(q, r)
         return x, y + HEADER_H
 
+    def low(q, r):  # where routes run: below the hex labels
+        x, y = at(q, r)
+        return x, y + s * 0.22
+
     for key, colour, dashed in (("proposal", PROPOSED, True), ("route", ROUTE, False)):
         path = [p for p in (view.get(key) or []) if isinstance(p, (list, tuple)) and len(p) == 2]
         if len(path) < 2:
             continue
-        pts = [at(*p) for p in path]
+        pts = [low(*p) for p in path]
         for a, b in zip(pts, pts[1:]):
             if dashed:
                 _dashed(d, a, b, colour, 9)
@@ -249,16 +257,17 @@ def render_overland(view: dict) -> bytes:
         arrow(d, pts[-2], pts[-1], colour, 10 if not dashed else 8, 30)
         for p in pts[:-1]:
             d.ellipse([p[0] - 9, p[1] - 9, p[0] + 9, p[1] + 9], fill=colour)
-    _relabel(d, view, lay, at)
     for t in view.get("tokens") or []:
         if t.get("path") and len(t["path"]) > 1:
-            pts = [at(*p) for p in t["path"]]
+            pts = [low(*p) for p in t["path"]]
             for a, b in zip(pts, pts[1:]):
                 _dashed(d, a, b, NPC if t.get("kind") == "npc" else OBJECTIVE, 6)
+    _relabel(d, view, lay, at)
+    for t in view.get("tokens") or []:
         x, y = at(t["q"], t["r"])
-        x += s * 0.5
-        y -= s * 0.12
-        r = s * 0.24
+        x -= s * 0.3
+        y += s * 0.5
+        r = s * 0.22
         if t.get("kind") == "objective":
             d.ellipse([x - r, y - r, x + r, y + r], fill=OBJECTIVE, outline=WHITE, width=3)
         else:
@@ -268,9 +277,9 @@ def render_overland(view: dict) -> bytes:
     party = view.get("party")
     if party:
         x, y = at(party["q"], party["r"])
-        x -= s * 0.34
-        y += s * 0.14
-        r = s * 0.29
+        x -= s * 0.36
+        y += s * 0.24
+        r = s * 0.27
         d.ellipse([x - r - 4, y - r - 4, x + r + 4, y + r + 4], fill=WHITE)
         d.ellipse([x - r, y - r, x + r, y + r], fill=PARTY)
         draw_text(d, (x, y), "P", font(30, True), WHITE, anchor="mm")
@@ -281,14 +290,16 @@ def render_overland(view: dict) -> bytes:
 def _relabel(d, view: dict, lay, at) -> None:
     """The labels of the hexes a route crosses, drawn again over it (with a halo), so they stay readable."""
     touched = set()
-    for key in ("route", "proposal"):
-        for p in view.get(key) or []:
+    paths = [view.get("route") or [], view.get("proposal") or []] + [t.get("path") or []
+                                                                      for t in view.get("tokens") or []]
+    for path in paths:
+        for p in path:
             if isinstance(p, (list, tuple)) and len(p) == 2:
                 touched.add((int(p[0]), int(p[1])))
     if not touched:
         return
     colours = {(h["q"], h["r"]): _rgb(h.get("color")) for h in view.get("hexes") or []}
-    f = fit_font("-0,-0", lay.s * 1.5, LABEL, "condensed", min_size=LABEL)
+    f = font(COORD, "condensed")
     for q, r in touched:
         if (q, r) not in colours:
             continue

@@ -134,9 +134,11 @@ async def test_the_days_through_discord(world: World) -> None:  # noqa: F811
     assert "Ryan takes Ebony Greaves" in public(took)
     res = await w.slash(lena, "town done")
     res = await w.slash(bob, "town visit", {"feature": "trainer", "line": "speech"})
-    res = await w.slash(bob, "town done", followups=1)  # a long post: its second part follows
-    text = public(res)
-    assert "gains 2 tenacity" in text and "The Marsh Lantern moves 2 hexes" in text
+    await stack("sm-p03")  # the End of Day's peaceful card: the Drowned Chapel's moon
+    res = await w.slash(bob, "town done")
+    state = await w.state()  # the caravan at an unstable landmark: 2 tenacity each; the moon moved the lantern
+    assert all(a.tenacity == 3 for a in state.adventurers.values())
+    assert (state.days.tokens[0].q, state.days.tokens[0].r) == (3, 3) and state.days.ask.kind == "rest"
     res = await w.slash(lena, "adventurer rest")
     res = await w.slash(bob, "adventurer rest")
 
@@ -145,6 +147,7 @@ async def test_the_days_through_discord(world: World) -> None:  # noqa: F811
     res = await w.slash(lena, "day route", {"to": "4,5"})
     res = await w.slash(bob, "day agree")
     await force(1, 1, 1, 1)
+    await stack("ge-p02")  # the End of Day's peaceful card: the Pedlar's Cart's rain
     res = await w.slash(lena, "day choose", {"choice": 1})
     text = public(res)
     assert "Battle 1: **Tollmen of the Causeway**" in text

@@ -266,7 +266,7 @@ def test_day_12_is_the_last_day_of_the_session():
     assert f"Day {DAY_LIMIT}: no quest can go beyond day {DAY_LIMIT}; this is the last day" in text
     assert s.days.phase == "over" and s.days.result == "day-limit" and s.day_dial == DAY_LIMIT
     assert f"{DAY_LIMIT}-day limit" in text
-    assert "not waiting" in refused(s, "day.route", RYAN, {"stay": True})
+    assert "The session is over" in refused(s, "day.route", RYAN, {"stay": True})
     s, ev = run(s, "day.start", RYAN, {})  # a new session can begin
     assert s.day_dial == 1 and s.days.phase == "encounter"
 

@@ -94,6 +94,8 @@ class Vote(DayHandler):
 class Rest(DayHandler):
     type = "day.rest"
     kinds = ("rest",)
+    no_session = ("The Adventurers Rest comes at a session's End of Day now: the party leader starts a session "
+                  "with `/day start`.")
     summary = "The Adventurers Rest: heal and remove the cooldown dice you choose (End of Day)."
 
     def not_yours(self, c, owner):

@@ -22,10 +22,22 @@ from rulesets.tes.outcomes.mat import LINE_TOKENS, line_tokens_in_use
 GENERAL_PER_DECK = 4  # general cards shuffled into each overland deck (p.12)
 
 
+def _newest(pack_id: str) -> str:
+    from rulesets.tes.content import load_pack
+
+    try:
+        return load_pack(pack_id).content_hash
+    except Exception:  # noqa: BLE001 - a pack that does not load has no newer version to offer
+        return ""
+
+
 def start(c: DayCtx, province_id: str | None, stacked: list[str] | None = None) -> None:
     """``stacked``: cards to come out first from their decks (the local table's and the tests' forced draws)."""
     state, pack = c.state, c.pack
     if not pack.provinces:
+        if state.pack_version and pack.content_hash != _newest(state.pack):
+            raise RuleError(f"This campaign plays an earlier version of the `{state.pack}` pack, which has no "
+                            "province yet. The party leader moves it onto the newest with `/campaign update`.")
         raise RuleError(f"The content pack `{state.pack}` has no province to play a session in.")
     pid = province_id or next(iter(pack.provinces))
     prov = pack.provinces.get(pid) or next((p for p in pack.provinces.values()

@@ -27,9 +27,13 @@ class DayHandler(Handler):
 
     kinds: tuple[str, ...] = ()
     mine: bool = True
+    no_session = "No session is running. The party leader starts one with `/day start`."
 
     def apply(self, state, action, ctx):
         c = day_ctx(state, ctx)
+        if state.days is None or state.days.phase == "over":
+            raise RuleError(self.no_session if state.days is None else
+                            "The session is over. The party leader starts a new one with `/day start`.")
         s = c.s
         if state.battle is not None:
             raise RuleError("The party is in a battle; the day goes on when it ends. See `/battle status`.")
