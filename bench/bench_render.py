@@ -12,8 +12,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from render import battlemap, render_map, render_mat, render_roll  # noqa: E402
-from render.samples import battle_mat_view, enemy_phase_map_view, example_map_view, example_roll_view  # noqa: E402
+from render import battlemap, overland, render_map, render_mat, render_overland, render_roll  # noqa: E402
+from render.samples import (battle_mat_view, enemy_phase_map_view, example_map_view,  # noqa: E402
+                            example_overland_view, example_roll_view)
 
 
 def _stats(times: list[float]) -> str:
@@ -59,6 +60,21 @@ def main() -> None:
     render_map(enemy)
     _run("render_map (enemy phase)", render_map, [enemy] * n)
     _run("render_roll", render_roll, [roll_view] * n)
+    # the overland map: cold (its static layer drawn each run) and warm (the party moves on a cached layer)
+    ov = example_overland_view()
+    cold_ov = []
+    for i in range(n):
+        v = copy.deepcopy(ov)
+        v["version"] = f"bench-overland-{i}"
+        cold_ov.append(v)
+    _run("render_overland (cold)", render_overland, cold_ov, setup=overland.clear_cache)
+    warm_ov = []
+    for i in range(n):
+        v = copy.deepcopy(ov)
+        v["party"] = {"q": 3, "r": 3 + i % 3}
+        warm_ov.append(v)
+    render_overland(warm_ov[0])
+    _run("render_overland (warm)", render_overland, warm_ov)
     print("static-layer cache:", battlemap.cache_info())
 
 

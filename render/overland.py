@@ -19,8 +19,8 @@ from PIL import Image, ImageDraw
 
 from engine.hexes import POINTY, Hex, Point
 from engine.hexes import Layout as HexLayout
-from render.common import (BG, GOLD, INK, INK_SOFT, WHITE, arrow, draw_text, encode_png, fit_font, font, mix,
-                           printable, printable_view, text_on, text_width, wrap)
+from render.common import (BG, GOLD, INK, INK_SOFT, WHITE, arrow, build_palette, draw_text, encode_png, fit_font,
+                           font, mix, printable, printable_view, text_on, text_width, wrap)
 
 W = 1100
 M = 16
@@ -180,7 +180,7 @@ def _static(view: dict) -> tuple:
     spot = _compass_spot(lay, view.get("compass") or {}, hexes)
     if spot is not None:
         _compass(d, spot, view.get("compass") or {})
-    result = (img, lay)
+    result = (img, lay, {})  # the dict keeps this map's PNG palette once a full picture has been drawn
     with _lock:
         _cache[key] = result
         while len(_cache) > _CACHE_MAX:
@@ -226,7 +226,7 @@ def _compass(d, at, compass: dict) -> None:
 # ----------------------------------------------------------------- dynamic --
 def render_overland(view: dict) -> bytes:
     view = printable_view(view or {})
-    base, lay = _static(view)
+    base, lay, kept = _static(view)
     in_panel = _compass_spot(lay, view.get("compass") or {}, view.get("hexes") or []) is None and \
         len((view.get("compass") or {}).get("faces") or []) == 6
     panel_h = _panel_height(view, in_panel)
@@ -284,7 +284,15 @@ def render_overland(view: dict) -> bytes:
         d.ellipse([x - r, y - r, x + r, y + r], fill=PARTY)
         draw_text(d, (x, y), "P", font(30, True), WHITE, anchor="mm")
     _panel(d, view, HEADER_H + lay.h, in_panel)
-    return encode_png(img)
+    palette = kept.get("palette")
+    if palette is None:  # computed once per map from its first full picture; later pictures only map onto it
+        palette = kept["palette"] = build_palette(img, exact=_DYNAMIC)
+    return encode_png(img, palette_image=palette)
+
+
+#: colours the changing parts draw (kept exact in the map's palette)
+_DYNAMIC = (PARTY, ROUTE, PROPOSED, NPC, OBJECTIVE, WHITE, INK, INK_SOFT, GOLD, HEADER_BG, BG, (236, 230, 216),
+            (220, 226, 230), (200, 190, 170), (255, 252, 240), (180, 20, 20))
 
 
 def _relabel(d, view: dict, lay, at) -> None:
