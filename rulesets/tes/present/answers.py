@@ -111,6 +111,8 @@ async def sweep(table, now: float | None = None) -> int:
         prompt = open_prompt(Campaign.from_dict(stored.state))
         if prompt is None or not prompt.timeout_action:
             continue
+        if prompt.kind.startswith("day-") and prompt.deadline is None:
+            continue  # a question of the day without a deadline waits (/day settings hours:0)
         if any(d.key == prompt.deadline_key for d in await store.pending_deadlines(cid)):
             continue
         due = prompt.deadline
@@ -142,6 +144,10 @@ async def fire_deadline(table, deadline) -> Reply | None:
         log.info("deadline %s of campaign %s: %s", deadline.key, deadline.campaign_id, error_text(exc))
         return None
     inv = table.invocation(out.action.actor, deadline.channel_id)
+    if out.state.battle is None and out.state.days is not None:  # a question of the day timed out
+        from rulesets.tes.present.day import day_reply
+
+        return await day_reply(inv, out)
     return await battle_reply(inv, out)
 
 

@@ -283,6 +283,10 @@ class TesPresenter:
             from rulesets.tes.present.battle import battle_reply
 
             return await battle_reply(inv, out)
+        if out.state.days is not None:  # during a session: the day as it is again, and who must act
+            from rulesets.tes.present.day import day_reply
+
+            return await day_reply(inv, out, picture=True)
         return None
 
     async def autocomplete(self, inv: Invocation, source: str, current: str) -> list[tuple[str, str]]:
