@@ -5,7 +5,8 @@ the day going on when it ends.  Draws and dice are forced through the service, a
 force dice (Discord itself never does)."""
 from __future__ import annotations
 
-from test_e2e_discord import World, answer, assert_refused, button, labels, png_files, world  # noqa: F401
+from test_e2e_discord import (World, answer, assert_refused, button, embed_text, labels, png_files,  # noqa: F401
+                              world)
 
 from engine.core import Action
 from test_day_script import check_days
@@ -162,3 +163,53 @@ async def test_the_days_through_discord(world: World) -> None:  # noqa: F811
     res = await w.slash(bob, "adventurer rest")
     assert "Day 5 — New Day Phase" in public(res)
     check_days(await w.state())
+
+
+async def test_every_day_command_answers_over_the_wire(world: World) -> None:  # noqa: F811
+    """The day's other commands, each run over Discord: what they show, or why they are refused (privately)."""
+    w = world
+    lena, bob = w.leader, w.bob
+    res = await w.slash(lena, "campaign new", {"name": "Outer Watch", "difficulty": "adept"})
+    res = await w.slash(bob, "campaign join")
+    res = await w.slash(lena, "adventurer create", {"name": "Ryan", "race": "dark-elf", "line": "destruction-staff",
+                                                    "class": "sorcerer"})
+    res = await w.slash(bob, "adventurer create", {"name": "Shannon", "race": "argonian",
+                                                   "line": "one-hand-and-shield", "class": "acrobat"})
+    res = await w.slash(lena, "day map")
+    assert_refused(res, "/day start")
+    res = await w.slash(bob, "day settings", {"hours": 6})
+    assert_refused(res, "party leader")
+    res = await w.slash(lena, "day settings", {"hours": 6})
+    assert "wait 6 hours" in public(res)
+    res = await w.slash(lena, "day start", {"province": "saltmire"})
+    text = public(res)
+    assert "A session begins in **The Saltmire**" in text and png_files(res)
+    res = await w.slash(bob, "day map")
+    assert png_files(res) and not answer(res)[1]
+    res = await w.slash(bob, "day check", {"dice": "none"})
+    assert_refused(res, "not waiting")
+    res = await w.slash(bob, "day pick", {"option": "1"})
+    assert_refused(res, "not waiting")
+    res = await w.slash(bob, "day object")
+    assert_refused(res, "not waiting")
+    res = await w.slash(bob, "day trade", {"item": "Hunting Bow", "to": "Ryan"})
+    assert_refused(res, "during the End of Day")
+    res = await w.slash(bob, "reward options")
+    text, ephemeral = answer(res)
+    assert ephemeral and "XP to spend" in embed_text(res)
+    res = await w.slash(bob, "reward untrain", {"what": "stamina square"})
+    assert_refused(res, "Reward Phase")
+    res = await w.slash(bob, "adventurer promote")
+    assert_refused(res, "Promotion requirement of the Acrobat")
+    res = await w.slash(bob, "adventurer promote", {"confirm": True})
+    assert "master side" in public(res) and png_files(res)
+    res = await w.slash(lena, "town done")
+    res = await w.slash(bob, "town done")
+    res = await w.slash(bob, "day trade", {"item": "Iron Sword", "to": "Ryan"})
+    assert_refused(res, "not in your")  # Shannon carries nothing
+    res = await w.slash(lena, "adventurer rest")
+    res = await w.slash(bob, "adventurer rest")
+    res = await w.slash(lena, "day route", {"to": "Reedwick"})
+    assert "proposes" in public(res) and png_files(res)
+    res = await w.slash(bob, "day object", {"reason": "too far"})
+    assert "Shannon objects to the route: too far" in public(res)

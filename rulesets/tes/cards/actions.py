@@ -8,6 +8,7 @@ from rulesets.tes.outcomes.handlers import DayHandler
 
 class Choose(DayHandler):
     type = "day.choose"
+    when = "The leader chooses when an overland card waits for a choice."
     kinds = ("card",)
     summary = "Leader: take one of the overland card's choices."
 
@@ -17,6 +18,7 @@ class Choose(DayHandler):
 
 class Check(DayHandler):
     type = "day.check"
+    when = "Dice and tenacity go into a social check while one is under way."
     kinds = ("check-dice", "check-tenacity")
     summary = "A social check: roll your dice of its lines (first), then commit tenacity."
 

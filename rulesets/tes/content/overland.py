@@ -317,6 +317,8 @@ def _day_effects(e: _Entry, key: str) -> tuple[dict, ...]:
             e.err(f"{key} #{i} {p}")
         if full is not None:
             out.append(full)
+    if sum(1 for x in out if x["type"] == "choose") > 1:
+        e.err(f"{key} has more than one choose effect: write one, with every option in it")
     return tuple(out)
 
 

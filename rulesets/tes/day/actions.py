@@ -44,6 +44,7 @@ class Start(Handler):
 
 class Route(DayHandler):
     type = "day.route"
+    when = "The leader proposes the route in the Overland Phase."
     kinds = ("route", "vote")
     mine = False
     leader_only = True
@@ -71,6 +72,7 @@ class Route(DayHandler):
 
 class Vote(DayHandler):
     type = "day.vote"
+    when = "The party agrees or objects while a proposed route waits."
     kinds = ("vote",)
     summary = "Agree with the proposed route, or object to it."
 
@@ -93,6 +95,7 @@ class Vote(DayHandler):
 
 class Rest(DayHandler):
     type = "day.rest"
+    when = "The Adventurers Rest comes in the End of Day Phase."
     kinds = ("rest",)
     no_session = ("The Adventurers Rest comes at a session's End of Day now: the party leader starts a session "
                   "with `/day start`.")
@@ -119,6 +122,7 @@ class Trade(DayHandler):
 
 class Pick(DayHandler):
     type = "day.pick"
+    when = "A pick answers a card's or a town's question."
     kinds = ("chosen", "either", "town-effect")
     summary = "Answer the day's question: who gains it, your option, or the town effect's choice."
 

@@ -27,6 +27,7 @@ class DayHandler(Handler):
 
     kinds: tuple[str, ...] = ()
     mine: bool = True
+    when = ""  # when this action is taken, for the refusal at any other moment
     no_session = "No session is running. The party leader starts one with `/day start`."
 
     def apply(self, state, action, ctx):
@@ -54,6 +55,8 @@ class DayHandler(Handler):
         raise NotImplementedError
 
     def not_now(self, c: DayCtx) -> str:
+        if self.when:
+            return f"{self.when} The day is not waiting for that now: see `/day status`."
         return "The day is not waiting for that now. See `/day status` for what it waits for."
 
     def not_yours(self, c: DayCtx, owner: str) -> str:

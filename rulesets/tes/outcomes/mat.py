@@ -127,7 +127,6 @@ def buy(state, adv: Adventurer, pack, key: str) -> tuple[int, str]:
     if offer.cost > adv.saved_xp:
         raise RuleError(f"{offer.label.split(' — ')[0]} costs {offer.cost} XP and {adv.name} has {adv.saved_xp}.")
     adv.saved_xp -= offer.cost
-    n = pack.mat.squares_per_row
     if key.startswith("stat:"):
         stat = key[5:]
         row_i, idx, _side = next_square(adv, "stat", stat)
@@ -149,7 +148,6 @@ def buy(state, adv: Adventurer, pack, key: str) -> tuple[int, str]:
     else:  # tenacity
         adv.tenacity += 1
         words = f"gains 1 tenacity ({adv.tenacity}/{pack.mat.tenacity_max})"
-    del n
     return offer.cost, words
 
 

@@ -10,6 +10,7 @@ from rulesets.tes.reward import phase
 
 class Buy(DayHandler):
     type = "reward.buy"
+    when = "XP is spent in the Reward Phase, after an encounter."
     kinds = ("reward",)
     mine = False
     summary = "Spend XP on an advancement (a stat square, a skill die, Cooldown, tenacity)."
@@ -21,6 +22,7 @@ class Buy(DayHandler):
 
 class Untrain(DayHandler):
     type = "reward.untrain"
+    when = "Untraining is done in the Reward Phase, after an encounter."
     kinds = ("reward",)
     mine = False
     summary = "Untrain a stat square, a skill die, a skill line or the Magicka stat (no XP back)."
@@ -32,6 +34,7 @@ class Untrain(DayHandler):
 
 class Done(DayHandler):
     type = "reward.done"
+    when = "This ends your part of a Reward Phase."
     kinds = ("reward",)
     summary = "You are done spending XP this Reward Phase."
 

@@ -9,6 +9,7 @@ from rulesets.tes.town.visit import still_acting
 
 class _TownAction(DayHandler):
     kinds = ("town",)
+    when = "Town actions are taken during a town encounter."
 
     def not_yours(self, c, owner):
         return f"{c.adv(owner).name} has no town actions left here."
