@@ -598,6 +598,20 @@ def _trigger(e: _Entry, default_timing: str | None = None) -> Trigger | None:
     return Trigger(timing or "", text, effects, manual) if e.ok else None
 
 
+_ENTRANCES: dict[tuple, str | None] = {}
+
+
+def _entrance_problem(tiles: dict[str, Tile], placements: list[TilePlacement], kept: bool) -> str | None:
+    """``entrance_problem`` of an encounter's layout, worked out once per layout (overland cards' battles often
+    share their tiles and placements, and the check walks every hex)."""
+    key = (kept, tuple((p.tile, p.offset, p.rotation, repr(tiles[p.tile])) for p in placements))
+    if key not in _ENTRANCES:
+        if len(_ENTRANCES) > 256:
+            _ENTRANCES.clear()
+        _ENTRANCES[key] = entrance_problem(assemble_map(tiles, placements), touch_only=kept)
+    return _ENTRANCES[key]
+
+
 def _load_encounters(folder: Path, errors: list[str], tiles: dict[str, Tile], enemies: dict[str, Enemy],
                      classes: dict[str, ClassDef], tiles_ok: bool, enemies_ok: bool, classes_ok: bool,
                      kept: bool = False, rel: str = "encounters.toml") -> dict[str, Encounter]:
@@ -644,7 +658,7 @@ def _load_encounters(folder: Path, errors: list[str], tiles: dict[str, Tile], en
             if mode == "clash" and ("clash" not in kinds or "entrance" not in kinds):
                 e.err("a clash needs one clash tile and one entrance tile")
             if e.ok:
-                problem = entrance_problem(assemble_map(tiles, placements), touch_only=kept)
+                problem = _entrance_problem(tiles, placements, kept)
                 if problem:
                     e.err(problem)
         # enemies
