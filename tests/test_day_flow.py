@@ -279,3 +279,43 @@ def test_a_town_visit_times_out_and_the_day_goes_on():
     s, ev = run(s, "day.timeout", RYAN, {"ask": pid})
     assert "No answer from Ryan, Shannon in time" in said(ev)
     assert s.days.phase == "end-of-day"
+
+
+def test_a_player_the_day_waits_for_cannot_leave_until_they_answer():
+    s = examples_party()
+    s, _ = run(s, "day.start", RYAN, {})
+    assert "waiting for" in refused(s, "campaign.leave", SHANNON)
+    s, _ = run(s, "town.done", SHANNON)
+    s, ev = run(s, "campaign.leave", SHANNON)
+    assert SHANNON not in s.adventurers
+    s, _ = run(s, "town.done", RYAN)  # the day goes on without her
+    assert s.days.ask.kind == "rest" and s.days.ask.owners == [RYAN]
+
+
+# ------------------------------------------------------------ province effect --
+def end_of_day_with(card: str, setup=None):
+    """Day 2 stays in Brinehold (a town encounter); ``card`` is the peaceful card drawn at the End of Day."""
+    s = day_two(setup=setup)
+    s, _ = run(s, "day.route", RYAN, {"stay": True})
+    s = stack(s, card)
+    s, _ = run(s, "town.done", RYAN)
+    s, ev = run(s, "town.done", SHANNON)
+    return s, said(ev)
+
+
+def test_the_storm_raises_the_spring_flood():
+    s, text = end_of_day_with("ge-p04")  # A Lost Child shows the storm
+    assert "The Tide gauge moves to Spring Flood" in text and s.days.gauge == "flood"
+    assert "base movement is 1" in text
+
+
+def test_a_card_without_icons_changes_nothing():
+    s, text = end_of_day_with("sm-p04")  # Fog on the Causeway has no icon
+    assert "Fog on the Causeway shows no icon. The tide holds: nothing changes." in text
+    assert s.days.gauge == "low"
+
+
+def test_icons_are_read_left_to_right():
+    s, text = end_of_day_with("ge-p03")  # The Old Milestone: moon, then sun
+    assert text.index("shows Moon") < text.index("shows Clear Sky")
+    assert "The Marsh Lantern moves 2 hexes" in text and s.days.gauge == "low"

@@ -185,3 +185,13 @@ def test_the_caravan_at_an_unstable_landmark_is_a_town_encounter_and_gives_tenac
     s, ev = run(s, "town.done", SHANNON)
     assert "each adventurer gains 2 tenacity" in said(ev)
     assert all(a.tenacity == 2 for a in s.adventurers.values())
+
+
+def test_the_cairn_toll_paid_with_luck():
+    def lucky(state):
+        for a in state.adventurers.values():
+            a.tenacity = 2
+    s, _ = at_town(CAIRN, start=(2, 2), setup=lucky)
+    s, ev = run(s, "day.pick", RYAN, {"pick": "2"})
+    assert "The party chooses: Pay with luck" in said(ev)
+    assert all(a.tenacity == 1 for a in s.adventurers.values())
