@@ -18,11 +18,11 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import render  # noqa: E402
-from render import battlemap, dice, lockpick, mat, skirmish  # noqa: E402
+from render import battlemap, dice, lockpick, mat, overland, skirmish  # noqa: E402
 from render.common import encode_png  # noqa: E402
 from render.samples import (  # noqa: E402
     battle_mat_view, enemy_phase_map_view, example_map_view, example_roll_view, lockpick_view, result_map_view,
-    skirmish_map_view,
+    skirmish_map_view, example_overland_view,
 )
 
 GOALS = {"map": 2.5, "mat": 3.0}
@@ -153,6 +153,21 @@ def main() -> None:
     print(_line("roll", *_time(dice.render_roll, [example_roll_view()] * n)))
     print(_line("lockpick", *_time(lockpick.render_lockpick, [lockpick_view()] * n)))
     print(_line("skirmish map", *_time(skirmish.render_skirmish, [skirmish_map_view()] * n)))
+    # the overland map: cold (its static layer drawn each run) and warm (the party moves on a cached layer)
+    ov = example_overland_view()
+    cold_ov = []
+    for i in range(n):
+        v = copy.deepcopy(ov)
+        v["version"] = f"bench-overland-{i}"
+        cold_ov.append(v)
+    print(_line("overland map (cold)", *_time(overland.render_overland, cold_ov, setup=overland.clear_cache)))
+    warm_ov = []
+    for i in range(n):
+        v = copy.deepcopy(ov)
+        v["party"] = {"q": 3, "r": 3 + i % 3}
+        warm_ov.append(v)
+    overland.render_overland(warm_ov[0])
+    print(_line("overland map (warm)", *_time(overland.render_overland, warm_ov)))
     print("caches: map", battlemap.cache_info(), "mat", mat.cache_info())
     for name, ratio in (("map", map_ratio), ("mat", mat_ratio)):
         verdict = "PASS" if ratio <= GOALS[name] else "MISS"

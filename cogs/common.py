@@ -55,7 +55,8 @@ def invocation(interaction: discord.Interaction) -> Invocation:
 
 def allowed_mentions(reply: Reply) -> discord.AllowedMentions:
     """Only the player whose move it is may be pinged; never everyone, roles or others."""
-    users: Any = [discord.Object(int(reply.ping))] if reply.ping and str(reply.ping).isdigit() else False
+    ids = [p for p in [reply.ping, *reply.also_ping] if p and str(p).isdigit()]
+    users: Any = [discord.Object(int(p)) for p in dict.fromkeys(ids)] or False
     return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
 
 

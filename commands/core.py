@@ -161,5 +161,6 @@ def keep_ping_in_party(reply: Reply, state) -> None:
     members = {str(m) for m in getattr(state, "members", [])} if state is not None else set()
     if reply.ping is not None and str(reply.ping) not in members:
         reply.ping = None
+    reply.also_ping = [p for p in reply.also_ping if str(p) in members]
     for extra in reply.followups:
         keep_ping_in_party(extra, state)

@@ -66,6 +66,9 @@ class Prompt:
     timeout_action: str | None = None
     data: dict[str, Any] = field(default_factory=dict, compare=False)
     private: bool = False  # the options are the owner's secret: shown to the owner alone, answered by them alone
+    # several players answer this one question, each for themselves (a town visit, each player's rest):
+    # ``owners`` lists who still has to (``owner`` is the first of them: reminders and deadlines follow it)
+    owners: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not _SAFE.match(self.id):
@@ -86,7 +89,7 @@ class Prompt:
                 "options": [[o.value, o.label, o.detail] for o in self.options], "default": self.default,
                 "pick": self.pick, "ordered": self.ordered, "deadline": self.deadline,
                 "timeout_action": self.timeout_action, "data": dict(self.data)} | (
-                    {"private": True} if self.private else {})
+                    {"private": True} if self.private else {}) | ({"owners": list(self.owners)} if self.owners else {})
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Prompt":
@@ -94,7 +97,11 @@ class Prompt:
                    options=tuple(Option(*o) for o in d.get("options") or ()), default=str(d.get("default") or ""),
                    pick=int(d.get("pick") or 0), ordered=bool(d.get("ordered")), deadline=d.get("deadline"),
                    timeout_action=d.get("timeout_action"), data=dict(d.get("data") or {}),
-                   private=bool(d.get("private")))
+                   private=bool(d.get("private")), owners=tuple(str(o) for o in d.get("owners") or ()))
+
+    def answers(self, user_id: str) -> bool:
+        """Whether ``user_id`` is one of the players this prompt waits for."""
+        return str(user_id) == self.owner or str(user_id) in self.owners
 
 
 def visible_options(prompt: Prompt, viewer: str) -> tuple[Option, ...]:
@@ -145,8 +152,10 @@ def answer(prompt_id: str, actor: str, args: Callable[[Prompt], dict[str, Any]],
         p = open_prompt(state)
         if p is None or p.id != prompt_id:
             raise RuleError(stale)
-        if actor not in (p.owner, getattr(state, "leader", None)) or (p.private and actor != p.owner):
+        if (not p.answers(actor) and actor != getattr(state, "leader", None)) or (p.private and actor != p.owner):
             raise RuleError(not_yours(p, state))
+        if p.owners:  # each of several players answers for themselves
+            return Action(type=p.action, actor=actor, args=args(p))
         return Action(type=p.action, actor=actor, args=args(p), on_behalf=p.owner if p.owner != actor else None)
 
     return build

@@ -95,6 +95,8 @@ class Reply:
     selects: list[Select] = field(default_factory=list)
     ephemeral: bool = False
     ping: str | None = None  # the one user this post may mention (whose move it is)
+    # when several players must act at once (a town visit, the rest), the others this post may mention too
+    also_ping: list[str] = field(default_factory=list)
     update: bool = False  # for a click: edit the clicked message instead of posting a new one
     error: bool = False
     followups: list["Reply"] = field(default_factory=list)  # further posts (e.g. long logs)

@@ -13,15 +13,16 @@ from render.duel import render_duel
 from render.engage import render_engage
 from render.lockpick import render_lockpick
 from render.mat import render_mat, render_sheet
+from render.overland import render_overland
 from render.skirmish import render_skirmish
 
 __all__ = ["KINDS", "clear_caches", "render", "render_lockpick", "render_map", "render_mat", "render_result",
-           "render_roll", "render_sheet", "render_skirmish"]
+           "render_overland", "render_roll", "render_sheet", "render_skirmish"]
 
 #: every picture kind a ruleset may request (``engine.reply.Picture.kind``)
 KINDS = {"mat": render_mat, "sheet": render_sheet, "map": render_map, "result": render_result,
          "roll": render_roll, "lockpick": render_lockpick, "skirmish": render_skirmish,
-         "engage": render_engage, "duel": render_duel}
+         "engage": render_engage, "duel": render_duel, "overland": render_overland}
 
 
 def render(kind: str, view: dict) -> bytes:
@@ -35,9 +36,10 @@ def render(kind: str, view: dict) -> bytes:
 
 def clear_caches() -> None:
     """Forget every cached static layer and palette (the next picture of each kind is drawn cold)."""
-    from render import battlemap, common, mat, skirmish
+    from render import battlemap, common, mat, overland, skirmish
 
     battlemap.clear_cache()
     mat.clear_cache()
+    overland.clear_cache()
     skirmish.clear_cache()
     common.clear_palettes()

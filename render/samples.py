@@ -20,6 +20,43 @@ def _die(line, label, short, level, constellation, where="row"):
             "constellation": constellation, "where": where}
 
 
+def example_overland_view() -> dict:
+    """An overland map of 9 x 8 hexes (the size of the starter pack's province), mid-day: towns, landmarks of
+    every kind, a route, a proposed one, an NPC token and the gauge (the benchmark and the render tests)."""
+    terrain = [("m", "Marsh", "#7e9a5c"), ("s", "Salt flats", "#ddd3b4"), ("h", "Dunes", "#c2a56a"),
+               ("f", "Fen-wood", "#4f7a48"), ("w", "Shallows", "#86b3c4")]
+    features = {(3, 6): ("town", "Brinehold"), (3, 2): ("town", "Reedwick"), (1, 1): ("town", "Cairn Tollan"),
+                (0, 5): ("town", "Ossmere"), (3, 3): ("unstable", ""), (4, 3): ("peaceful", ""),
+                (4, 5): ("conflict", ""), (1, 2): ("conflict", ""), (0, 2): ("peaceful", ""), (5, 4): ("unstable", "")}
+    hexes = []
+    for r in range(8):
+        for col in range(9):
+            if (r, col) in ((0, 0), (0, 7), (0, 8), (1, 8), (5, 0), (6, 0), (7, 0), (7, 1), (7, 8)):
+                continue
+            q = col - (r - (r & 1)) // 2
+            t = terrain[(q * 3 + r * 5) % len(terrain)]
+            h = {"q": q, "r": r, "terrain": t[0], "color": t[2]}
+            f = features.get((q, r))
+            if f:
+                h["feature"] = f[0]
+                if f[0] == "town":
+                    h["town"] = f[1].lower().replace(" ", "-")
+                    h["name"] = f[1]
+            hexes.append(h)
+    return {"title": "The Saltmire (SM)", "version": "sample-overland", "hexes": hexes,
+            "terrain": [{"letter": a, "name": b, "color": c} for a, b, c in terrain], "closed": [],
+            "party": {"q": 3, "r": 3}, "route": [[3, 6], [3, 5], [3, 4], [3, 3]], "proposal": [],
+            "tokens": [{"kind": "npc", "name": "Marsh Lantern", "q": 2, "r": 3, "path": [[1, 3], [2, 3]]}],
+            "day": 2, "day_limit": 12, "status": "Encounter Phase · The Broken Weir",
+            "gauge": {"name": "Tide", "at": "high", "steps": [{"id": "low", "name": "Low Tide", "movement": 3},
+                                                             {"id": "high", "name": "High Tide", "movement": 2},
+                                                             {"id": "flood", "name": "Spring Flood", "movement": 1}]},
+            "compass": {"corner": "top-right", "faces": ["ne", "e", "se", "sw", "w", "nw"]},
+            "log": ["Fatigue movement to 3,3: each adventurer gains 1 light fatigue.",
+                    "The party moves 3 hexes: 3,6 → 3,5 → 3,4 → 3,3.",
+                    "The party stops at the unstable landmark (3,3) and rolls the unstable die: 6, peaceful."]}
+
+
 def example_mat_view() -> dict:
     """Ryan's Dark Elf at creation, with the Sorcerer class sheet (novice side)."""
     stamina = {"kind": "stat", "stat": "stamina"}

@@ -14,12 +14,12 @@ def run(state, type_, actor, args=None, forced=None):
     return applied.state, applied.events
 
 
-def party(*, difficulty="adept", ryan=True):
+def party(*, difficulty="adept", ryan=True, rules_revision=RULES):
     """Shannon (Argonian, One Hand and Shield, player S) and Ryan (Dark Elf, Destruction Staff, player R)."""
     s, _ = run(None, "campaign.new", "S", {"name": "Test", "difficulty": difficulty, "pack": "starter",
                                            "channel_id": "c", "guild_id": "g", "seed": 7,
                                            "pack_version": load_pack("starter").content_hash,
-                                           "rules": RULES})
+                                           "rules": rules_revision})
     s, _ = run(s, "adventurer.create", "S", {"name": "Shannon", "race": "argonian", "line": "one-hand-and-shield"})
     if ryan:
         s, _ = run(s, "campaign.join", "R")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.rulesets import Ruleset, register
 from rulesets.tes import rules
-from rulesets.tes.rules.battle_prompts import open_prompt
+from rulesets.tes.rules.days import open_prompt
 from rulesets.tes.rules.transfer import check_pack, check_state
 from rulesets.tes.state import RULES, SCHEMA, Campaign
 
@@ -25,7 +25,8 @@ RULESET = register(Ruleset(
     check_pack=check_pack,
     open_prompt=open_prompt,
     rules=RULES,
-    description="Co-op adventurers on a hex map: creation, mats, clash battles with enemy AI, lockpicking.",
+    description="Co-op adventurers on a hex map: creation, mats, sessions of days in a province, clash battles with "
+                "enemy AI, lockpicking.",
 ))
 
 # The command layer and presenter register their commands and buttons when imported.
@@ -36,6 +37,7 @@ from rulesets.tes.present import lockpick as _lockpick  # noqa: E402,F401
 from rulesets.tes.present import battle_prompts as _battle_prompts  # noqa: E402,F401
 from rulesets.tes.present import answers as _answers  # noqa: E402,F401
 from rulesets.tes.present import items as _items  # noqa: E402,F401
+from rulesets.tes.present import day as _day  # noqa: E402,F401
 from rulesets.tes.present.handlers import TesPresenter  # noqa: E402
 
 RULESET.present = TesPresenter()  # what the shared commands ask of this game

@@ -10,11 +10,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulesets.tes.battle_state import Battle, BattleSummary, CompanionEntry, ItemDeck
+from rulesets.tes.day_state import Session
 
 # 1: before rulesets (no ruleset/pack_version); 2: records its ruleset and pack version;
 # 3: the battle is typed (every key written) and the game's records left ``settings``
 #    (item decks, lasting companions, class rewards, battle count, last battle are fields)
-SCHEMA = 3
+# 4: a session's days (``days``: province, decks, party token, phase, what waits; None = no session running)
+SCHEMA = 4
 
 #: The rules revision a new campaign plays by (``Campaign.rules``).  A campaign keeps the revision it began on,
 #: so its log replays exactly; its leader moves it to the newest with ``/campaign update`` between battles.
@@ -30,7 +32,12 @@ SCHEMA = 3
 #: 2: an interrupt's free move during an enemy's turn is made (the player is asked where); "after an enemy
 #:    engages you" interrupts are offered; a prevention question comes for damage on your own turn and from
 #:    enemy skills too, and never for no damage; an ally's guard interrupt answers damage to an ally.
-#: 3: an engage with no dice (a bare ``/engage``, or ``dice:"0 ..."``) asks first and goes ahead only on yes.
+#: 3: an engage with no dice (a bare ``/engage``, or ``dice:"0 ..."``) asks first and goes ahead only on yes; so do
+#:    a second move that would give up the turn's engage and an ability that would change nothing; a roll resolved
+#:    in part names the dice left out; the pool never draws the chip of a named enemy already on the map.
+#:    The Adventurers Rest is the End of Day Phase's (each player chooses which cooldown dice it removes;
+#:    Expert discards an item): ``/adventurer rest`` no longer rests the party between battles (``party.rest``
+#:    is refused; its old logs replay as they played).
 RULES = 3
 
 #: The starter pack's versions before 2026-11-23 09:40 (the first releases): their campaigns are rules revision 0.
@@ -252,6 +259,7 @@ class Campaign:
     ruleset: str = "tes"
     names: dict[str, str] = field(default_factory=dict)  # member id -> display name, refreshed when they act
     rules: int = 1  # the rules revision the campaign plays by (RULES when it began; 0 or 1 before they were recorded)
+    days: Session | None = None  # the session of days under way (rulesets.tes.day), None between sessions
 
     def to_dict(self, *, copy: bool = True) -> dict[str, Any]:
         c = _plain if copy else _same
@@ -284,6 +292,7 @@ class Campaign:
             "pack_version": self.pack_version,
             "names": dict(self.names),
             "rules": self.rules,
+            "days": self.days.to_dict() if self.days is not None else None,
         }
 
     @classmethod
@@ -317,6 +326,7 @@ class Campaign:
             names={str(k): v[:32] for k, v in (d.get("names") or {}).items() if isinstance(v, str)}
             if isinstance(d.get("names"), dict) else {},
             rules=_rules_of(d),
+            days=Session.from_dict(d.get("days")),
         )
 
     def clone(self) -> "Campaign":
@@ -368,6 +378,10 @@ def _upgrade(d: dict[str, Any]) -> dict[str, Any]:
                 d[key] = settings.pop(key)
         d["settings"] = settings
         version = 3
+    if version == 3:
+        # Saved before sessions of days: no session is running; the party plays battles as before.
+        d["days"] = None
+        version = 4
     d["schema"] = SCHEMA
     return d
 

@@ -28,7 +28,9 @@ FATIGUE_AFTER = 5
 
 # ----------------------------------------------------------------- setup --
 def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | None, ep: int | None,
-          session_table: int | None) -> None:
+          session_table: int | None, province: str | None = None) -> None:
+    """Set a battle up.  ``province``: the code of the session's province (a battle started by the day);
+    the enemy bags then hold only chips without a province code or with this one (p.15)."""
     pack, state = c.pack, c.state
     enc = pack.encounters.get(encounter_id)
     if enc is None:
@@ -66,7 +68,7 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
         ep_txt = f"enemy pool {ep} → levels {', '.join(map(str, levels)) or 'none'}"
         # from rules revision 3 the named enemies' chips are out of the bag (before, a second Warden could come)
         drawn = pool.draw(pack, levels, c.dice, required=enc.required_enemies,
-                          on_map=tuple(named) if state.rules >= 3 else ())
+                          on_map=tuple(named) if state.rules >= 3 else (), province=province)
         if not encounter_rules(state):
             drawn, named = named + drawn, []
     # named and quest units take the lettered hexes (A, B, ...) and cost no enemy pool points;

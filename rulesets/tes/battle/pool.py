@@ -38,17 +38,21 @@ def plan_levels(ep: int, slots: int) -> list[int]:
 
 
 def draw(pack, levels: list[int], dice: Dice, *, bag_only: tuple[str, ...] = (),
-         required: tuple[str, ...] = (), on_map: tuple[str, ...] = ()) -> list[str]:
+         required: tuple[str, ...] = (), on_map: tuple[str, ...] = (), province: str | None = None) -> list[str]:
     """Draw one chip per level from its bag (chips come back to the bag only after battle).
 
     ``bag_only``: the bag holds only these enemy ids (the Jailbreak's five).  ``required``:
     enemy ids that must be among the draws (drawn first at their level when the plan has one).
     ``on_map``: enemy ids already on the map (a named enemy set up first): their chips are not in the bag
     (pp.21, 54), so neither side of them is drawn.
+    ``province``: the session's province code: a chip with a province code of another province stays out
+    of the bags (p.15); None (a battle outside a session) keeps every chip, as before.
     """
     chips: dict[str, dict[int, str]] = {}
     for e in pack.enemies.values():
         if e.quest_unit:
+            continue
+        if province is not None and getattr(e, "province", None) not in (None, "", province):
             continue
         chips.setdefault(e.chip, {})[e.level] = e.id
     if bag_only:

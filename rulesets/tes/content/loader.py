@@ -598,10 +598,23 @@ def _trigger(e: _Entry, default_timing: str | None = None) -> Trigger | None:
     return Trigger(timing or "", text, effects, manual) if e.ok else None
 
 
+_ENTRANCES: dict[tuple, str | None] = {}
+
+
+def _entrance_problem(tiles: dict[str, Tile], placements: list[TilePlacement], kept: bool) -> str | None:
+    """``entrance_problem`` of an encounter's layout, worked out once per layout (overland cards' battles often
+    share their tiles and placements, and the check walks every hex)."""
+    key = (kept, tuple((p.tile, p.offset, p.rotation, repr(tiles[p.tile])) for p in placements))
+    if key not in _ENTRANCES:
+        if len(_ENTRANCES) > 256:
+            _ENTRANCES.clear()
+        _ENTRANCES[key] = entrance_problem(assemble_map(tiles, placements), touch_only=kept)
+    return _ENTRANCES[key]
+
+
 def _load_encounters(folder: Path, errors: list[str], tiles: dict[str, Tile], enemies: dict[str, Enemy],
                      classes: dict[str, ClassDef], tiles_ok: bool, enemies_ok: bool, classes_ok: bool,
-                     kept: bool = False) -> dict[str, Encounter]:
-    rel = "encounters.toml"
+                     kept: bool = False, rel: str = "encounters.toml") -> dict[str, Encounter]:
     doc = _read_toml(folder / rel, rel, errors)
     out: dict[str, Encounter] = {}
     for xid, e in _entries(doc, "encounter", rel, errors, "encounter"):
@@ -645,7 +658,7 @@ def _load_encounters(folder: Path, errors: list[str], tiles: dict[str, Tile], en
             if mode == "clash" and ("clash" not in kinds or "entrance" not in kinds):
                 e.err("a clash needs one clash tile and one entrance tile")
             if e.ok:
-                problem = entrance_problem(assemble_map(tiles, placements), touch_only=kept)
+                problem = _entrance_problem(tiles, placements, kept)
                 if problem:
                     e.err(problem)
         # enemies
@@ -804,6 +817,14 @@ def _load_folder(folder: Path, *, kept: bool = False) -> Pack:
     encounters = _load_encounters(folder, errors, tiles, enemies, classes, tiles_ok, enemies_ok, classes_ok, kept)
     enc_ok = _count_errors(errors, "encounters.toml", n)
     quests = _load_quests(folder, errors, encounters, enc_ok)
+    # the campaign's day: overland cards, provinces and their gazetteers (rulesets.tes.content.overland)
+    from rulesets.tes.content.overland import load_overland
+
+    icons, cards, provinces, card_battles = load_overland(
+        folder, errors, lines=lines, items=items, encounters=encounters,
+        load_encounters=lambda rel: _load_encounters(folder, errors, tiles, enemies, classes, tiles_ok, enemies_ok,
+                                                     classes_ok, kept, rel=rel))
+    encounters = {**encounters, **card_battles}
     _check_companion_refs(errors, companions, items, encounters)
     if meta is not None and not meta[5] and not any(x.startswith("pack.toml") for x in errors):
         errors.append('pack.toml, pack: is missing the field "enemy_combat_die"')
@@ -811,7 +832,8 @@ def _load_folder(folder: Path, *, kept: bool = False) -> Pack:
         raise ContentError(errors or ["pack.toml: could not be read"])
     ident, name, version, description, mat, enemy_die, supply = meta
     return Pack(ident, name, version, description, folder, races, lines, classes, enemies, items, tiles,
-                encounters, quests, mat, enemy_die, enemy_skills, companions, supply)
+                encounters, quests, mat, enemy_die, enemy_skills, companions, supply,
+                overland_icons=icons, overland_cards=cards, provinces=provinces)
 
 
 

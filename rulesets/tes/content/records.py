@@ -373,6 +373,11 @@ class Pack:
     companions: dict[str, Companion] = field(default_factory=dict)
     supply: Supply = field(default_factory=Supply)
     content_hash: str = ""  # the pack's version: a hash of its files (rulesets.tes.content.packs.content_hash)
+    # the campaign's day (rulesets.tes.content.overland): overland icons, overland cards (general and every
+    # province's, by id) and provinces (map, effect, gazetteer) by id
+    overland_icons: dict[str, Any] = field(default_factory=dict)
+    overland_cards: dict[str, Any] = field(default_factory=dict)
+    provinces: dict[str, Any] = field(default_factory=dict)
 
     def die(self, die_id: str) -> DieType:
         for line in self.lines.values():

@@ -230,6 +230,10 @@ async def battle_reply(inv: Invocation, out, *, mat_for: str | None = None, titl
     reply = Reply(content=content, pictures=pictures, ping=ping, followups=followups)
 
     await attach_prompts(inv, out, reply)  # resolve / prevention buttons, changed mats, the time-out
+    if state.battle is None and state.days is not None:  # a card's battle ended: the day goes on in this post
+        from rulesets.tes.present.day import attach_day
+
+        await attach_day(inv, out, reply, text=reply.content, picture=True)
     return reply
 
 

@@ -91,11 +91,45 @@ async def adventurer_retire(inv: Invocation, player=None, confirm=None) -> Reply
     return Reply(content=events_text(out.events))
 
 
-@command("adventurer rest", "Leader: the Adventurers Rest between battles — heal and clear cooldown dice by difficulty.",
-         ruleset="tes")
-async def adventurer_rest(inv: Invocation) -> Reply:
-    out = await inv.do("party.rest")
-    return Reply(content=events_text(out.events))
+@command("adventurer rest", "The Adventurers Rest at the End of Day: heal, and remove the cooldown dice you choose.",
+         Opt("dice", str, "Places on your cooldown track to clear, counted from the left, e.g. 2 or 1,3 "
+             "(default: the leftmost)"),
+         Opt("item", str, "Expert: the item you discard to rest"),
+         Opt("use", bool, "Expert: resolve the consumable you discard"),
+         Opt("skip", bool, "Do not rest tonight"),
+         PLAYER, ruleset="tes", renders=True)
+async def adventurer_rest(inv: Invocation, dice=None, item=None, use=None, skip=None, player=None) -> Reply:
+    state = await _state(inv)
+    if state.rules < 3:  # campaigns on an older rules revision: the leader rests the party between battles
+        out = await inv.do("party.rest")
+        return Reply(content=events_text(out.events))
+    args: dict = {}
+    if dice:
+        try:
+            args["dice"] = [int(x) for x in re.split(r"[\s,]+", dice.strip()) if x]
+        except ValueError:
+            raise RuleError("`dice:` lists places on your cooldown track, counted from the left: e.g. `2` or "
+                            "`1,3`.") from None
+    if item:
+        args["item"] = item[:60]
+    if use:
+        args["use"] = True
+    if skip:
+        args["skip"] = True
+    out = await inv.do("day.rest", args, player=player)
+    from rulesets.tes.present.day import day_reply
+
+    return await day_reply(inv, out)
+
+
+@command("adventurer promote", "Flip your class sheet to its master side once its promotion requirement is met.",
+         Opt("confirm", bool, "yes: the requirement is met (the party checks it)"), PLAYER, renders=True)
+async def adventurer_promote(inv: Invocation, confirm=None, player=None) -> Reply:
+    out = await inv.do("adventurer.promote", {"confirm": bool(confirm)}, player=player)
+    owner = str(player) if player else inv.user_id
+    reply = await adventurer_show(inv, player=owner, state=out.state)
+    reply.content = events_text(out.events)
+    return reply
 
 
 # ----------------------------------------------------------------- content --
@@ -156,6 +190,10 @@ async def autocomplete(inv: Invocation, source: str, current: str) -> list[tuple
     if source == "forms":
         return [(f"{v}", k) for k, v in _form_names().items() if current.lower() in (k + v).lower()]
     pack = await _any_pack(inv)
+    if source == "provinces":
+        return [(p.name, k) for k, p in pack.provinces.items() if current.lower() in (k + p.name).lower()][:25]
+    if source in ("advancements", "untrain"):
+        return await _reward_choices(inv, source, current)
     kind = {"races": "races", "lines": "lines", "classes": "classes", "encounters": "encounters",
             "items": "items", "enemies": "enemies"}.get(source)
     if kind is None:
@@ -168,6 +206,18 @@ async def autocomplete(inv: Invocation, source: str, current: str) -> list[tuple
             continue
         out.append((name, ident))
     return out[:25]
+
+
+async def _reward_choices(inv: Invocation, source: str, current: str) -> list[tuple[str, str]]:
+    from rulesets.tes.outcomes import mat
+
+    state = await inv.service.campaign(inv.channel_id)
+    adv = state.adventurers.get(inv.user_id) if state else None
+    if adv is None:
+        return []
+    pack = _pack(state)
+    offers = mat.purchases(state, adv, pack, adv.saved_xp) if source == "advancements" else mat.untrainables(adv, pack)
+    return [(o.label[:100], o.key) for o in offers if current.lower() in o.label.lower()][:25]
 
 
 def _form_names() -> dict[str, str]:
@@ -236,18 +286,31 @@ class TesPresenter:
             from rulesets.tes.present.battle import battle_reply
 
             return await battle_reply(inv, out)
+        if out.state.days is not None:  # during a session: the day as it is again, and who must act
+            from rulesets.tes.present.day import day_reply
+
+            return await day_reply(inv, out, picture=True)
         return None
 
     async def timeout_reply(self, inv: Invocation, out) -> Reply:
-        """The post after a prompt's time-out (engine.deadlines): the battle as it is now."""
+        """The post after a prompt's time-out (engine.deadlines): the battle, or the day, as it is now."""
+        if out.state.battle is None and out.state.days is not None:  # a question of the day timed out
+            from rulesets.tes.present.day import day_reply
+
+            return await day_reply(inv, out)
         from rulesets.tes.present.battle import battle_reply
 
         return await battle_reply(inv, out)
 
     def prompt_minutes(self, state) -> int:
-        """Minutes for a prompt saved without a deadline (engine.deadlines.sweep)."""
+        """Minutes for a prompt saved without a deadline (engine.deadlines.sweep); a question of the day
+        without a deadline waits (``/day settings hours:0``)."""
+        from engine.prompts import open_prompt
         from rulesets.tes.rules.battle_prompts import prevent_timeout_minutes
 
+        prompt = open_prompt(state)
+        if prompt is not None and prompt.kind.startswith("day-"):
+            return 0
         return prevent_timeout_minutes(state)
 
     async def autocomplete(self, inv: Invocation, source: str, current: str) -> list[tuple[str, str]]:
@@ -255,11 +318,16 @@ class TesPresenter:
 
     def help_lines(self) -> str:
         return ("**Adventurers**: `/adventurer create` (or `/adventurer guide` for menus) → `/adventurer show`.\n"
+                "**Days**: the leader `/day start`; `/day status` shows the overland map and who acts; `/day route`, "
+                "`/town visit`, `/reward buy`, `/adventurer rest` (or the buttons).\n"
                 "**Battle**: the leader `/battle start encounter:jailbreak`; on your turn `/move`, `/engage`, "
                 "`/resolve` (or the buttons), `/ability`, `/endturn`. `/battle map` any time; `/content races`.")
 
     def settings_lines(self, state) -> list[tuple[str, str]]:
         from rulesets.tes.rules.battle_prompts import prevent_timeout_minutes as timeout_of
 
-        return [("prevent_timeout_minutes", f"{timeout_of(state)} (0 = wait for the answer without a time-out)")]
+        from rulesets.tes.outcomes.asks import day_hours
+
+        return [("prevent_timeout_minutes", f"{timeout_of(state)} (0 = wait for the answer without a time-out)"),
+                ("day_hours", f"{day_hours(state)} (hours a question of the day waits; change with `/day settings`)")]
 

@@ -32,7 +32,9 @@ def whose_move_text(state: Campaign) -> str:
         return "Creating adventurers: " + ", ".join(f"<@{m}>" for m in missing) + " still to go"
     if not state.adventurers:
         return "Nobody yet: create adventurers with `/adventurer create`"
-    return "Party's choice: start a battle when ready"
+    if state.days is not None and state.days.phase != "over":
+        return "The day moves on: see `/day status`"
+    return "Party's choice: start a session with `/day start`, or a battle"
 
 
 def status_embed(state: Campaign, pack) -> Embed:
@@ -58,6 +60,16 @@ def status_embed(state: Campaign, pack) -> Embed:
     if state.battle:
         b = state.battle
         e.add("Battle", f"{b.name or 'battle'} · round {b.round}")
+    if state.days is not None:
+        from rulesets.tes.day_state import PHASE_NAMES
+        from rulesets.tes.present.day_view import waiting_line
+
+        s = state.days
+        prov = pack.provinces.get(s.province)
+        where = f"{prov.name if prov else s.province}, day {state.day_dial or '—'} of 12"
+        line, _owners = waiting_line(state, lambda o: f"<@{o}>")
+        e.add("Session", f"{where} · {PHASE_NAMES.get(s.phase, s.phase)} Phase" + (f"\n{line}" if line else "")
+              + "\nThe overland map: `/day status`.")
     return e
 
 

@@ -15,6 +15,12 @@ from rulesets.tes.rules.table import TURN_HOOKS, Handler, action, subject
 from rulesets.tes.rules.adventurer import Create
 
 
+def after_battle(c: Ctx) -> None:
+    from rulesets.tes.rules.days import after_battle as hand_back
+
+    hand_back(c)
+
+
 def _ctx(state, ctx) -> Ctx:
     return Ctx(state, ctx.pack_for(state), ctx.dice, now=ctx.now)
 
@@ -44,6 +50,7 @@ class TurnAction(Handler):
             raise RuleError(why)
         self.step(c, owner, action.args)
         flow.proceed(c)
+        after_battle(c)  # a battle a card started hands its result back to the day
         return state, c.events
 
     def step(self, c: Ctx, owner: str, args: dict) -> None:
@@ -60,6 +67,9 @@ class Start(Handler):
         if state.battle:
             raise RuleError(f"A battle is already going on ({state.battle.name}, round "
                             f"{state.battle.round}). See `/battle status`.")
+        if state.days is not None and state.days.phase != "over":
+            raise RuleError("A session of days is under way: its battles come from the day's encounters. "
+                            "See `/day status`.")
         if not state.adventurers:
             raise RuleError("Nobody has an adventurer yet. Create them with `/adventurer create` first.")
 
@@ -84,6 +94,9 @@ class Start(Handler):
         for o in order:
             adv = state.adventurers[o]
             if adv.hp <= 0:
+                if state.rules >= 3:
+                    raise RuleError(f"{adv.name} has no HP left and cannot fight. The Adventurers Rest at the End "
+                                    "of Day heals them: start a session of days with /day start.")
                 raise RuleError(f"{adv.name} has no HP left and cannot fight. The party leader rests the party "
                                 "with /adventurer rest (heals by difficulty), then starts the battle.")
         c = _ctx(state, ctx)

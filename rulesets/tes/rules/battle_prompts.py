@@ -140,6 +140,9 @@ class _Timeout(Handler):
             raise RuleError(self.off)
         c = Ctx(state, ctx.pack_for(state), ctx.dice, now=ctx.now)
         self.fire(c, int(action.args.get("minutes") or prevent_timeout_minutes(state)), key)
+        from rulesets.tes.rules.days import after_battle
+
+        after_battle(c)  # a battle a card started hands its result back to the day
         return state, c.events
 
 

@@ -96,6 +96,10 @@ def _busy(state) -> str | None:
 
 
 def _on_leave(state, who: str) -> list[Event]:
+    s = state.days
+    if s is not None and s.ask is not None and who in s.ask.owners:  # the day waits for them: nobody would answer
+        raise RuleError("The day is waiting for {@player} to answer its question (see /day status). Answer it "
+                        "first (the party leader may answer for them), then leave.", player=who)
     adv = state.adventurers.pop(who, None)
     return [Event("retired", f"{adv.name} retires from the party.", {"player": who})] if adv else []
 

@@ -1,5 +1,8 @@
 """The Adventurers Rest, taken by the leader between battles.
 
+Campaigns on rules revisions 1 and 2 only (rules revision 3 rests in the End of Day Phase:
+rulesets.tes.day.rest); the action stays so their logs replay as they played.
+
 The rulebook rests the party in the End of Day Phase (p.45): by difficulty,
 each adventurer removes dice from the cooldown track and heals (Apprentice 2
 and 2 HP; Adept and Expert 1 and 1 HP). Until the campaign day is in the bot,
@@ -23,6 +26,9 @@ class Rest(Handler):
     summary = "Adventurers Rest between battles: heal and clear the cooldown track by difficulty (leader)."
 
     def check(self, state, action, ctx):
+        if state.rules >= 3:  # rules revision 3: the rest is the End of Day's (rulesets.tes.day.rest)
+            raise RuleError("The Adventurers Rest is part of the End of Day now: during a session's End of Day "
+                            "Phase each player rests with /adventurer rest. Start a session with /day start.")
         if state.battle:
             raise RuleError("The party can't rest in the middle of a battle; rest once it is over.")
         if not state.adventurers:

@@ -1,0 +1,171 @@
+"""The End of Day's Adventurers Rest (p.45, difficulty p.13, full party defeat p.67) and trading.
+
+Each player rests their own adventurer (``/adventurer rest``): it heals by difficulty (Apprentice 2 HP, Adept
+and Expert 1; a defeated adventurer healed above 0 is revived) and removes the cooldown dice its player
+chooses, in any position (Apprentice 2, otherwise 1; this is not a Recovery step).  On Expert an adventurer
+must discard an item to rest (a consumable discarded this way may resolve its effects); after a full party
+defeat an Expert adventurer heals 1 HP even without discarding, but must discard to remove a die.
+Until the last adventurer has rested, adventurers may trade items (``/day trade``) and move their own items
+between pack and ready slots (``/item ready``, ``/item stow``).  A party that skips the rest cannot trade.
+"""
+from __future__ import annotations
+
+from engine.core import RuleError
+from engine.text import slug
+from rulesets.tes.battle import items
+from rulesets.tes.battle.inventory import find, lose
+from rulesets.tes.outcomes.asks import answered, close, open_ask
+from rulesets.tes.outcomes.context import DayCtx
+
+REST = {"apprentice": (2, 2), "adept": (1, 1), "expert": (1, 1)}  # difficulty -> (cooldown dice removed, HP)
+
+
+def amounts(state) -> tuple[int, int]:
+    return REST.get(state.difficulty, (1, 1))
+
+
+def ask(c: DayCtx) -> None:
+    dice, hp = amounts(c.state)
+    expert = " On Expert, each adventurer discards an item to rest (`item:`)." if c.state.difficulty == "expert" else ""
+    c.say("rest", f"🛏️ The Adventurers Rest ({c.state.difficulty.title()}): each adventurer heals {hp} HP and "
+                  f"removes {dice} {'die' if dice == 1 else 'dice'} of their choice from their cooldown track "
+                  f"(`/adventurer rest dice:`).{expert} Trade items first with `/day trade` if you like.")
+    open_ask(c, "rest", c.party())
+
+
+def take(c: DayCtx, owner: str, positions=None, item=None, use=False, skip=False) -> None:
+    """One adventurer's rest: ``positions`` are 1-based places on the cooldown track (default: the leftmost)."""
+    s = c.s
+    adv = c.adv(owner)
+    n_dice, hp = amounts(c.state)
+    expert = c.state.difficulty == "expert"
+    defeated_party = bool(s.encounter and s.encounter.defeated)
+    discarded = None
+    if skip:
+        if expert and defeated_party:
+            healed = _heal(adv, 1)
+            c.say("rest", f"{adv.name} does not rest, but after the party's defeat heals {healed} HP "
+                          f"({adv.hp}/{adv.max_hp}).", player=owner)
+        else:
+            c.say("rest", f"{adv.name} does not rest tonight.", player=owner)
+        _done(c, owner)
+        return
+    if expert:
+        held = list(adv.ready) + list(adv.pack)
+        if not item:
+            if not held:
+                if defeated_party:
+                    healed = _heal(adv, 1)
+                    c.say("rest", f"{adv.name} has no item to discard, so cannot rest; after the party's defeat "
+                                  f"they heal {healed} HP ({adv.hp}/{adv.max_hp}).", player=owner)
+                else:
+                    c.say("rest", f"{adv.name} has no item to discard, so cannot rest tonight (Expert).",
+                          player=owner)
+                _done(c, owner)
+                return
+            raise RuleError(f"On Expert {adv.name} must discard an item to rest: name it with `item:` ("
+                            + ", ".join(c.pack.items[i].name for i in held) + "), or `skip:yes` to not rest.")
+        discarded = find(c, owner, item)
+    chosen = _positions(adv, positions, n_dice)
+    if discarded is not None:
+        it = c.pack.items[discarded]
+        if use and it.subtype == "consumable":
+            c.say("rest", f"{adv.name} discards {it.name} to rest and resolves it.", player=owner, item=discarded)
+            items.use(c, owner, discarded)
+            if discarded in adv.ready + adv.pack:
+                lose(c, owner, discarded)
+        else:
+            if use:
+                raise RuleError(f"Only a consumable resolves when it is discarded to rest; {it.name} is a "
+                                f"{it.subtype}. Leave `use:` out.")
+            lose(c, owner, discarded)
+            c.say("rest", f"{adv.name} discards {it.name} to rest.", player=owner, item=discarded)
+    removed = [adv.cooldown[i] for i in chosen]  # a skill die is recovered; fatigue and status go back
+    for i in sorted(chosen, reverse=True):
+        adv.cooldown.pop(i)
+    was_down = adv.hp <= 0
+    healed = _heal(adv, hp)
+    revived = " and is revived" if was_down and adv.hp > 0 else ""
+    what = ", ".join(_entry(c, adv, e) for e in removed) or "nothing (the track is empty)"
+    c.say("rest", f"🛏️ {adv.name} rests: heals {healed} HP ({adv.hp}/{adv.max_hp}){revived}; removes {what}.",
+          player=owner, healed=healed, removed=len(removed))
+    _done(c, owner)
+
+
+def _heal(adv, n: int) -> int:
+    got = max(0, min(n, adv.max_hp - adv.hp))
+    adv.hp += got
+    return got
+
+
+def _done(c: DayCtx, owner: str) -> None:
+    c.s.rested.append(owner)
+    if answered(c, owner):
+        close(c)
+
+
+def _positions(adv, positions, n: int) -> list[int]:
+    track = adv.cooldown
+    if positions is None or positions == "" or positions == []:
+        return list(range(min(n, len(track))))
+    raw = positions if isinstance(positions, (list, tuple)) else str(positions).replace(",", " ").split()
+    try:
+        picks = [int(p) for p in raw]
+    except (TypeError, ValueError):
+        raise RuleError("`dice:` lists places on your cooldown track, counted from the left: e.g. `dice:2` or "
+                        "`dice:1,3`.") from None
+    if len(set(picks)) != len(picks):
+        raise RuleError("Name each place on the cooldown track once.")
+    if len(picks) > n:
+        raise RuleError(f"The rest removes {n} {'die' if n == 1 else 'dice'} at this difficulty; you named "
+                        f"{len(picks)}.")
+    bad = [p for p in picks if not 1 <= p <= len(track)]
+    if bad:
+        raise RuleError(f"{adv.name}'s cooldown track holds {len(track)} "
+                        f"{'die' if len(track) == 1 else 'dice'}: choose places 1 to {len(track)}.")
+    return [p - 1 for p in picks]
+
+
+def _entry(c: DayCtx, adv, e: dict) -> str:
+    if "die" in e:
+        d = adv.dice.get(e["die"])
+        try:
+            return (c.pack.die(d["type"]).name if d else e["die"]) + " (recovered)"
+        except KeyError:
+            return e["die"]
+    if e.get("fatigue") == "light":
+        return "1 light fatigue"
+    if e.get("fatigue") == "over":
+        return "1 overfatigue"
+    return f"{e.get('status')} status"
+
+
+def trade(c: DayCtx, owner: str, item, to) -> None:
+    s = c.s
+    if s.phase != "end-of-day" or s.ask is None or s.ask.kind != "rest":
+        if s.phase == "end-of-day" and s.skip_rest:
+            raise RuleError("The party skipped the Adventurers Rest tonight, so it cannot trade items (p.45).")
+        raise RuleError("Items are traded during the End of Day's Adventurers Rest, before the last adventurer "
+                        "rests. See `/day status`.")
+    adv = c.adv(owner)
+    card = find(c, owner, item)
+    key = slug(str(to or "").lstrip("@"))
+    target = next((o for o in c.party() if o == str(to).lstrip("@") or slug(c.adv(o).name) == key), None)
+    if target is None or target == owner:
+        raise RuleError("Give the item to another adventurer of the party: `to:` is their name ("
+                        + ", ".join(c.adv(o).name for o in c.party() if o != owner) + ").")
+    other = c.adv(target)
+    it = c.pack.items[card]
+    if it.subtype == "pet" and card in adv.ready:
+        raise RuleError(f"{it.name} is a pet in a ready slot; it stays with {adv.name}.")
+    if len(other.ready) + len(other.pack) >= c.pack.mat.inventory_max:
+        raise RuleError(f"{other.name}'s inventory is full ({c.pack.mat.inventory_max} cards).")
+    for where in (adv.ready, adv.pack):
+        if card in where:
+            where.remove(card)
+    expended = card in adv.expended
+    if expended:
+        adv.expended.remove(card)
+        other.expended.append(card)
+    other.pack.append(card)
+    c.say("trade", f"🤝 {adv.name} gives {it.name} to {other.name} (in the pack).", player=owner, item=card)

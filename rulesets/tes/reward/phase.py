@@ -1,0 +1,127 @@
+"""The Reward Phase's steps (p.43).
+
+1. Gain rewards: for a successful encounter the XP Dial goes up by its XP and each adventurer gains that much
+   unspent XP (more than 3 is kept until the end of the phase).  At an unstable landmark, after a peaceful or
+   conflict card or a traveling caravan, each adventurer gains 2 tenacity whether it succeeded or not.
+2. Untrain (free, no XP back; Health, Stamina and Combat stay) and 3. gain advancements with XP: each player
+   answers for their own adventurer (``/reward untrain``, ``/reward buy``, ``/reward done``).  Untraining comes
+   before buying: once an adventurer has bought an advancement this phase, untraining waits for the next.
+   The players who have XP to spend are waited for; the others may untrain while the step is open.
+   At the end, each unspent XP above 3 becomes 1 tenacity (up to its maximum) or is lost.
+4. Track quests (``TRACK_HOOKS``: the quests fill it).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from engine.core import RuleError
+from rulesets.tes.day_state import Encounter
+from rulesets.tes.outcomes import mat
+from rulesets.tes.outcomes.asks import close, open_ask
+from rulesets.tes.outcomes.context import DayCtx
+
+UNSTABLE_TENACITY = 2
+
+#: Step 4: track quest progress from the encounter (the quests fill it).
+TRACK_HOOKS: list[Callable[[DayCtx, Encounter | None], None]] = []
+
+
+def gain(c: DayCtx, enc: Encounter | None) -> None:
+    """Step 1."""
+    state = c.state
+    c.say("phase", "☼ Reward Phase.")
+    if enc is not None and enc.result == "success" and enc.xp:
+        before = state.xp_dial
+        state.xp_dial += enc.xp
+        for o in c.party():
+            c.adv(o).saved_xp += enc.xp
+        c.say("xp", f"The party gains {enc.xp} XP: the XP Dial turns from {before} to {state.xp_dial}, and each "
+                    f"adventurer gains {enc.xp} XP to spend ("
+                    + ", ".join(f"{c.adv(o).name} {c.adv(o).saved_xp}" for o in c.party()) + ").", amount=enc.xp)
+    elif enc is not None and enc.result == "failed":
+        c.say("xp", "The encounter was failed: no rewards.")
+    elif enc is None or enc.kind == "none":
+        c.say("xp", "No encounter today: no rewards.")
+    if enc is not None and enc.landmark == "unstable" and enc.kind in ("card", "caravan"):
+        cap = c.pack.mat.tenacity_max
+        bits = []
+        for o in c.party():
+            adv = c.adv(o)
+            got = min(UNSTABLE_TENACITY, cap - adv.tenacity)
+            adv.tenacity += got
+            bits.append(f"{adv.name} +{got} ({adv.tenacity})")
+        c.say("tenacity", "⚡ The encounter was at an unstable landmark: each adventurer gains 2 tenacity ("
+                          + ", ".join(bits) + ").")
+
+
+def ask(c: DayCtx) -> bool:
+    """Steps 2-3: open the question for the players with XP to spend; False when nobody has any."""
+    spenders = [o for o in c.party() if c.adv(o).saved_xp > 0]
+    if not spenders:
+        c.say("reward", "Nobody has XP to spend.")
+        return False
+    c.say("reward", "Untrain and spend XP: " + ", ".join(f"{c.adv(o).name} has {c.adv(o).saved_xp} XP"
+                                                      for o in spenders)
+          + ". `/reward buy`, `/reward untrain`, then `/reward done` (or the buttons).")
+    open_ask(c, "reward", spenders, bought=[])
+    return True
+
+
+def _in_step(c: DayCtx) -> None:
+    s = c.state.days
+    if s is None or s.phase != "reward" or s.ask is None or s.ask.kind != "reward":
+        raise RuleError("XP is spent in the Reward Phase, after an encounter. See `/day status`.")
+
+
+def buy(c: DayCtx, owner: str, key: str) -> None:
+    _in_step(c)
+    adv = c.adv(owner)
+    spent, words = mat.buy(c.state, adv, c.pack, key)
+    bought = c.s.ask.data.setdefault("bought", [])
+    if owner not in bought:
+        bought.append(owner)
+    c.say("advance", f"⬆️ {adv.name} spends {spent} XP and {words} ({adv.saved_xp} XP left).", player=owner,
+          key=key, cost=spent)
+
+
+def untrain(c: DayCtx, owner: str, key: str) -> None:
+    _in_step(c)
+    adv = c.adv(owner)
+    if owner in (c.s.ask.data.get("bought") or []):
+        raise RuleError(f"{adv.name} has already gained an advancement this Reward Phase: untraining comes "
+                        "first (p.43). Untrain in a later Reward Phase.")
+    words = mat.untrain(adv, c.pack, key)
+    c.say("untrain", f"⬇️ {adv.name} {words} (no XP back).", player=owner, key=key)
+
+
+def done(c: DayCtx, owner: str) -> bool:
+    """A player is done spending; True when nobody is left."""
+    _in_step(c)
+    ask = c.s.ask
+    if owner not in ask.owners:
+        raise RuleError(f"{c.adv(owner).name} is not waited for in this Reward Phase.")
+    ask.owners.remove(owner)
+    c.say("reward-done", f"{c.adv(owner).name} is done with the Reward Phase ({c.adv(owner).saved_xp} XP unspent).",
+          player=owner)
+    return not ask.owners
+
+
+def finish(c: DayCtx, enc: Encounter | None) -> None:
+    """End of the phase: XP above the cap becomes tenacity, then quests are tracked."""
+    close(c)
+    cap_xp, cap_t = c.pack.mat.saved_xp_max, c.pack.mat.tenacity_max
+    for o in c.party():
+        adv = c.adv(o)
+        extra = adv.saved_xp - cap_xp
+        if extra <= 0:
+            continue
+        adv.saved_xp = cap_xp
+        got = min(extra, cap_t - adv.tenacity)
+        adv.tenacity += got
+        lost = extra - got
+        c.say("xp-cap", f"{adv.name} keeps {cap_xp} XP: {extra} more "
+                        + (f"become {got} tenacity ({adv.tenacity})" if got else "")
+                        + (" and " if got and lost else "") + (f"{lost} {'is' if lost == 1 else 'are'} lost"
+                                                              if lost else "") + ".", player=o)
+    for hook in TRACK_HOOKS:
+        hook(c, enc)

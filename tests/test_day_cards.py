@@ -1,0 +1,198 @@
+"""Every overland card's every choice, played at its landmark: the state changes as its text says.
+
+Each choice is taken through the actions (a social check passed with forced dice, the adventurer the party
+chooses is Shannon, each adventurer's option picked, a clash won), and the party is compared with what the
+choice's effects say, worked out here independently: HP, fatigue and status dice, tenacity, XP, items, the
+next day's movement, the rest skipped, the Day Dial.  A delve choice is refused as not in the bot yet; a
+choice marked manual shows its text.  Cards added to the pack are covered as they come.
+"""
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from day_helpers import RYAN, SHANNON, at_card, refused, run, said, train
+from rulesets.tes.content import load_pack
+
+PACK = load_pack("starter")
+CHOICES = [(cid, ch.number) for cid, card in sorted(PACK.overland_cards.items()) for ch in card.choices]
+
+
+def prepared(state):
+    """Something for every effect to change: HP below the top, tenacity, dice on the tracks, Speech, Shadow."""
+    train(state, SHANNON, "speech", ["stern-presence", "stern-presence"])
+    train(state, SHANNON, "shadow", [], slot=(4, "R"))
+    for adv in state.adventurers.values():
+        adv.hp = adv.max_hp - 2
+        adv.tenacity = 2
+        first = next(iter(adv.dice))
+        adv.cooldown = [{"fatigue": "light"}, {"fatigue": "light"}, {"status": "daze"}, {"die": first},
+                        {"fatigue": "over"}]
+
+
+def snapshot(state) -> dict:
+    out = {}
+    for o, a in state.adventurers.items():
+        out[o] = {"hp": a.hp, "max": a.max_hp, "tenacity": a.tenacity, "xp": a.saved_xp,
+                  "light": sum(1 for e in a.cooldown if e.get("fatigue") == "light"),
+                  "over": sum(1 for e in a.cooldown if e.get("fatigue") == "over"),
+                  "status": sorted(e["status"] for e in a.cooldown if "status" in e),
+                  "dice": sum(1 for e in a.cooldown if "die" in e),
+                  "items": len(a.ready) + len(a.pack) + (1 if a.holding else 0)}
+    s = state.days
+    out["party"] = {"extra_move": s.extra_move, "skip_rest": s.skip_rest, "day": state.day_dial,
+                    "xp_dial": state.xp_dial, "closed": sorted(s.closed), "gauge": s.gauge}
+    return out
+
+
+def expect(before: dict, effects, picks: dict, chosen: str, xp: int, unstable: bool) -> dict:
+    """What the effects' texts say the snapshot becomes."""
+    out = copy.deepcopy(before)
+    owners = [RYAN, SHANNON]
+
+    def one(o: str, e: dict) -> None:
+        a = out[o]
+        n = e.get("amount", 1) if isinstance(e.get("amount", 1), int) else 1
+        t = e["type"]
+        if t == "damage":
+            a["hp"] = max(0, a["hp"] - n)
+        elif t == "heal":
+            a["hp"] = min(a["max"], a["hp"] + n)
+        elif t == "fatigue":
+            if a["hp"] > 0:
+                a["light" if e["kind"] == "light" else "over"] += n
+        elif t == "tenacity":
+            a["tenacity"] = min(5, a["tenacity"] + n)
+        elif t == "lose-tenacity":
+            a["tenacity"] = max(0, a["tenacity"] - n)
+        elif t == "bonus-xp":
+            a["xp"] += n
+        elif t == "draw-item":
+            a["items"] += n
+        elif t == "status":
+            if e["status"] not in a["status"]:
+                a["status"] = sorted(a["status"] + [e["status"]])
+        elif t == "recover":
+            what = e["what"]
+            keys = {"light-fatigue": ["light"], "overfatigue": ["over"], "fatigue": ["light", "over"],
+                    "skill": ["dice"], "status": ["status"]}.get(what, ["light", "over", "dice", "status"])
+            left = n
+            for k in keys:
+                have = len(a[k]) if k == "status" else a[k]
+                take = min(left, have)
+                if k == "status":
+                    a[k] = a[k][take:]
+                else:
+                    a[k] -= take
+                left -= take
+        elif t == "choose":
+            k = picks.get(o, 1)
+            if unstable and e.get("unstable"):
+                k = e["unstable"]
+            for sub in e["options"][k - 1]["effects"]:
+                one(o, sub)
+        else:
+            raise AssertionError(f"no expectation for effect {t}")
+
+    for e in effects:
+        t = e["type"]
+        if t == "movement":
+            out["party"]["extra_move"] += e.get("amount", 1)
+        elif t == "skip-rest":
+            out["party"]["skip_rest"] = True
+        elif t == "lose-day":
+            out["party"]["day"] += 1
+        elif t in ("close-town", "open-town", "gauge", "manual"):
+            pass
+        else:
+            for o in ([chosen] if e.get("who") == "chosen" else owners):
+                one(o, e)
+    out["party"]["xp_dial"] += xp
+    for o in owners:
+        out[o]["xp"] += xp
+    return out
+
+
+def win_battle(s):
+    """Every enemy falls; the adventurers end their turns until the round ends in a victory."""
+    for u in s.battle.units.values():
+        if u.side == "enemy":
+            u.hp, u.defeated, u.fell_at = 0, True, [u.q, u.r]
+            u.q = u.r = None
+    last = None
+    for _ in range(6):
+        if s.battle is None:
+            break
+        last = snapshot(s)
+        owner = s.battle.turn.owner
+        s, ev = run(s, "battle.endturn", owner)
+    assert s.battle is None and s.last_battle.outcome == "victory"
+    return s, last
+
+
+@pytest.mark.parametrize("card_id,number", CHOICES)
+def test_every_card_choice_does_what_its_text_says(card_id, number):
+    card = PACK.overland_cards[card_id]
+    ch = card.choices[number - 1]
+    s, text, start = at_card(card_id, setup=prepared, with_before=True)
+    assert f"**{card.name}** ({card.label}): {card.story}" in text
+    assert f"{ch.number}. " in text and ch.text in text  # every choice's text is shown to the party
+    if ch.outcome == "delve":
+        assert "not in the bot yet" in refused(s, "day.choose", RYAN, {"choice": number})
+        return
+    before = snapshot(start)  # the party set out from here (a single open choice is taken at once)
+    if s.days.ask is not None and s.days.ask.kind == "card":
+        s, ev = run(s, "day.choose", RYAN, {"choice": number})
+    else:  # the only open choice was taken already
+        assert s.days.encounter.choice == number
+    effects = list(ch.effects)
+    if ch.check is not None:
+        assert s.days.ask.kind == "check-dice"
+        s, ev = run(s, "day.check", SHANNON, {"all": True, "dice": []}, forced=[3, 3])  # 2 + 2
+        before = snapshot(s)  # the check's dice are exhausted, not the choice's doing
+        assert s.days.ask.kind == "check-tenacity"
+        for o in list(s.days.ask.owners):
+            s, ev = run(s, "day.check", o, {"tenacity": 0})
+        assert s.days.encounter.check.result == "success"
+        if ch.check.mode == "bonus":
+            effects += list(ch.check.effects)
+    if ch.outcome == "clash":
+        assert s.battle is not None and s.battle.encounter == card.encounter
+        s, before = win_battle(s)  # what the battle itself changed is not the card's doing
+    picks = {RYAN: 1, SHANNON: 2}
+    for _ in range(6):
+        ask = s.days.ask
+        if ask is None or ask.kind not in ("chosen", "either"):
+            break
+        if ask.kind == "chosen":
+            s, _ = run(s, "day.pick", RYAN, {"pick": "Shannon"})
+        else:
+            for o in list(ask.owners):
+                s, _ = run(s, "day.pick", o, {"pick": picks[o]})
+    enc = s.days.encounter
+    assert enc.result == "success", (card_id, number, said([]))
+    after = snapshot(s)
+    if s.days.phase == "reward":  # the Reward Phase's first step has given the choice's XP
+        want = expect(before, effects, picks, SHANNON, ch.xp, False)
+    else:  # nobody had XP to spend: the day went on to its end
+        want = expect(before, effects, picks, SHANNON, ch.xp, False)
+        for o in (RYAN, SHANNON):
+            want[o]["xp"] = min(3, want[o]["xp"])
+    for o in (RYAN, SHANNON):
+        for k in ("hp", "tenacity", "xp", "light", "over", "status", "dice", "items"):
+            assert after[o][k] == want[o][k], (card_id, number, o, k, before[o][k], after[o][k], want[o][k])
+    for k in ("extra_move", "skip_rest", "day", "xp_dial"):
+        assert after["party"][k] == want["party"][k], (card_id, number, k)
+
+
+def test_every_card_names_what_exists_and_the_decks_are_complete():
+    prov = PACK.provinces["saltmire"]
+    for kind in ("peaceful", "conflict"):
+        assert prov.cards[kind], kind
+        assert any(c.code == "GE" and c.kind == kind for c in PACK.overland_cards.values())
+    for card in PACK.overland_cards.values():
+        if card.kind == "peaceful":
+            assert all(i in PACK.overland_icons for i in card.icons)
+        if any(ch.outcome == "clash" for ch in card.choices):
+            assert card.encounter in PACK.encounters
