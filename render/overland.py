@@ -220,7 +220,7 @@ def _compass(d, at, compass: dict) -> None:
         arrow(d, (cx, cy), tip, INK_SOFT, 4, 14)
         lx, ly = cx + r * 0.92 * math.cos(ang), cy + r * 0.92 * math.sin(ang)
         draw_text(d, (lx, ly), str(face), f, INK, anchor="mm")
-    draw_text(d, (cx, cy - r - 2), "N", font(24, True), (180, 30, 30), anchor="md")
+    draw_text(d, (cx, cy - r - 2), "N", font(LABEL, True), (180, 30, 30), anchor="md")
 
 
 # ----------------------------------------------------------------- dynamic --
@@ -273,7 +273,7 @@ def render_overland(view: dict) -> bytes:
         else:
             d.polygon([(x, y - r * 1.2), (x + r, y), (x, y + r * 1.2), (x - r, y)], fill=NPC, outline=INK)
         letter = (t.get("name") or "?").split()[-1][:1].upper()
-        draw_text(d, (x, y), letter, font(26, True), INK if t.get("kind") != "objective" else WHITE, anchor="mm")
+        draw_text(d, (x, y), letter, font(LABEL, True), INK if t.get("kind") != "objective" else WHITE, anchor="mm")
     party = view.get("party")
     if party:
         x, y = at(party["q"], party["r"])
@@ -400,7 +400,7 @@ def _panel(d, view: dict, top: int, compass: bool = False) -> None:
     y += 12
     items = _legend_items(view)
     col_w = (W - 2 * M) / COLS
-    fl = font(LABEL - 2, "condensed")
+    fl = font(LABEL, "condensed")
     for i, (kind, label, colour) in enumerate(items):
         cx = M + (i % COLS) * col_w
         cy = y + (i // COLS) * ROW + ROW / 2 - 4
@@ -412,8 +412,8 @@ def _panel(d, view: dict, top: int, compass: bool = False) -> None:
         elif kind in KIND_COLOURS:
             _landmark(d, kind, ix, cy, 60)
         elif kind == "party":
-            d.ellipse([ix - 16, cy - 16, ix + 16, cy + 16], fill=PARTY)
-            draw_text(d, (ix, cy), "P", font(20, True), WHITE, anchor="mm")
+            d.ellipse([ix - 18, cy - 18, ix + 18, cy + 18], fill=PARTY)
+            draw_text(d, (ix, cy), "P", font(LABEL, True), WHITE, anchor="mm")
         elif kind == "route":
             d.line([(ix - 18, cy), (ix + 18, cy)], fill=ROUTE, width=8)
         elif kind == "proposal":

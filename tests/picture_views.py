@@ -23,7 +23,7 @@ from render.samples import samples  # noqa: E402
 #: the pictures in docs/images: one of each kind, and the map's variants the README shows
 DOCS = ("mat-example", "sheet-example", "map-example", "map-enemy-phase", "map-free-move", "map-rune",
         "result-victory", "roll-example", "lockpick-check", "skirmish-map", "skirmish-over", "skirmish-initiative",
-        "engage-map", "duel-fight")
+        "engage-map", "duel-fight", "overland-example")
 
 
 def names_of(ids):
@@ -141,14 +141,16 @@ def real_pictures() -> list[tuple[str, str, dict]]:
 
 
 def other_rulesets() -> list[tuple[str, str, dict]]:
-    """The engage battlefield and the duel's fight, from their own render tests' views."""
+    """The engage battlefield, the duel's fight and the overland map, from their own render tests' views."""
     import test_duel_render
     import test_engage_render
+    import test_overland_render
 
     return [("engage-pending", "engage", test_engage_render.pending_view()),
             ("engage-map", "engage", test_engage_render.room_view()),
             ("duel-busy", "duel", test_duel_render.view_of(test_duel_render.busy_fight())),
-            ("duel-fight", "duel", test_duel_render.example_view())]
+            ("duel-fight", "duel", test_duel_render.example_view()),
+            ("overland-example", "overland", test_overland_render.example_view())]
 
 
 def every_picture() -> list[tuple[str, str, dict]]:
