@@ -55,7 +55,7 @@ async def test_between_battles_the_old_rest_still_works_then_the_update_brings_t
 /campaign status
 /adventurer rest
 /battle start encounter:spriggan-grove
-/battle retreat
+/battle retreat confirm:yes
 /endturn
 @sil /endturn
 /adventurer rest
