@@ -84,7 +84,15 @@ def load_pack(name_or_path: str = DEFAULT_PACK, version: str | None = None) -> P
     """
     folder = resolve_pack_path(name_or_path)
     kept = kept_version(folder, version) if version is not None else None
-    return _load_cached(kept, True) if kept is not None else _load_cached(folder, False)
+    if kept is None:
+        return _load_cached(folder, False)
+    try:
+        live = _load_cached(folder, False)
+    except ContentError:
+        live = None
+    if live is not None and version and live.content_hash == version:
+        return live  # the pack as it is now is that version: one pack, not two copies of it
+    return _load_cached(kept, True)
 
 
 def _load_cached(folder: Path, kept: bool) -> Pack:
