@@ -24,6 +24,7 @@ import re
 from typing import Any, Callable
 
 from engine.actions import ActionTable, Handler
+from engine.bounds import Data, Int, Player
 from engine.core import Event, RuleError
 from engine.text import clean_name
 
@@ -121,6 +122,9 @@ def install_import_action(table: ActionTable, check_state: Callable[[Any], Any])
         type = "campaign.import"
         needs_campaign = False
         undoable = False
+        # the file's state and log are checked by the import itself (commands/transfer.py, then the replay)
+        args = {"channel_id": Player(), "guild_id": Player(), "state": Data(), "history": Data(),
+                "source": Data(100), "seed": Int(0, 2**63)}
         summary = "Open a campaign from an export file (its leader, in a channel with no campaign)."
 
         def check(self, state, action, ctx):

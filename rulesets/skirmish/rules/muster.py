@@ -1,6 +1,7 @@
 """Before the battle: warbands are picked from the pack within the points limit and deployed."""
 from __future__ import annotations
 
+from engine.bounds import OneHex, Text
 from engine.core import Event, RuleError
 from engine.hexes import Hex, distance
 from engine.text import clean_name, echo, slug
@@ -101,6 +102,8 @@ def auto_deploy(state, pack, owner: str) -> list[Fighter]:
 class ChooseWarband(Handler):
     type = "skirmish.warband"
     summary = "Pick your warband."
+    args = {"faction": Text(), "name": Text()}
+    joins = True  # picking a warband seats its player
 
     def check(self, state, action, ctx):
         _muster(state)
@@ -147,6 +150,7 @@ class ChooseWarband(Handler):
 class Recruit(Handler):
     type = "skirmish.recruit"
     summary = "Add a fighter to your warband."
+    args = {"fighter": Text(), "name": Text()}
 
     def check(self, state, action, ctx):
         _muster(state)
@@ -183,6 +187,7 @@ class Recruit(Handler):
 class Dismiss(Handler):
     type = "skirmish.dismiss"
     summary = "Remove a fighter from your warband."
+    args = {"fighter": Text()}
 
     def check(self, state, action, ctx):
         _muster(state)
@@ -200,6 +205,7 @@ class Dismiss(Handler):
 class BotWarband(Handler):
     type = "skirmish.bot"
     leader_only = True
+    args = {"faction": Text()}
     summary = "Field the bot's warband against the players."
 
     def check(self, state, action, ctx):
@@ -233,6 +239,7 @@ class BotWarband(Handler):
 class Deploy(Handler):
     type = "skirmish.deploy"
     summary = "Place a fighter in your deployment zone."
+    args = {"fighter": Text(), "at": OneHex()}
 
     # every refusal is raised in apply before anything changes (the engine discards the working copy)
     def apply(self, state, action, ctx):
@@ -273,6 +280,7 @@ class Deploy(Handler):
 class Start(Handler):
     type = "skirmish.start"
     leader_only = True
+    args: dict = {}
     summary = "Begin the battle: the first initiative roll."
 
     def check(self, state, action, ctx):

@@ -11,7 +11,8 @@ from rulesets.tes.battle import harm, status, track
 from rulesets.tes.battle.model import find_unit, pos, require_battle
 from engine.core import RuleError
 from engine.hexes import Hex
-from rulesets.tes.rules.table import Handler, action
+from engine.bounds import OneHex, Int, Text
+from rulesets.tes.rules.table import UNIT, Handler, action
 from rulesets.tes.rules.battle import _ctx
 from engine.text import echo
 
@@ -22,6 +23,8 @@ STATUSES = ("bane", "blind", "daze", "fear", "maim", "stealth")
 class Adjust(Handler):
     type = "battle.adjust"
     leader_only = True
+    args = {"unit": UNIT, "hp": Int(-99, 99), "bonus_hp": Int(-99, 99), "tenacity": Int(-5, 5), "status": Text(40),
+            "fatigue": Int(1, 13), "fatigue_kind": Text(20), "to": OneHex(), "reason": Text()}
     summary = "Apply a manual effect by hand: HP, bonus HP, tenacity, status, fatigue or position (leader)."
 
     def apply(self, state, action, ctx):

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from engine.bounds import CONFIRM, Text
 from engine.core import Action, Event, RuleError
 from rulesets.tes.rules.table import Ctx, Handler, action, subject
 from rulesets.tes.rules.campaign import MAX_PARTY
@@ -102,6 +103,8 @@ def _placement(args: dict[str, Any], rows: int) -> dict[str, tuple[int, str]]:
 class Create(Handler):
     type = "adventurer.create"
     summary = "Create your adventurer."
+    args = {k: Text() for k in ("name", "race", "line", "klass", "form", *PLACEABLE)}
+    joins = True  # a player's own creation seats them
 
     def check(self, state, action, ctx):
         self._build(state, action, ctx)  # builds on a throw-away copy; raises on any broken rule
@@ -273,6 +276,7 @@ class Create(Handler):
 class ChooseClass(Handler):
     type = "adventurer.class"
     summary = "Choose your class (open choice) if you have none yet."
+    args = {"klass": Text()}
 
     def check(self, state, action, ctx):
         owner = subject(state, action)
@@ -301,6 +305,7 @@ class ChooseClass(Handler):
 class Retire(Handler):
     type = "adventurer.retire"
     summary = "Retire your adventurer (to create a new one)."
+    args = {"confirm": CONFIRM}
 
     def check(self, state, action, ctx):
         owner = subject(state, action)

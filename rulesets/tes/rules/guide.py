@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from engine.bounds import KEY, Int, OneOf, Text
 from engine.core import Action, Event, RuleError
 from rulesets.tes.rules.table import Ctx, Handler, action, subject
 from rulesets.tes.rules.adventurer import (
@@ -190,6 +191,9 @@ def _create_action(action: Action, draft: dict[str, Any]) -> Action:
 class Draft(Handler):
     type = "adventurer.draft"
     summary = "Build your adventurer step by step (/adventurer guide)."
+    args = {"op": Text(20), "draft": KEY, "name": Text(), "step": Text(20), "value": Text(),
+            "rev": OneOf((Int(0, 1_000_000), Text(12)))}
+    joins = True  # a player not in the party may draft their own adventurer (its creation seats them)
 
     def check(self, state, action, ctx):
         self._run(state.clone(), action, ctx)  # on a throw-away copy; raises on any broken rule
