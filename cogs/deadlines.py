@@ -1,7 +1,8 @@
-"""The Discord side of deadlines (the prevention time-out): a task that polls the database every minute.
+"""The Discord side of deadlines (prompt time-outs): a task that polls the database every minute.
 
 ``bot.py`` calls ``start_deadlines(bot)`` from its setup hook and cancels the task on close.  The logic
-(which deadlines are due, firing each exactly once, the post) is ``rulesets.tes.present.battle_prompts``.
+(which deadlines are due, firing each exactly once, every ruleset's campaigns through the registry) is the
+kernel's, ``engine/deadlines.py``; this module imports no ruleset.
 """
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import logging
 
 import discord
 
-from rulesets.tes.present.answers import POLL_SECONDS, run_due_deadlines, sweep
+from engine.deadlines import POLL_SECONDS, run_due_deadlines, sweep
 from engine.reply import Reply
 
 log = logging.getLogger("hexpost.deadlines")

@@ -6,16 +6,12 @@ here and go through the service like commands, then the party gets the battle re
 from __future__ import annotations
 
 import logging
-from typing import Awaitable, Callable
-
 from engine.commands import Invocation
 from engine.components import on_click
-from engine.core import Action, RuleError
-from engine.present import error_text
-from engine.prompts import answer, open_prompt
+from engine.core import RuleError
+from engine.prompts import answer
 from engine.reply import Reply
 from rulesets.tes.present.battle import battle_reply
-from rulesets.tes.rules.battle_prompts import prevent_timeout_minutes
 from rulesets.tes.present.battle_prompts import (  # noqa: F401
     KIND_OF_CLICK, MAX_OPTIONS, OLD_ID, POLL_SECONDS, PREVENT, SHOWN, STALE_ASK, STALE_LOCK,
     STALE_ROLL, _Ask, _decode, _encode, _not_yours, _numbers, _order_question, _parse, changed_by_enemies,
@@ -57,7 +53,7 @@ async def _answer_click(click: str, inv: Invocation, arg: str, values: list[str]
         return Reply.fail(STALE[kind])
     try:
         out = await inv.service.execute(inv.channel_id, answer(key, inv.user_id, args, stale=STALE[kind],
-                                                               not_yours=_not_yours(look["what"])))
+                                                               not_yours=_not_yours(look["what"])), campaign=cid)
     except _Ask as ask:
         return ask.reply
     return await battle_reply(inv, out)
@@ -72,106 +68,29 @@ STALE_MOVE = ("This free move is out of date: it was already made or declined (o
 STALE = {"roll": STALE_ROLL, "prevent": STALE_ASK, "lockpick": STALE_LOCK, "move": STALE_MOVE}
 
 
-@on_click("roll")
+@on_click("roll", ruleset="tes")
 async def _roll_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
     return await _answer_click("roll", inv, arg, values)
 
 
-@on_click("prv")
+@on_click("prv", ruleset="tes")
 async def _prevent_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
     return await _answer_click("prv", inv, arg, values)
 
 
-@on_click("lpk")
+@on_click("lpk", ruleset="tes")
 async def _lockpick_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
     return await _answer_click("lpk", inv, arg, values)
 
 
-@on_click("mov")
+@on_click("mov", ruleset="tes")
 async def _move_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
     return await _answer_click("mov", inv, arg, values)
 
 
 # ------------------------------------------------------------ deadlines --
-async def sweep(table, now: float | None = None) -> int:
-    """At start-up: schedule the deadline of any open prompt that has none in the database.
-
-    The commit that opens a prompt writes its deadline, so this only finds prompts saved before
-    deadlines were committed with the state (a question without a recorded time gets one from ``now``).
-    """
-    from rulesets.tes.state import Campaign
-
-    store = table.service.store
-    now = table.service.clock() if now is None else now
-    added = 0
-    for cid, channel in await store.active_campaigns():
-        stored = await store.load_active(channel)
-        if stored is None or stored.id != cid:
-            continue
-        prompt = open_prompt(Campaign.from_dict(stored.state))
-        if prompt is None or not prompt.timeout_action:
-            continue
-        if any(d.key == prompt.deadline_key for d in await store.pending_deadlines(cid)):
-            continue
-        due = prompt.deadline
-        if due is None:
-            minutes = prevent_timeout_minutes(Campaign.from_dict(stored.state))
-            if minutes <= 0:
-                continue
-            due = now + minutes * 60
-        added += await store.add_deadline(cid, prompt.deadline_key, prompt.kind, channel, prompt.owner, due, now)
-    return added
-
-
-async def fire_deadline(table, deadline) -> Reply | None:
-    """Apply one due deadline through the service; the post to make, or None when it no longer applies."""
-
-    if await table.service.campaign_id(deadline.channel_id) != deadline.campaign_id:
-        return None
-
-    def build(state) -> Action:  # under the channel's lock: only the prompt the deadline was set for
-        prompt = open_prompt(state)
-        if prompt is None or prompt.deadline_key != deadline.key or not prompt.timeout_action:
-            raise RuleError("That question was already answered; nothing timed out.")
-        return Action(prompt.timeout_action, state.leader, {"ask": prompt.id})
-
-    inv = table.invocation("", deadline.channel_id)
-    try:
-        out = await table.service.execute(deadline.channel_id, build)
-    except RuleError as exc:  # answered meanwhile, or the time-out was turned off
-        log.info("deadline %s of campaign %s: %s", deadline.key, deadline.campaign_id, error_text(exc))
-        return None
-    inv = table.invocation(out.action.actor, deadline.channel_id)
-    return await battle_reply(inv, out)
-
-
-async def run_due_deadlines(table, send: Callable[[str, Reply], Awaitable[object]],
-                            now: float | None = None) -> int:
-    """Fire every deadline due at ``now`` and post what it did; returns how many posts were made.
-
-    Exactly once: the time-out action itself refuses unless its question is still the one waiting, so of
-    two loops (or a retry after a crash) only one changes the campaign and posts; the row is then marked
-    fired.  A post that fails is logged, not retried (the campaign has moved on; `/battle status` shows it).
-    """
-    store = table.service.store
-    now = table.service.clock() if now is None else now
-    posted = 0
-    for d in await store.due_deadlines(now):
-        reply = None
-        try:
-            reply = await fire_deadline(table, d)
-        except Exception:  # noqa: BLE001 - one broken deadline must not stop the others
-            log.exception("deadline %s of campaign %s failed", d.key, d.campaign_id)
-        finally:
-            await store.claim_deadline(d.campaign_id, d.key, now)
-        if reply is None:
-            continue
-        try:
-            await send(d.channel_id, reply)
-            posted += 1
-        except Exception:  # noqa: BLE001
-            log.exception("the time-out post for campaign %s could not be sent", d.campaign_id)
-    return posted
+# Time-outs are the kernel's (engine/deadlines.py): every ruleset's prompts alike, found through the registry.
+from engine.deadlines import fire_deadline, run_due_deadlines, sweep  # noqa: E402,F401 - for older imports
 
 
 __all__ = ["changed_by_enemies", "sweep", "fire_deadline", "run_due_deadlines", "POLL_SECONDS"]
