@@ -115,7 +115,8 @@ async def campaign_leave(inv: Invocation, player=None, confirm=None) -> Reply:
                 f"? {note}" if note else "?")
             return Reply(content=what, ephemeral=True,
                          buttons=confirm_buttons("leave", inv.channel_id, who,
-                                                 "Leave the party" if who == inv.user_id else "Remove them"))
+                                                 "Leave the party" if who == inv.user_id else "Remove them",
+                                                 campaign=inv.campaign_id))
     out = await inv.do("campaign.leave", player=player)
     return Reply(content=events_text(out.events))
 
@@ -139,7 +140,8 @@ async def campaign_end(inv: Invocation, confirm=None) -> Reply:
     if not confirm:
         return Reply(
             content=f"End **{state.name}** for good? The log is kept, but nobody can play it any more.",
-            buttons=confirm_buttons("end", inv.channel_id, "", "End the campaign"), ephemeral=True)
+            buttons=confirm_buttons("end", inv.channel_id, "", "End the campaign", campaign=inv.campaign_id),
+            ephemeral=True)
     out = await inv.do("campaign.end", {"confirm": True})
     return Reply(content=events_text(out.events))
 
@@ -167,10 +169,11 @@ async def campaign_log(inv: Invocation, page=None) -> Reply:
         lines.append(f"`#{e.seq}` {when} {who} `{e.type}`{undone}{dice}\n  {clip(first, 180)}")
     emb = Embed(title=f"Campaign log — page {page} of {pages}", description=clip("\n".join(lines), 4000))
     buttons = []
+    cid = inv.campaign_id
     if page < pages:
-        buttons.append(Button(make_id("log", inv.channel_id, str(page + 1)), "Older"))
+        buttons.append(Button(make_id("log", inv.channel_id, str(page + 1), campaign=cid), "Older"))
     if page > 1:
-        buttons.append(Button(make_id("log", inv.channel_id, str(page - 1)), "Newer"))
+        buttons.append(Button(make_id("log", inv.channel_id, str(page - 1), campaign=cid), "Newer"))
     return Reply(embeds=[emb], buttons=buttons, ephemeral=True)
 
 
@@ -228,7 +231,8 @@ async def undo(inv: Invocation, confirm=None, expected: str | None = None) -> Re
             raise RuleError(f"The last action (#{last.seq}, `{last.type}`) can't be undone: {why}.")
         first = word(last.events[0]["text"], last.events[0].get("data") or {}, mention) if last.events else last.type
         return Reply(content=f"Undo action #{last.seq}: {clip(first, 300)}", ephemeral=True,
-                     buttons=confirm_buttons("undo", inv.channel_id, str(last.seq), "Undo it"))
+                     buttons=confirm_buttons("undo", inv.channel_id, str(last.seq), "Undo it",
+                                             campaign=inv.campaign_id))
     out = await inv.do("undo", {"confirm": True})
     present = _present(_ruleset_of(out.state))
     if hasattr(present, "after"):
@@ -283,30 +287,27 @@ async def autocomplete(inv: Invocation, source: str, current: str) -> list[tuple
 
 
 # ----------------------------------------------------------------- buttons --
-@on_click("end")
+@on_click("end", campaign=True)
 async def _end(inv, arg, values) -> Reply:
-    state = await inv.service.campaign(inv.channel_id)
-    if state is None:
-        return Reply.fail("This prompt is out of date: the campaign has already ended.")
     reply = await campaign_end(inv, confirm=True)
     reply.update = not reply.error
     return reply
 
 
-@on_click("undo")
+@on_click("undo", campaign=True)
 async def _undo(inv, arg, values) -> Reply:
     reply = await undo(inv, confirm=True, expected=arg)
     reply.update = not reply.error and not reply.pictures  # in battle: a new post with the map for the party
     return reply
 
 
-@on_click("leave")
+@on_click("leave", campaign=True)
 async def _leave(inv, arg, values) -> Reply:
     reply = await campaign_leave(inv, player=arg or None, confirm=True)
     reply.update = not reply.error
     return reply
 
 
-@on_click("log")
+@on_click("log", campaign=True)
 async def _log(inv, arg, values) -> Reply:
     return await campaign_log(inv, page=int(arg) if arg.isdigit() else 1)

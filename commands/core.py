@@ -81,8 +81,9 @@ class Table:
 
     @staticmethod
     async def _know_names(inv: Invocation):
-        """Load the channel's campaign (or None) and hand its kept display names to the invocation."""
-        state = await inv.service.campaign(inv.channel_id)
+        """Load the channel's campaign (or None); hand its id, game and kept display names to the invocation."""
+        inv.campaign_id, state = await inv.service.current(inv.channel_id)
+        inv.ruleset = getattr(state, "ruleset", None) if state is not None else None
         kept = getattr(state, "names", None)
         if isinstance(kept, dict):
             inv.known = dict(kept)

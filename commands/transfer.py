@@ -36,6 +36,7 @@ import gc
 import gzip
 import json
 import math
+import random
 import re
 import time
 import zlib
@@ -504,7 +505,8 @@ async def campaign_import(inv: Invocation, file) -> Reply:
                         "nothing was changed.")
     async with gate, _collector_paused_async():
         args = await asyncio.to_thread(_parse_in_thread, data, inv.local)
-        args.update(channel_id=inv.channel_id, guild_id=inv.guild_id)
+        # a fresh seed for the imported campaign's dice: the file's own seed is never kept
+        args.update(channel_id=inv.channel_id, guild_id=inv.guild_id, seed=random.SystemRandom().randrange(1, 2**53))
         try:
             out = await inv.do("campaign.import", args)
             name, events = out.state.name, out.events

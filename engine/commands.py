@@ -100,6 +100,10 @@ class Invocation:
     known: dict[str, str] = field(default_factory=dict)  # the display names the campaign keeps (state.names)
     done: list[Any] = field(default_factory=list)  # the outcomes this command committed, in order
     uploads: dict[str, bytes] = field(default_factory=dict)  # attachment option -> the uploaded bytes
+    campaign_id: int | None = None  # the channel's campaign when the command or click arrived (None: none)
+    ruleset: str | None = None  # the game it plays
+    # a click of a button bound to a campaign: its actions run only while that campaign is the channel's
+    expected_campaign: int | None = None
 
     @property
     def service(self):
@@ -127,9 +131,11 @@ class Invocation:
         return out
 
     async def do(self, type_: str, args: dict[str, Any] | None = None, *, player: str | None = None):
-        out = await self.service.execute(self.channel_id, self.action(type_, args, player=player))
+        out = await self.service.execute(self.channel_id, self.action(type_, args, player=player),
+                                         campaign=self.expected_campaign)
         self.saved.append((out.seq, type_))  # committed: whatever fails later, this action stands
         self.done.append(out)
+        self.campaign_id = out.campaign_id
         kept = getattr(out.state, "names", None)
         if isinstance(kept, dict):
             self.known = dict(kept)

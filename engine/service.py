@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable
 
 from engine import rulesets
 from engine.actions import dice_for
+from engine.components import STALE_CAMPAIGN
 from engine.core import Action, Event, RuleError
 from engine.prompts import deadline_sync
 from engine.store import BIG_JSON, ChannelTaken, LogEntry, StaleWrite, Store
@@ -56,16 +57,28 @@ class CampaignService:
         return rulesets.load(stored.state)
 
     async def campaign_id(self, channel_id: str) -> int | None:
-        stored = await self.store.load_active(str(channel_id))
-        return stored.id if stored else None
+        return await self.store.active_id(str(channel_id))
 
-    async def execute(self, channel_id: str, action: Action | Callable[[Any], Action]) -> Outcome:
+    async def current(self, channel_id: str) -> tuple[int | None, Any]:
+        """(campaign id, typed state) of the channel's active campaign; (None, None) without one."""
+        stored = await self.store.load_active(str(channel_id))
+        if stored is None:
+            return None, None
+        if stored.size > BIG_JSON:
+            return stored.id, await asyncio.to_thread(rulesets.load, stored.state)
+        return stored.id, rulesets.load(stored.state)
+
+    async def execute(self, channel_id: str, action: Action | Callable[[Any], Action], *,
+                      campaign: int | None = None) -> Outcome:
         """Run one action.  ``action`` may be a function of the current state that returns it (an answer
         to a prompt, ``engine.prompts.answer``): it runs under the channel's lock, so it sees what the
-        action will see; whatever it raises changes nothing."""
+        action will see; whatever it raises changes nothing.  ``campaign``: run it only while that campaign
+        is the channel's (a button of a campaign that ended or was replaced changes nothing)."""
         channel_id = str(channel_id)
         async with self.lock(channel_id):
             stored = await self.store.load_active(channel_id)
+            if campaign is not None and (stored.id if stored else None) != campaign:
+                raise RuleError(STALE_CAMPAIGN)
             if callable(action):  # an action worked out from the state as it is under the lock
                 action = action(rulesets.load(stored.state) if stored else None)
             if action.type == "undo":
@@ -252,7 +265,8 @@ def apply_undo(new: Any, patch: dict[str, Any]) -> Any:
 
 
 # ------------------------------------------------------------------ replay --
-def replay(entries: Iterable[LogEntry | dict[str, Any]], *, check: Callable[[Any, Any], None] | None = None) -> Any:
+def replay(entries: Iterable[LogEntry | dict[str, Any]], *, check: Callable[[Any, Any], None] | None = None,
+           budget: Any = None) -> Any:
     """Rebuild a campaign from its log alone.
 
     The state carries its dice seed, stream position and forced queue, so
@@ -263,7 +277,8 @@ def replay(entries: Iterable[LogEntry | dict[str, Any]], *, check: Callable[[Any
     Only two states are held at a time: the current one and the one before the
     last entry (all an undo can return to: it only ever takes back the entry
     just before it).  ``check(state, entry)``, if given, sees every state as it
-    is built and may raise to stop (an import's bounds).
+    is built and may raise to stop (an import's bounds); ``budget`` (``engine.transfer.Budget``) is consulted
+    at every die rolled and may stop the replay too.
     """
     state: Any = None
     before_last: Any = None
@@ -278,7 +293,9 @@ def replay(entries: Iterable[LogEntry | dict[str, Any]], *, check: Callable[[Any
             state, before_last = before_last, None
         else:
             game = rulesets.for_action({"ruleset": state.ruleset} if state is not None else None, action)
-            applied = game.execute(state, action, dice_for(state), e.at)
+            dice = dice_for(state)
+            dice.budget = budget
+            applied = game.execute(state, action, dice, e.at)
             if applied.dice != list(e.dice):
                 raise ReplayMismatch(f"action #{e.seq} rolled {applied.dice} on replay, the log says {e.dice}")
             before_last, state = state, applied.state

@@ -164,6 +164,13 @@ class Store:
         state = json.loads(text) if len(text) < BIG_JSON else await asyncio.to_thread(json.loads, text)
         return StoredCampaign(row["id"], row["channel_id"], row["version"], state, bool(row["active"]), len(text))
 
+    async def active_id(self, channel_id: str) -> int | None:
+        """The id of the channel's active campaign (its state is not read)."""
+        async with self._db.execute("SELECT id FROM campaigns WHERE channel_id = ? AND active = 1",
+                                    (str(channel_id),)) as cur:
+            row = await cur.fetchone()
+        return row[0] if row else None
+
     async def active_campaigns(self) -> list[tuple[int, str]]:
         cur = await self._db.execute("SELECT id, channel_id FROM campaigns WHERE active = 1 ORDER BY id")
         return [(r[0], r[1]) for r in await cur.fetchall()]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine.rulesets import Ruleset, register
 from rulesets.skirmish import rules
 from rulesets.skirmish.rules.party import check_pack, check_state
-from rulesets.skirmish.state import NAME, SCHEMA, Skirmish
+from rulesets.skirmish.state import NAME, RULES, SCHEMA, Skirmish
 
 RULESET = register(Ruleset(
     name=NAME,
@@ -17,6 +17,7 @@ RULESET = register(Ruleset(
     load=Skirmish.from_dict,
     actions=rules.TABLE,
     schema=SCHEMA,
+    rules=RULES,
     check_state=check_state,
     check_pack=check_pack,
     description="Warband skirmishes on a hex field: initiative and ability dice, alternating activations, "

@@ -7,11 +7,18 @@ shape grows.
 from __future__ import annotations
 
 import copy
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
 SCHEMA = 1
 NAME = "skirmish"
+#: The rules revision a new skirmish plays by (``Skirmish.rules``); a skirmish keeps the one it began on, so its
+#: log replays exactly.
+#: 1: every skirmish before revisions were recorded.
+#: 2: a fighter named in a command is its id first (a1), else its name, else the hex it stands on, and a fighter's
+#:    own name may not read like a fighter id or a hex, nor repeat another fighter's name.
+RULES = 2
 BOT = "bot"  # the player id of the bot's warband (never pinged, acts by itself)
 
 PHASES = ("muster", "battle", "over")
@@ -163,6 +170,7 @@ class Skirmish:
     pack: str = "skirmish"
     pack_version: str = ""
     schema: int = SCHEMA
+    rules: int = 1  # the rules revision it plays by (RULES)
     phase: str = "muster"
     warbands: dict[str, Warband] = field(default_factory=dict)  # by owner, in the order they mustered
     fighters: dict[str, Fighter] = field(default_factory=dict)
@@ -175,7 +183,7 @@ class Skirmish:
             "members": list(self.members), "settings": copy.deepcopy(self.settings), "seed": self.seed,
             "dice_counter": self.dice_counter, "forced": list(self.forced), "ended": self.ended,
             "ruleset": self.ruleset, "pack": self.pack, "pack_version": self.pack_version, "schema": self.schema,
-            "phase": self.phase, "warbands": {k: w.to_dict() for k, w in self.warbands.items()},
+            "rules": self.rules, "phase": self.phase, "warbands": {k: w.to_dict() for k, w in self.warbands.items()},
             "fighters": {k: f.to_dict() for k, f in self.fighters.items()},
             "fight": self.fight.to_dict() if self.fight else None, "result": copy.deepcopy(self.result),
         }
@@ -190,13 +198,15 @@ class Skirmish:
             seed=int(d.get("seed", 0)), dice_counter=int(d.get("dice_counter", 0)),
             forced=[int(v) for v in d.get("forced", [])], ended=bool(d.get("ended")), ruleset=NAME,
             pack=str(d.get("pack") or "skirmish"), pack_version=str(d.get("pack_version") or ""), schema=SCHEMA,
-            phase=phase, warbands={str(k): Warband.from_dict(w) for k, w in (d.get("warbands") or {}).items()},
+            rules=int(d.get("rules") or 1), phase=phase, warbands={str(k): Warband.from_dict(w) for k, w in (d.get("warbands") or {}).items()},
             fighters={str(k): Fighter.from_dict(f) for k, f in (d.get("fighters") or {}).items()},
             fight=Fight.from_dict(d.get("fight")), result=dict(d.get("result") or {}),
         )
 
     def clone(self) -> Skirmish:
-        return Skirmish.from_dict(copy.deepcopy(self.to_dict()))
+        """A copy laid out exactly as the store gives a state back (keys sorted, as it writes them): so a
+        replayed log meets every mapping in the order play met it, and rebuilds the same campaign."""
+        return Skirmish.from_dict(json.loads(json.dumps(self.to_dict(), sort_keys=True)))
 
     # ------------------------------------------------------------ helpers --
     def owners(self) -> list[str]:

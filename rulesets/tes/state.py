@@ -22,7 +22,10 @@ SCHEMA = 3
 #: 2: an interrupt's free move during an enemy's turn is made (the player is asked where); "after an enemy
 #:    engages you" interrupts are offered; a prevention question comes for damage on your own turn and from
 #:    enemy skills too, and never for no damage; an ally's guard interrupt answers damage to an ally.
-RULES = 2
+#: 3: an adventurer's name may not read like a hex ("2,1") or a map label (a few letters and a number, "HEB1"),
+#:    and a unit named in a command matches one unit or is refused as ambiguous (no name shadows another unit's
+#:    id, label or hex); an adventurer made with /adventurer guide takes its draft's id.
+RULES = 3
 
 #: keys that schema 2 kept in ``settings`` and schema 3 keeps in fields of their own
 _MOVED_OUT_OF_SETTINGS = ("item_decks", "companions", "class_rewards", "battle_count", "last_battle")
@@ -115,6 +118,9 @@ class Adventurer:
     holding: str | None = None  # a drawn card waiting for room (the inventory was full)
     race_ability_used: bool = False
     next_die: int = 1  # counter for new die ids
+    # who this adventurer is, apart from its owner and name: a short id drawn when it is created (buttons name
+    # it, so a button of a retired adventurer never acts on the next one); "" for one created before ids
+    id: str = ""
 
     def to_dict(self, *, copy: bool = True) -> dict[str, Any]:
         c = _plain if copy else _same
@@ -131,6 +137,12 @@ class Adventurer:
         return cls(**kept)
 
     # ---- derived values -------------------------------------------------
+    def ident(self) -> str:
+        """Who this adventurer is in a button: its id, or its name's slug for one created before ids."""
+        if self.id:
+            return self.id[:12]
+        return "-".join("".join(ch if ch.isascii() and ch.isalnum() else " " for ch in self.name.lower()).split())[:12] or "x"
+
     def find_slot(self, kind: str, ident: str) -> tuple[int, str] | None:
         """(row index, side) of the circular token ``kind``/``ident``, if placed."""
         for i, row in enumerate(self.rows):
