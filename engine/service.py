@@ -20,7 +20,10 @@ from engine.actions import dice_for
 from engine.components import STALE_CAMPAIGN
 from engine.core import Action, Event, RuleError
 from engine.prompts import deadline_sync
-from engine.store import BIG_JSON, ChannelTaken, LogEntry, StaleWrite, Store
+from engine.store import BIG_JSON, Busy, ChannelTaken, LogEntry, StaleWrite, Store
+
+BUSY = ("The campaign's database is busy right now (another process of the bot is writing to it), so nothing was "
+        "changed. Please try again in a moment.")
 
 
 @dataclass
@@ -130,6 +133,8 @@ class CampaignService:
             ) from None
         except ChannelTaken:
             raise RuleError("This channel already has a campaign. Use `/campaign status` to see it.") from None
+        except Busy:
+            raise RuleError(BUSY) from None
         return campaign_id
 
     async def _undo(self, channel_id: str, stored, state: Any, action: Action) -> Outcome:

@@ -247,6 +247,12 @@ def install_import_action(table: ActionTable, check_state: Callable[[Any], Any])
                     "{@leader} leads the party.")
             events = [Event("campaign-imported", text, {"from_channel": old_channel, "earlier_actions": len(history),
                                                         "leader": camp.leader})]
+            others = [m for m in camp.members if m != camp.leader]
+            if others:
+                who = ", ".join(f"{{@p{i}}}" for i in range(len(others)))
+                events.append(Event("seated", f"Seated as the file's log shows each joining by their own command: "
+                                              f"{who}. Anyone who never played it leaves with /campaign leave.",
+                                    {f"p{i}": m for i, m in enumerate(others)}))
             if reseeded:
                 events.append(Event("reseeded", "The dice start afresh with a new seed drawn by this bot: no file "
                                                 "decides the rolls to come.", {}))
