@@ -14,8 +14,8 @@ from typing import Any
 from engine import rulesets
 from engine.commands import Invocation, Opt, command, group
 from engine.components import confirm_buttons, make_id, on_click
-from engine.core import RuleError, word
-from engine.present import mention, say
+from engine.core import RuleError
+from engine.present import line, mention, say
 from engine.reply import COLOR_OK, Button, Embed, Reply, clip
 
 PLAYER = Opt("player", str, "Act for this player (party leader only)", user=True)
@@ -163,7 +163,7 @@ async def campaign_log(inv: Invocation, page=None) -> Reply:
     for e in entries:
         when = datetime.fromtimestamp(e.at, timezone.utc).strftime("%Y-%m-%d %H:%M")
         who = f"<@{e.actor}>" + (f" for <@{e.on_behalf}>" if e.on_behalf else "")
-        first = word(e.events[0]["text"], e.events[0].get("data") or {}, mention) if e.events else ""
+        first = line(e.events[0]) if e.events else ""
         undone = " ~~undone~~" if e.undone_by else ""
         dice = f" · dice {e.dice}" if e.dice else ""
         lines.append(f"`#{e.seq}` {when} {who} `{e.type}`{undone}{dice}\n  {clip(first, 180)}")
@@ -229,7 +229,7 @@ async def undo(inv: Invocation, confirm=None, expected: str | None = None) -> Re
         if not last.undoable:
             why = "it rolled dice" if last.dice else "it can't be taken back"
             raise RuleError(f"The last action (#{last.seq}, `{last.type}`) can't be undone: {why}.")
-        first = word(last.events[0]["text"], last.events[0].get("data") or {}, mention) if last.events else last.type
+        first = line(last.events[0]) if last.events else last.type
         return Reply(content=f"Undo action #{last.seq}: {clip(first, 300)}", ephemeral=True,
                      buttons=confirm_buttons("undo", inv.channel_id, str(last.seq), "Undo it",
                                              campaign=inv.campaign_id))

@@ -142,9 +142,15 @@ class Invocation:
         return out
 
     def name_of(self, user_id: str) -> str:
+        """A member's display name as posts and pictures show it: plain words (engine.text.display_name), never
+        a mention, a link or Markdown, whatever the member called themselves."""
         uid = str(user_id)
-        return (self.names.get(uid) or self.known.get(uid) or self.table.names.get(uid)
-                or (self.user_name if uid == self.user_id else "") or f"player {uid}")
+        for name in (self.names.get(uid), self.known.get(uid), self.table.names.get(uid),
+                     self.user_name if uid == self.user_id else ""):
+            shown = display_name(name or "")
+            if shown:
+                return shown
+        return f"player {uid}"
 
 
 class OptionError(RuleError):

@@ -90,9 +90,9 @@ async def handle_click(inv, custom_id: str, values: list[str]) -> Reply:
     if click.ruleset is not None:
         playing = getattr(inv, "ruleset", None)
         if playing is not None and playing != click.ruleset:
-            return Reply.fail("This button belongs to another game than the one this channel's campaign plays "
-                              "now, so it no longer acts; nothing was changed. See /help for this campaign's "
-                              "commands.")
+            return Reply.fail("This button is out of date: it belongs to another game than the one this channel's "
+                              "campaign plays now, so it no longer acts. Nothing was changed; see /help for this "
+                              "campaign's commands.")
     if click.campaign:
         bound = CAMPAIGN_ARG.match(arg)
         if bound is None:

@@ -144,7 +144,7 @@ class CampaignService:
             raise RuleError("Only the party leader ({@leader}) can undo.", leader=state.leader)
         if not action.args.get("confirm"):
             raise RuleError("Undo takes back the last action. Confirm with the button (or `confirm:yes`).")
-        last = await self.store.last_entry(stored.id, with_state=True)
+        last = await self.store.last_entry(stored.id, with_state=True, light=True)
         if last is None or last.type == "undo" or last.undone_by is not None:
             raise RuleError("There is nothing to undo: the last action was already taken back.")
         if not last.undoable or (last.state_before is None and last.undo_patch is None):
@@ -166,23 +166,33 @@ class CampaignService:
         return Outcome(restored, events, seq, action, [], campaign_id)
 
     async def log(self, channel_id: str, limit: int = 10, before_seq: int | None = None) -> list[LogEntry]:
-        stored = await self.store.load_active(str(channel_id))
-        if stored is None:
+        """A page of the log for reading (``Store.log(light=True)``: its cost never grows with the log)."""
+        cid = await self.store.active_id(str(channel_id))
+        if cid is None:
             raise RuleError("This channel has no campaign yet. Start one with `/campaign new`.")
-        return await self.store.log(stored.id, limit=limit, before_seq=before_seq)
+        return await self.store.log(cid, limit=max(1, min(int(limit), 100)), before_seq=before_seq, light=True)
 
     async def log_count(self, channel_id: str) -> int:
-        stored = await self.store.load_active(str(channel_id))
-        if stored is None:
+        cid = await self.store.active_id(str(channel_id))
+        if cid is None:
             raise RuleError("This channel has no campaign yet. Start one with `/campaign new`.")
-        return await self.store.log_count(stored.id)
+        return await self.store.log_count(cid)
 
     async def last_entry(self, channel_id: str) -> LogEntry | None:
-        stored = await self.store.load_active(str(channel_id))
-        return await self.store.last_entry(stored.id) if stored else None
+        """The newest entry, for reading (light: no action options, its first event line)."""
+        cid = await self.store.active_id(str(channel_id))
+        return await self.store.last_entry(cid, light=True) if cid is not None else None
+
+    async def export_read(self, channel_id: str) -> tuple[Any, list]:
+        """The stored campaign and its whole log as stored (``Store.export_read``: one consistent read, off the
+        event loop and off the shared connection), for an export."""
+        found = await self.store.export_read(str(channel_id))
+        if found is None:
+            raise RuleError("This channel has no campaign yet. Start one with `/campaign new`.")
+        return found
 
     async def snapshot(self, channel_id: str) -> tuple[Any, list[LogEntry]]:
-        """The stored campaign and its full log, read as one consistent pair (for an export).
+        """The stored campaign and its full log, read as one consistent pair.
 
         The per-channel lock keeps this process's writes out; a write by another
         process in between is noticed by the version (one log entry per version)

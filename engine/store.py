@@ -21,6 +21,7 @@ import asyncio
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 BIG_JSON = 64 * 1024  # JSON text longer than this is parsed in a worker thread, off the event loop
+PIECE = 512 * 1024  # bytes of a long text read or written at once (``Store.export_read``)
 
 
 # A write that finds the database busy (another process writing, or a read of this connection still open on
@@ -320,9 +321,16 @@ class Store:
         return rows[0][0]
 
     async def log(self, campaign_id: int, *, limit: int | None = None, before_seq: int | None = None,
-                  with_state: bool = False) -> list[LogEntry]:
-        """Log entries, newest last.  ``limit`` keeps the newest ``limit`` of them."""
-        sql = ("SELECT seq, at, actor, on_behalf, type, action, dice, events, undoable, undone_by"
+                  with_state: bool = False, light: bool = False) -> list[LogEntry]:
+        """Log entries, newest last.  ``limit`` keeps the newest ``limit`` of them.
+
+        ``light``: what a reader needs, at a cost that does not grow with the campaign's age: each entry without
+        its action's options (``action`` is ``{}``: an import's entry carries the whole earlier log there) and
+        with its first event line only (picked out by SQLite, in its own thread)."""
+        action = "'{}'" if light else "action"
+        events = ("CASE WHEN json_extract(events, '$[0]') IS NULL THEN '[]' "
+                  "ELSE json_array(json_extract(events, '$[0]')) END") if light else "events"
+        sql = (f"SELECT seq, at, actor, on_behalf, type, {action}, dice, {events}, undoable, undone_by"
                + (", state_before, undo_patch" if with_state else "")
                + " FROM action_log WHERE campaign_id = ?")
         params: list[Any] = [campaign_id]
@@ -338,13 +346,29 @@ class Store:
             return await asyncio.to_thread(_entries, rows, with_state)
         return _entries(rows, with_state)
 
-    async def last_entry(self, campaign_id: int, *, with_state: bool = False) -> LogEntry | None:
-        entries = await self.log(campaign_id, limit=1, with_state=with_state)
+    async def last_entry(self, campaign_id: int, *, with_state: bool = False, light: bool = False) -> LogEntry | None:
+        entries = await self.log(campaign_id, limit=1, with_state=with_state, light=light)
         return entries[0] if entries else None
 
     async def log_count(self, campaign_id: int) -> int:
         rows = await self._rows("SELECT COUNT(*) FROM action_log WHERE campaign_id = ?", (campaign_id,))
         return rows[0][0]
+
+    async def export_read(self, channel_id: str) -> tuple[StoredCampaign, list[tuple]] | None:
+        """The channel's active campaign and its whole log, read as one consistent pair for an export, in a
+        worker thread on a connection of its own (the bot's shared connection and the event loop stay free):
+        (stored campaign, rows) or None.  Each row is (seq, at, actor, on_behalf, type, action, dice, events,
+        undoable, undone_by) with its JSON columns as stored, the action as a list of pieces: its text, or for a
+        long one (an import's entry holds a whole earlier log) UTF-8 pieces of at most ``PIECE`` bytes."""
+        if self.path == ":memory:":  # no second connection to an in-memory database: read it here
+            stored = await self.load_active(channel_id)
+            if stored is None:
+                return None
+            entries = await self.log(stored.id)
+            rows = [(e.seq, e.at, e.actor, e.on_behalf, e.type, [dumps(e.action)], json.dumps(e.dice),
+                     dumps(e.events), e.undoable, e.undone_by) for e in entries]
+            return stored, rows
+        return await asyncio.to_thread(_export_read, self.path, str(channel_id))
 
     # ---- reminders -------------------------------------------------------
     async def due_reminders(self, now: float) -> list[Reminder]:
@@ -444,6 +468,36 @@ def _entries(rows: list[tuple], with_state: bool) -> list[LogEntry]:
     ]
     out.reverse()
     return out
+
+
+def _export_read(path: str, channel_id: str) -> tuple[StoredCampaign, list[tuple]] | None:
+    """``Store.export_read`` in a worker thread: one read transaction, so the state and its log match."""
+    con = sqlite3.connect(path, timeout=BUSY_SECONDS)
+    try:
+        con.execute("BEGIN")
+        found = con.execute("SELECT id, channel_id, version, state, active FROM campaigns"
+                            " WHERE channel_id = ? AND active = 1", (channel_id,)).fetchone()
+        if found is None:
+            return None
+        cid, channel, version, text, active = found
+        stored = StoredCampaign(cid, channel, version, json.loads(text), bool(active), len(text))
+        rows = []
+        query = con.execute(
+            "SELECT id, seq, at, actor, on_behalf, type,"
+            " CASE WHEN length(CAST(action AS BLOB)) > ? THEN NULL ELSE action END, dice, events, undoable,"
+            " undone_by FROM action_log WHERE campaign_id = ? ORDER BY seq", (PIECE, cid))
+        for rowid, seq, at, actor, on_behalf, kind, action, dice, events, undoable, undone_by in query.fetchall():
+            if action is not None:
+                pieces = [action]
+            else:
+                with con.blobopen("action_log", "action", rowid, readonly=True) as blob:
+                    pieces = []
+                    while piece := blob.read(PIECE):
+                        pieces.append(piece)
+            rows.append((seq, at, actor, on_behalf, kind, pieces, dice, events, undoable, undone_by))
+        return stored, rows
+    finally:
+        con.close()
 
 
 def dumps(value: Any, *, sort_keys: bool = False, _depth: int = 0) -> str:

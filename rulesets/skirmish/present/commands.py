@@ -41,8 +41,13 @@ def turn_line(state, inv: Invocation) -> tuple[str, str | None]:
     if state.phase == "over":
         res = state.result or {}
         win = res.get("winner")
-        who = "nobody (a draw)" if not win else (state.warbands[win].name + (
-            ", the bot's warband" if win == BOT else f" of <@{win}>"))
+        band = state.warbands.get(win) if win else None
+        if not win:
+            who = "nobody (a draw)"
+        elif band is None:  # the winner has left the campaign since, their warband with them
+            who = "the bot's warband" if win == BOT else f"<@{win}>'s warband (they have left the campaign since)"
+        else:
+            who = band.name + (", the bot's warband" if win == BOT else f" of <@{win}>")
         return f"The skirmish is over: the winner is {who}.", None
     fight = state.fight
     act = fight.active

@@ -293,10 +293,27 @@ async def battle_status(inv: Invocation) -> Reply:
     rules_text = battle_rules(_pack(state), enc, len(b.order)) if enc else ""
     if rules_text:
         e.add("Encounter rules", clip(rules_text, 1000))
-    e.add("Recent", "\n".join(b.log[-5:]) or "—")
+    e.add("Recent", "\n".join(recent_line(ln) for ln in b.log[-5:]) or "—")
     text, ping = whose_turn_line(state)
     e.add("Whose move", text)
     return Reply(embeds=[e])
+
+
+ADJUSTED = "✋ Adjustment by the leader: "  # rulesets/tes/rules/adjust.py
+
+
+def recent_line(text: str) -> str:
+    """A line of the battle's picture log as a post shows it: the bot's own mentions and bold kept, anything a
+    member's words could have brought into a line before rules revision 3 (a masked link, @everyone, a role or
+    channel mention, code or spoilers) shown as plain text."""
+    from engine.text import ZWSP, plain
+
+    if text.startswith(ADJUSTED):  # the one line that repeats a member's words (its reason): all of it plain
+        return ADJUSTED + plain(text[len(ADJUSTED):])
+    for token in ("[", "]", "`", "||"):
+        text = text.replace(token, "\\" + token if token != "||" else "\\|\\|")
+    text = re.sub(r"@(everyone|here)", "@" + ZWSP + r"\1", text)
+    return re.sub(r"<(@&|#|/)", "‹\\1", text)
 
 
 @command("battle retreat", "Retreat: the battle ends, failed, at the end of this round (party leader).")

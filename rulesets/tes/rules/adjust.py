@@ -14,7 +14,7 @@ from engine.hexes import Hex
 from engine.bounds import OneHex, Int, Text
 from rulesets.tes.rules.table import UNIT, Handler, action
 from rulesets.tes.rules.battle import _ctx
-from engine.text import echo
+from engine.text import echo, plain_words
 
 STATUSES = ("bane", "blind", "daze", "fear", "maim", "stealth")
 
@@ -34,6 +34,8 @@ class Adjust(Handler):
         u = find_unit(c, a.get("unit") or "")
         adv = c.adv_of(u)
         reason = str(a.get("reason") or "").strip()[:120]
+        if state.rules >= 3:  # from revision 3 the log keeps a reason in plain words only (engine.text.plain_words)
+            reason = plain_words(reason)
         done: list[str] = []
         hp = a.get("hp")
         if hp:
@@ -96,5 +98,5 @@ class Adjust(Handler):
         if not done:
             raise RuleError("Say what to adjust: hp (+heal / -true damage), bonus_hp, tenacity, status, fatigue or to.")
         c.say("adjust", f"✋ Adjustment by the leader: {u.name}: {', '.join(done)}"
-              + (f" ({reason})" if reason else "") + ".", unit=u.id)
+              + (f" ({reason})" if reason else "") + ".", unit=u.id, member_text=[reason] if reason else [])
         return state, c.events
