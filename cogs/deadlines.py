@@ -1,8 +1,7 @@
-"""The Discord side of deadlines (prompt time-outs): a task that polls the database every minute.
+"""The Discord side of deadlines (a prompt's time-out, in any ruleset): a task that polls the database every minute.
 
 ``bot.py`` calls ``start_deadlines(bot)`` from its setup hook and cancels the task on close.  The logic
-(which deadlines are due, firing each exactly once, every ruleset's campaigns through the registry) is the
-kernel's, ``engine/deadlines.py``; this module imports no ruleset.
+(which deadlines are due, firing each exactly once, the post) is ``engine.deadlines``.
 """
 from __future__ import annotations
 

@@ -64,8 +64,6 @@ class Ruleset:
     check_pack: Callable[[str], None] = lambda pack_id: None
     # The question the table waits on now (engine.prompts.Prompt), or None; its deadline is kept by the service.
     open_prompt: Callable[[Any], Any] | None = None
-    # Minutes an open prompt saved without a deadline gets at start-up (engine.deadlines.sweep); None: none.
-    prompt_minutes: Callable[[Any], int] | None = None
 
     def execute(self, state: Any, action: Action, dice: Dice, now: float | None = None) -> Applied:
         return self.actions.execute(state, action, dice, now)
@@ -83,7 +81,6 @@ class RulesetPresenter(Protocol):
     - ``async status(inv, state) -> Reply`` the ``/campaign status`` post
     - ``leave_note(state, who) -> str`` what leaving costs (for the confirmation)
     - ``async after(inv, outcome) -> Reply | None`` the post after an undo (e.g. the battle map again)
-    - ``async prompt_reply(inv, outcome) -> Reply | None`` the post after a prompt timed out (engine.deadlines)
     - ``async autocomplete(inv, source, current) -> list[(name, value)]``
     - ``help_lines() -> str`` this ruleset's part of ``/help``
     - ``settings_lines(state) -> list[(name, text)]`` its own settings for ``/campaign settings``

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.rulesets import Ruleset, register
 from rulesets.tes import rules
-from rulesets.tes.rules.battle_prompts import open_prompt, prevent_timeout_minutes
+from rulesets.tes.rules.battle_prompts import open_prompt
 from rulesets.tes.rules.transfer import check_pack, check_state
 from rulesets.tes.state import RULES, SCHEMA, Campaign
 
@@ -24,7 +24,6 @@ RULESET = register(Ruleset(
     check_state=check_state,
     check_pack=check_pack,
     open_prompt=open_prompt,
-    prompt_minutes=prevent_timeout_minutes,
     rules=RULES,
     description="Co-op adventurers on a hex map: creation, mats, clash battles with enemy AI, lockpicking.",
 ))

@@ -6,6 +6,7 @@ here and go through the service like commands, then the party gets the battle re
 from __future__ import annotations
 
 import logging
+
 from engine.commands import Invocation
 from engine.components import on_click
 from engine.core import RuleError
@@ -89,8 +90,9 @@ async def _move_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
 
 
 # ------------------------------------------------------------ deadlines --
-# Time-outs are the kernel's (engine/deadlines.py): every ruleset's prompts alike, found through the registry.
-from engine.deadlines import fire_deadline, run_due_deadlines, sweep  # noqa: E402,F401 - for older imports
-
+# The time-outs run through the engine's deadline runner, shared by every ruleset (engine/deadlines.py); this
+# game's presenter gives the post (``TesPresenter.timeout_reply``) and the minutes for a prompt saved without a
+# deadline (``TesPresenter.prompt_minutes``).
+from engine.deadlines import fire_deadline, run_due_deadlines, sweep  # noqa: E402
 
 __all__ = ["changed_by_enemies", "sweep", "fire_deadline", "run_due_deadlines", "POLL_SECONDS"]

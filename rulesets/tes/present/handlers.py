@@ -249,18 +249,24 @@ class TesPresenter:
         adv = state.adventurers.get(who)
         return f"**{adv.name}** retires for good." if adv else ""
 
-    async def prompt_reply(self, inv: Invocation, out) -> Reply | None:
-        """The post after a question of the battle timed out: the battle as it is now."""
-        from rulesets.tes.present.battle import battle_reply
-
-        return await battle_reply(inv, out)
-
     async def after(self, inv: Invocation, out) -> Reply | None:
         if out.state.battle:  # in battle the party sees the map as it is again, and whose move it is
             from rulesets.tes.present.battle import battle_reply
 
             return await battle_reply(inv, out)
         return None
+
+    async def timeout_reply(self, inv: Invocation, out) -> Reply:
+        """The post after a prompt's time-out (engine.deadlines): the battle as it is now."""
+        from rulesets.tes.present.battle import battle_reply
+
+        return await battle_reply(inv, out)
+
+    def prompt_minutes(self, state) -> int:
+        """Minutes for a prompt saved without a deadline (engine.deadlines.sweep)."""
+        from rulesets.tes.rules.battle_prompts import prevent_timeout_minutes
+
+        return prevent_timeout_minutes(state)
 
     async def autocomplete(self, inv: Invocation, source: str, current: str) -> list[tuple[str, str]]:
         return await autocomplete(inv, source, current)
