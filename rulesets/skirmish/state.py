@@ -12,16 +12,29 @@ from dataclasses import dataclass, field
 from typing import Any
 
 SCHEMA = 1
-NAME = "skirmish"
-#: The rules revision a new skirmish plays by (``Skirmish.rules``); a skirmish keeps the one it began on, so its
-#: log replays exactly.
-#: 1: every skirmish before revisions were recorded.
-#: 2: a fighter named in a command is its id first (a1), else its name, else the hex it stands on, and a fighter's
+
+#: The rules revision a new skirmish plays by (``Skirmish.rules``).  A skirmish keeps the revision it began on, so
+#: its log replays exactly.
+#: 1: every skirmish before revisions were recorded (saved without one).
+#: 2: a channelled ability die pays only for a magical ability (the pack's ``magical = true``); before, for any.
+#:    The skirmish keeps its members' display names (``names``, from the actions, like a tes campaign), so its
+#:    posts and pictures name the players after a restart.
+#:    A fighter named in a command is its id first (a1), else its name, else the hex it stands on, and a fighter's
 #:    own name may not read like a fighter id or a hex, nor repeat another fighter's name.
 RULES = 2
+NAME = "skirmish"
 BOT = "bot"  # the player id of the bot's warband (never pinged, acts by itself)
 
 PHASES = ("muster", "battle", "over")
+
+
+def rules_revision(value: Any) -> int:
+    """The rules revision a saved skirmish or an action names (none or a broken one: 1, the first)."""
+    try:
+        n = int(value or 1)
+    except (TypeError, ValueError):
+        return 1
+    return max(1, min(RULES, n))
 
 
 @dataclass
@@ -170,12 +183,14 @@ class Skirmish:
     pack: str = "skirmish"
     pack_version: str = ""
     schema: int = SCHEMA
-    rules: int = 1  # the rules revision it plays by (RULES)
     phase: str = "muster"
     warbands: dict[str, Warband] = field(default_factory=dict)  # by owner, in the order they mustered
     fighters: dict[str, Fighter] = field(default_factory=dict)
     fight: Fight | None = None
     result: dict[str, Any] = field(default_factory=dict)  # {"winner": owner or None, "reason": ...}
+    rules: int = 1  # the rules revision it plays by (RULES when it began; 1 before revisions were recorded)
+    # member id -> display name, refreshed when they act (engine.actions.keep_names); None before revision 2
+    names: dict[str, str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -183,14 +198,18 @@ class Skirmish:
             "members": list(self.members), "settings": copy.deepcopy(self.settings), "seed": self.seed,
             "dice_counter": self.dice_counter, "forced": list(self.forced), "ended": self.ended,
             "ruleset": self.ruleset, "pack": self.pack, "pack_version": self.pack_version, "schema": self.schema,
-            "rules": self.rules, "phase": self.phase, "warbands": {k: w.to_dict() for k, w in self.warbands.items()},
+            "phase": self.phase, "warbands": {k: w.to_dict() for k, w in self.warbands.items()},
             "fighters": {k: f.to_dict() for k, f in self.fighters.items()},
             "fight": self.fight.to_dict() if self.fight else None, "result": copy.deepcopy(self.result),
-        }
+            "rules": self.rules,
+        } | ({"names": dict(self.names or {})} if self.rules >= 2 else {})
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Skirmish:
         phase = d.get("phase") if d.get("phase") in PHASES else "muster"
+        rules = rules_revision(d.get("rules"))
+        raw = d.get("names") if isinstance(d.get("names"), dict) else {}
+        names = {str(k): v[:32] for k, v in raw.items() if isinstance(v, str)}
         return cls(
             channel_id=str(d["channel_id"]), guild_id=str(d["guild_id"]) if d.get("guild_id") else None,
             name=str(d.get("name") or "Skirmish"), leader=str(d["leader"]),
@@ -198,9 +217,10 @@ class Skirmish:
             seed=int(d.get("seed", 0)), dice_counter=int(d.get("dice_counter", 0)),
             forced=[int(v) for v in d.get("forced", [])], ended=bool(d.get("ended")), ruleset=NAME,
             pack=str(d.get("pack") or "skirmish"), pack_version=str(d.get("pack_version") or ""), schema=SCHEMA,
-            rules=int(d.get("rules") or 1), phase=phase, warbands={str(k): Warband.from_dict(w) for k, w in (d.get("warbands") or {}).items()},
+            phase=phase, warbands={str(k): Warband.from_dict(w) for k, w in (d.get("warbands") or {}).items()},
             fighters={str(k): Fighter.from_dict(f) for k, f in (d.get("fighters") or {}).items()},
             fight=Fight.from_dict(d.get("fight")), result=dict(d.get("result") or {}),
+            rules=rules, names=names if rules >= 2 else None,
         )
 
     def clone(self) -> Skirmish:

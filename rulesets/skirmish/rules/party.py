@@ -7,7 +7,7 @@ from engine.core import Event, RuleError
 from engine.text import clean_name, echo
 from rulesets.skirmish.board import MAX_WARBANDS
 from rulesets.skirmish.rules.table import TABLE, Handler, action
-from rulesets.skirmish.state import RULES, Skirmish
+from rulesets.skirmish.state import Skirmish, rules_revision
 
 # this game's own settings: name -> (lowest, highest, default); the pack's values are the defaults of a new skirmish
 OWN_SETTINGS = {"points": (100, 3000, 400), "rounds": (1, 12, 4)}
@@ -49,20 +49,13 @@ class NewSkirmish(Handler):
                         name=clean_name(a.get("name"), "campaign", max_len=60), leader=action.actor,
                         members=[action.actor], seed=int(a.get("seed", 0)), pack=a.get("pack") or "skirmish",
                         pack_version=str(a.get("pack_version") or pack.version),
-                        settings=party.default_settings() | {"points": pack.points, "rounds": pack.rounds},
-                        rules=rules_revision(a.get("rules")))
+                        rules=rules_revision(a.get("rules")),  # recorded at the edge; none: the first revision
+                        settings=party.default_settings() | {"points": pack.points, "rounds": pack.rounds})
+        if camp.rules >= 2:
+            camp.names = {}
         return camp, [Event("campaign-opened",
                             f"Skirmish {camp.name} opened with the {pack.title} pack ({pack.points} points a "
                             f"warband, {pack.rounds} battle rounds). {{@leader}} leads.", {"leader": camp.leader})]
-
-
-def rules_revision(value) -> int:
-    """The rules revision ``campaign.new`` names (none or a broken one: 1, the first)."""
-    try:
-        n = int(value or 1)
-    except (TypeError, ValueError):
-        return 1
-    return max(1, min(RULES, n))
 
 
 def _busy(state) -> str | None:

@@ -86,12 +86,13 @@ def load_pack(name_or_path: str = DEFAULT_PACK, version: str | None = None) -> P
     kept = kept_version(folder, version) if version is not None else None
     if kept is None:
         return _load_cached(folder, False)
-    try:
-        live = _load_cached(folder, False)
-    except ContentError:
-        live = None
-    if live is not None and version and live.content_hash == version:
-        return live  # the pack as it is now is that version: one pack, not two copies of it
+    if version and (folder / VERSIONS_DIR / version) == kept:
+        try:
+            current = _load_cached(folder, False)
+        except ContentError:
+            current = None
+        if current is not None and current.content_hash == version:
+            return current  # the version the pack is now: the pack itself (its kept copy waits for an edit)
     return _load_cached(kept, True)
 
 
