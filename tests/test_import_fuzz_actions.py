@@ -27,7 +27,7 @@ from engine.core import Action
 from engine.service import replay
 from helpers.exports import LEAD, SIL, THIRD, Played, doc_of, long_campaign, opened, raw
 
-FILES = 900
+FILES = 600
 SEED = 20261125
 OUTSIDER = "1009"
 HOSTILE = [2**62, -(2**62), "x" * 300, "@everyone [x](http://e.example)", [7] * 5000, {"a": [1] * 300}, None,
