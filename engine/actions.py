@@ -88,7 +88,9 @@ def check_permission(handler: Handler, state: Any, action: Action) -> None:
         if action.on_behalf not in state.members:
             raise RuleError("{@player} is not in this party: the leader acts only for its members (they join "
                             "with /campaign join first).", player=action.on_behalf)
-    elif handler.needs_campaign and not handler.joins and action.actor not in state.members:
+    elif handler.needs_campaign and not handler.joins and handler.args is not None and action.actor not in state.members:
+        # (an action that declares its options declares who may take it too: ``joins``; one that declares
+        # neither yet keeps its own checks until it does)
         raise RuleError("You are not in this party, so you can't do that. Join with /campaign join first.")
 
 
