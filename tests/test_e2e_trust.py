@@ -1,4 +1,5 @@
-"""The trust faults of a hostile server member, with the real bot over the fake Discord (issue 16, items 1-4, 6).
+"""A hostile server member against the real bot over the fake Discord: options out of bounds, a chosen seed,
+seats nobody took, long reads, stale buttons.
 
 The real, unmodified bot (``bot.build_bot``) and discord.py, as in tests/test_e2e_discord.py, whose fixture
 checks after each test that no error was logged, every interaction was answered within Discord's 3 seconds and
@@ -59,7 +60,7 @@ def in_battle() -> Played:
     return p
 
 
-# ------------------------------------------------------------------------------------------------ item 1 --
+# --- bounds of options, the work budget ---------------------------------------------------------------------
 async def test_an_option_out_of_bounds_in_a_log_is_refused_at_once_and_the_gate_is_free(world: World,
                                                                                          monkeypatch) -> None:
     w = world
@@ -116,7 +117,7 @@ def _rebuild_or_refusal(history) -> str:
     return "rebuilt"
 
 
-# ------------------------------------------------------------------------------------------------ item 2 --
+# --- a fresh seed -------------------------------------------------------------------------------------------
 def skirmish_muster(leader: str, seed: int) -> Played:
     p = Played()
     for a in (Action("campaign.new", leader, {"name": "Fen Raid", "ruleset": "skirmish", "channel_id": "77",
@@ -158,7 +159,7 @@ async def test_an_imported_campaign_gets_a_fresh_seed_so_the_file_cannot_choose_
           f"imported with a fresh seed, the first roll was {rolled}")
 
 
-# ------------------------------------------------------------------------------------------------ item 3 --
+# --- who an import seats ------------------------------------------------------------------------------------
 async def test_a_log_that_seats_a_member_who_never_joined_is_refused_with_the_reason(world: World) -> None:
     w = world
     leader, cara = str(w.leader.id), str(w.cara.id)
@@ -195,7 +196,7 @@ async def test_a_log_that_seats_a_member_who_never_joined_is_refused_with_the_re
     assert (await w.state(w.lobby)).members == [leader, cara]
 
 
-# ------------------------------------------------------------------------------------------------ item 4 --
+# --- light reads --------------------------------------------------------------------------------------------
 async def store_imported(w: World, channel: str, actions: int) -> int:
     """A campaign stored as an import leaves it: one entry carrying ``actions`` earlier actions."""
     played = long_campaign(400)
@@ -246,7 +247,7 @@ async def test_reading_a_long_imported_campaign_stays_light_while_other_channels
     assert peak < 40 * 2**20  # no read parses the imported history (over 20 MB of JSON)
 
 
-# ------------------------------------------------------------------------------------------------ item 6 --
+# --- stale buttons ------------------------------------------------------------------------------------------
 async def test_buttons_of_an_ended_campaign_or_a_retired_adventurer_are_out_of_date(world: World) -> None:
     w = world
     from test_e2e_discord import party

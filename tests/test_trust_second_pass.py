@@ -1,6 +1,6 @@
-"""Issue 16, items 5 and 7: names and ids in one namespace each, a skirmish after its winner left, deadlines of
-every ruleset at start-up, another game's buttons, member text in posts.  (Items 1-4 and 6 are tested through the
-real client over the fake Discord in tests/test_e2e_trust.py; the busy database in tests/test_store_busy.py.)"""
+"""Trust, second pass: names and ids in one namespace each, a skirmish after its winner left, deadlines of
+every ruleset at start-up, another game's buttons, member text in posts.  (The faults seen in Discord are tested
+through the real client over the fake Discord in tests/test_e2e_trust.py; the busy database in tests/test_store_busy.py.)"""
 from __future__ import annotations
 
 import json
@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = (ROOT / "examples" / "skirmish.txt").read_text()
 
 
-# ------------------------------------------------------------------------------------------------ item 5 --
+# --- names and ids ------------------------------------------------------------------------------------------
 def renamed_and_reused(rules: int) -> Played:
     """A fighter named "A1" (a2), then a1 dismissed and a new a1 recruited after it: the dict holds a2 before
     a1, the store (keys sorted) a1 before a2.  Deploying "a1" must mean the same fighter in play and in replay."""
@@ -90,7 +90,7 @@ def test_from_revision_3_an_adventurer_is_not_named_like_a_hex_or_a_label_and_a_
     assert out.battle.units[enemy.id].hp == enemy.hp - 1
 
 
-# ------------------------------------------------------------------------------------------------ item 7 --
+# --- sweeps, other games, member text -----------------------------------------------------------------------
 async def test_after_a_skirmish_ends_and_its_winner_leaves_status_works_for_everyone(store, tmp_path):
     errors, text, _ = await play(store, tmp_path, "fen", EXAMPLE)
     assert errors == 0, text
