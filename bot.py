@@ -101,6 +101,9 @@ def build_bot(db_path: str, *, sync: bool = False, sync_guild: str | None = None
             log.info("logged in as %s (%s)", self.user, getattr(self.user, "id", "?"))
 
         async def close(self) -> None:
+            from engine.transfer import cancel_imports
+
+            cancel_imports()  # a replay in a worker thread stops at its next step: nothing outlives the bot
             if self.reminders is not None:
                 self.reminders.cancel()
             if self.deadlines is not None:

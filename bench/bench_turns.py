@@ -157,10 +157,10 @@ class BenchService(CampaignService):
         super().__init__(store)
         self.latest: dict[str, Any] = {}
 
-    async def execute(self, channel_id, action):
+    async def execute(self, channel_id, action, **kwargs):
         t = time.perf_counter()
         try:
-            out = await super().execute(channel_id, action)
+            out = await super().execute(channel_id, action, **kwargs)
         finally:
             _add("service", time.perf_counter() - t)
         self.latest[str(channel_id)] = out.state

@@ -19,7 +19,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from engine.components import ID_RE
+from engine.components import ANY_ID, ID_RE
 from commands.core import Invocation, Table
 from engine.reply import MAX_CONTENT, Reply, clip
 
@@ -72,7 +72,7 @@ def to_embed(e) -> discord.Embed:
     return emb
 
 
-class HexButton(discord.ui.DynamicItem[discord.ui.Button], template=ID_RE.pattern[1:-1]):
+class HexButton(discord.ui.DynamicItem[discord.ui.Button], template=ANY_ID):
     """Every button the bot posts.  The id carries the campaign and the action."""
 
     def __init__(self, custom_id: str, label: str = "…", style: str = "secondary"):
@@ -86,7 +86,7 @@ class HexButton(discord.ui.DynamicItem[discord.ui.Button], template=ID_RE.patter
         await handle_component(interaction, self.item.custom_id, [])
 
 
-class HexSelect(discord.ui.DynamicItem[discord.ui.Select], template=ID_RE.pattern[1:-1]):
+class HexSelect(discord.ui.DynamicItem[discord.ui.Select], template=ANY_ID):
     def __init__(self, custom_id: str, placeholder: str = "", options=None, min_values: int = 1, max_values: int = 1):
         opts = [discord.SelectOption(label=clip(lbl, 100), value=val, description=clip(desc, 100) or None)
                 for lbl, val, desc in (options or [("…", "_", "")])][:25]
@@ -281,7 +281,9 @@ async def handle_component(interaction: discord.Interaction, custom_id: str, val
     table = table_of(interaction.client)
     inv = invocation(interaction)
     if not ID_RE.match(custom_id):
-        await interaction.response.send_message("This button no longer works. Run the command again.", ephemeral=True)
+        from engine.components import OLD_BUTTON
+
+        await interaction.response.send_message(OLD_BUTTON, ephemeral=True)
         return
     reply = await table.click(inv, custom_id, values)
     try:

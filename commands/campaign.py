@@ -14,8 +14,8 @@ from typing import Any
 from engine import rulesets
 from engine.commands import Invocation, Opt, command, group
 from engine.components import confirm_buttons, make_id, on_click
-from engine.core import RuleError, word
-from engine.present import mention, say
+from engine.core import RuleError
+from engine.present import line, mention, say
 from engine.reply import COLOR_OK, Button, Embed, Reply, clip
 
 PLAYER = Opt("player", str, "Act for this player (party leader only)", user=True)
@@ -115,7 +115,8 @@ async def campaign_leave(inv: Invocation, player=None, confirm=None) -> Reply:
                 f"? {note}" if note else "?")
             return Reply(content=what, ephemeral=True,
                          buttons=confirm_buttons("leave", inv.channel_id, who,
-                                                 "Leave the party" if who == inv.user_id else "Remove them"))
+                                                 "Leave the party" if who == inv.user_id else "Remove them",
+                                                 campaign=inv.campaign_id))
     out = await inv.do("campaign.leave", player=player)
     return Reply(content=events_text(out.events))
 
@@ -139,7 +140,8 @@ async def campaign_end(inv: Invocation, confirm=None) -> Reply:
     if not confirm:
         return Reply(
             content=f"End **{state.name}** for good? The log is kept, but nobody can play it any more.",
-            buttons=confirm_buttons("end", inv.channel_id, "", "End the campaign"), ephemeral=True)
+            buttons=confirm_buttons("end", inv.channel_id, "", "End the campaign", campaign=inv.campaign_id),
+            ephemeral=True)
     out = await inv.do("campaign.end", {"confirm": True})
     return Reply(content=events_text(out.events))
 
@@ -161,16 +163,17 @@ async def campaign_log(inv: Invocation, page=None) -> Reply:
     for e in entries:
         when = datetime.fromtimestamp(e.at, timezone.utc).strftime("%Y-%m-%d %H:%M")
         who = f"<@{e.actor}>" + (f" for <@{e.on_behalf}>" if e.on_behalf else "")
-        first = word(e.events[0]["text"], e.events[0].get("data") or {}, mention) if e.events else ""
+        first = line(e.events[0]) if e.events else ""
         undone = " ~~undone~~" if e.undone_by else ""
         dice = f" · dice {e.dice}" if e.dice else ""
         lines.append(f"`#{e.seq}` {when} {who} `{e.type}`{undone}{dice}\n  {clip(first, 180)}")
     emb = Embed(title=f"Campaign log — page {page} of {pages}", description=clip("\n".join(lines), 4000))
     buttons = []
+    cid = inv.campaign_id
     if page < pages:
-        buttons.append(Button(make_id("log", inv.channel_id, str(page + 1)), "Older"))
+        buttons.append(Button(make_id("log", inv.channel_id, str(page + 1), campaign=cid), "Older"))
     if page > 1:
-        buttons.append(Button(make_id("log", inv.channel_id, str(page - 1)), "Newer"))
+        buttons.append(Button(make_id("log", inv.channel_id, str(page - 1), campaign=cid), "Newer"))
     return Reply(embeds=[emb], buttons=buttons, ephemeral=True)
 
 
@@ -226,9 +229,10 @@ async def undo(inv: Invocation, confirm=None, expected: str | None = None) -> Re
         if not last.undoable:
             why = "it rolled dice" if last.dice else "it can't be taken back"
             raise RuleError(f"The last action (#{last.seq}, `{last.type}`) can't be undone: {why}.")
-        first = word(last.events[0]["text"], last.events[0].get("data") or {}, mention) if last.events else last.type
+        first = line(last.events[0]) if last.events else last.type
         return Reply(content=f"Undo action #{last.seq}: {clip(first, 300)}", ephemeral=True,
-                     buttons=confirm_buttons("undo", inv.channel_id, str(last.seq), "Undo it"))
+                     buttons=confirm_buttons("undo", inv.channel_id, str(last.seq), "Undo it",
+                                             campaign=inv.campaign_id))
     out = await inv.do("undo", {"confirm": True})
     present = _present(_ruleset_of(out.state))
     if hasattr(present, "after"):
@@ -283,30 +287,27 @@ async def autocomplete(inv: Invocation, source: str, current: str) -> list[tuple
 
 
 # ----------------------------------------------------------------- buttons --
-@on_click("end")
+@on_click("end", campaign=True)
 async def _end(inv, arg, values) -> Reply:
-    state = await inv.service.campaign(inv.channel_id)
-    if state is None:
-        return Reply.fail("This prompt is out of date: the campaign has already ended.")
     reply = await campaign_end(inv, confirm=True)
     reply.update = not reply.error
     return reply
 
 
-@on_click("undo")
+@on_click("undo", campaign=True)
 async def _undo(inv, arg, values) -> Reply:
     reply = await undo(inv, confirm=True, expected=arg)
     reply.update = not reply.error and not reply.pictures  # in battle: a new post with the map for the party
     return reply
 
 
-@on_click("leave")
+@on_click("leave", campaign=True)
 async def _leave(inv, arg, values) -> Reply:
     reply = await campaign_leave(inv, player=arg or None, confirm=True)
     reply.update = not reply.error
     return reply
 
 
-@on_click("log")
+@on_click("log", campaign=True)
 async def _log(inv, arg, values) -> Reply:
     return await campaign_log(inv, page=int(arg) if arg.isdigit() else 1)

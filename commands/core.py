@@ -16,7 +16,8 @@ from engine.commands import (  # noqa: F401 - re-exported for the front doors
 )
 from engine.core import RuleError
 from engine.reply import Reply
-from engine.service import CampaignService
+from engine.service import BUSY, CampaignService
+from engine.store import is_busy
 from engine.present import error_text
 
 log = logging.getLogger("hexpost.commands")
@@ -70,7 +71,10 @@ class Table:
             if inv.done:  # refused after an earlier step of this command was saved: say so
                 return Reply.fail(f"{error_text(exc)}\n{saved_note(inv)}")
             return Reply.fail(error_text(exc))
-        except Exception:  # noqa: BLE001 - the player gets a polite answer, the host gets the trace
+        except Exception as exc:  # noqa: BLE001 - the player gets a polite answer, the host gets the trace
+            if is_busy(exc) and not inv.done:  # not a fault: the database stayed busy past the retries
+                log.warning("command /%s in %s: the database was busy", name, inv.channel_id)
+                return Reply.fail(BUSY)
             log.error("command /%s failed for %s in %s with %r\n%s", name, inv.user_id, inv.channel_id, options,
                       traceback.format_exc())
             return Reply.fail(failure_text(inv))
@@ -81,8 +85,9 @@ class Table:
 
     @staticmethod
     async def _know_names(inv: Invocation):
-        """Load the channel's campaign (or None) and hand its kept display names to the invocation."""
-        state = await inv.service.campaign(inv.channel_id)
+        """Load the channel's campaign (or None); hand its id, game and kept display names to the invocation."""
+        inv.campaign_id, state = await inv.service.current(inv.channel_id)
+        inv.ruleset = getattr(state, "ruleset", None) if state is not None else None
         kept = getattr(state, "names", None)
         if isinstance(kept, dict):
             inv.known = dict(kept)
@@ -137,7 +142,10 @@ class Table:
             if inv.done:
                 return Reply.fail(f"{error_text(exc)}\n{saved_note(inv)}")
             return Reply.fail(error_text(exc))
-        except Exception:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001
+            if is_busy(exc) and not inv.done:
+                log.warning("click %s in %s: the database was busy", custom_id, inv.channel_id)
+                return Reply.fail(BUSY)
             log.error("click %s by %s failed\n%s", custom_id, inv.user_id, traceback.format_exc())
             return Reply.fail(failure_text(inv))
 

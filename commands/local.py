@@ -92,7 +92,9 @@ class LocalTable:
         self._count = 0
 
     def show(self, text: str) -> str:
-        return MENTION.sub(lambda m: "@" + m.group(1), text)
+        from engine.text import unescape
+
+        return unescape(MENTION.sub(lambda m: "@" + m.group(1), text))
 
     async def run_line(self, line: str) -> Reply | None:
         text = line.strip()

@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from engine.bounds import UNKNOWN, Bound, problems
 from engine.core import Action, Dice, Event, RuleError
 from engine.text import display_name
 
@@ -35,6 +36,12 @@ class Handler:
     leader_only: bool = False
     undoable: bool = True  # may /undo take it back (only if it rolled no dice as well)
     summary: str = ""  # one line for /help and the log
+    # The options this action takes and the bounds of each (engine.bounds): checked before ``check`` and
+    # ``apply`` run, for a command and a replayed log alike.  None: not declared yet (every option is held
+    # to engine.bounds.LOOSE).
+    args: dict[str, Bound] | None = None
+    # A player who is not in the party may take this action (it seats them: a join, their own creation).
+    joins: bool = False
 
     def check(self, state: Any, action: Action, ctx: Ctx) -> None:  # pragma: no cover - default
         return None
@@ -56,15 +63,35 @@ def subject(state: Any, action: Action) -> str:
     return action.on_behalf or action.actor
 
 
+def check_args(handler: Handler, action: Action) -> None:
+    """Every option of the action within the handler's declared bounds (``engine.bounds``), or ``RuleError``."""
+    found = problems(handler.args, action.args)
+    if found is not None:
+        option, what = found
+        if what == UNKNOWN:
+            raise RuleError(f"{action.type} has no option `{option[:40]}`. Nothing was changed.")
+        raise RuleError(f"The option `{option[:40]}` of {action.type} {what}. Nothing was changed.")
+
+
 def check_permission(handler: Handler, state: Any, action: Action) -> None:
+    """Who may take the action: the leader for the leader's actions; a party member for every action but one
+    that seats its actor; the leader acting for a member of the party, never for anyone else."""
     if state is None:
         return
     if handler.leader_only and action.actor != state.leader:
         raise RuleError("Only the party leader ({@leader}) can do that.", leader=state.leader)
-    if action.on_behalf and action.on_behalf != action.actor and action.actor != state.leader:
-        raise RuleError(
-            "You can only act for your own adventurer. The party leader can act for an absent player."
-        )
+    if action.on_behalf and action.on_behalf != action.actor:
+        if action.actor != state.leader:
+            raise RuleError(
+                "You can only act for your own adventurer. The party leader can act for an absent player."
+            )
+        if action.on_behalf not in state.members:
+            raise RuleError("{@player} is not in this party: the leader acts only for its members (they join "
+                            "with /campaign join first).", player=action.on_behalf)
+    elif handler.needs_campaign and not handler.joins and handler.args is not None and action.actor not in state.members:
+        # (an action that declares its options declares who may take it too: ``joins``; one that declares
+        # neither yet keeps its own checks until it does)
+        raise RuleError("You are not in this party, so you can't do that. Join with /campaign join first.")
 
 
 def keep_names(state: Any, action: Action) -> None:
@@ -105,7 +132,9 @@ class ActionTable:
         """
         handler = self.handlers.get(action.type)
         if handler is None:
-            raise RuleError("Unknown action {type}.", type=action.type)
+            raise RuleError(f"This campaign's game has no action `{str(action.type)[:40]}`, so nothing was done. "
+                            "See /help for its commands.")
+        check_args(handler, action)
         if handler.needs_campaign:
             if state is None:
                 raise RuleError("This channel has no campaign yet. Start one with /campaign new.")

@@ -100,6 +100,10 @@ class Invocation:
     known: dict[str, str] = field(default_factory=dict)  # the display names the campaign keeps (state.names)
     done: list[Any] = field(default_factory=list)  # the outcomes this command committed, in order
     uploads: dict[str, bytes] = field(default_factory=dict)  # attachment option -> the uploaded bytes
+    campaign_id: int | None = None  # the channel's campaign when the command or click arrived (None: none)
+    ruleset: str | None = None  # the game it plays
+    # a click of a button bound to a campaign: its actions run only while that campaign is the channel's
+    expected_campaign: int | None = None
 
     @property
     def service(self):
@@ -127,18 +131,26 @@ class Invocation:
         return out
 
     async def do(self, type_: str, args: dict[str, Any] | None = None, *, player: str | None = None):
-        out = await self.service.execute(self.channel_id, self.action(type_, args, player=player))
+        out = await self.service.execute(self.channel_id, self.action(type_, args, player=player),
+                                         campaign=self.expected_campaign)
         self.saved.append((out.seq, type_))  # committed: whatever fails later, this action stands
         self.done.append(out)
+        self.campaign_id = out.campaign_id
         kept = getattr(out.state, "names", None)
         if isinstance(kept, dict):
             self.known = dict(kept)
         return out
 
     def name_of(self, user_id: str) -> str:
+        """A member's display name as posts and pictures show it: plain words (engine.text.display_name), never
+        a mention, a link or Markdown, whatever the member called themselves."""
         uid = str(user_id)
-        return (self.names.get(uid) or self.known.get(uid) or self.table.names.get(uid)
-                or (self.user_name if uid == self.user_id else "") or f"player {uid}")
+        for name in (self.names.get(uid), self.known.get(uid), self.table.names.get(uid),
+                     self.user_name if uid == self.user_id else ""):
+            shown = display_name(name or "")
+            if shown:
+                return shown
+        return f"player {uid}"
 
 
 class OptionError(RuleError):

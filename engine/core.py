@@ -136,6 +136,8 @@ class Dice:
         self.counter = int(counter)
         self.forced: list[int] = list(forced or [])
         self.rolled: list[int] = []
+        # a replay's work budget (engine.transfer.Budget), consulted at every die; None in play
+        self.budget: Any = None
 
     def _stream(self, sides: int) -> int:
         digest = hashlib.sha256(f"{self.seed}:{self.counter}".encode()).digest()
@@ -146,6 +148,8 @@ class Dice:
         """A result from 1 to ``sides``."""
         if sides < 1:
             raise ValueError("a die needs at least one side")
+        if self.budget is not None:
+            self.budget.roll(len(self.rolled))
         if self.forced:
             value = self.forced.pop(0)
             if not 1 <= value <= sides:

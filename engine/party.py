@@ -10,9 +10,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from engine.actions import ActionTable, Handler
+from engine.bounds import CONFIRM, Int, Numbers, Player
 from engine.core import Event, RuleError
 
 MAX_PARTY = 4
+MAX_FORCE = 1000  # die results one /force may queue (a state never holds more than engine.transfer.MAX_FORCED)
 
 #: Settings every campaign has: name -> (lowest, highest, default).
 BASE_SETTINGS: dict[str, tuple[int, int, int]] = {
@@ -51,6 +53,8 @@ def install_party_actions(table: ActionTable, party: PartyRules) -> None:
     class Join(Handler):
         type = "campaign.join"
         summary = "Join the party."
+        args: dict = {}
+        joins = True
 
         def check(self, state, action, ctx):
             if action.actor in state.members:
@@ -69,6 +73,7 @@ def install_party_actions(table: ActionTable, party: PartyRules) -> None:
     class Leave(Handler):
         type = "campaign.leave"
         summary = "Leave the party."
+        args = {"confirm": CONFIRM}
 
         def check(self, state, action, ctx):
             who = action.on_behalf or action.actor
@@ -95,6 +100,7 @@ def install_party_actions(table: ActionTable, party: PartyRules) -> None:
         type = "campaign.leader"
         leader_only = True
         summary = "Hand the party lead to another member."
+        args = {"player": Player()}
 
         def check(self, state, action, ctx):
             new = str(action.args.get("player") or "")
@@ -113,6 +119,7 @@ def install_party_actions(table: ActionTable, party: PartyRules) -> None:
         type = "campaign.settings"
         leader_only = True
         summary = "Change the campaign's settings."
+        args = {name: Int(lo, hi) for name, (lo, hi, _default) in party.all_settings().items()}
 
         def check(self, state, action, ctx):
             limits = party.all_settings()
@@ -142,6 +149,7 @@ def install_party_actions(table: ActionTable, party: PartyRules) -> None:
         leader_only = True
         undoable = False
         summary = "End the campaign (leader, with confirmation)."
+        args = {"confirm": CONFIRM}
 
         def check(self, state, action, ctx):
             if not action.args.get("confirm"):
@@ -161,6 +169,7 @@ def install_party_actions(table: ActionTable, party: PartyRules) -> None:
         leader_only = True
         undoable = False
         summary = "Force the next die results (replays and tests)."
+        args = {"values": Numbers(1, 100, MAX_FORCE)}
 
         def check(self, state, action, ctx):
             values = action.args.get("values")

@@ -17,9 +17,13 @@ from typing import Any, Callable, Iterable
 
 from engine import rulesets
 from engine.actions import dice_for
+from engine.components import STALE_CAMPAIGN
 from engine.core import Action, Event, RuleError
 from engine.prompts import deadline_sync
-from engine.store import BIG_JSON, ChannelTaken, LogEntry, StaleWrite, Store
+from engine.store import BIG_JSON, Busy, ChannelTaken, LogEntry, StaleWrite, Store
+
+BUSY = ("The campaign's database is busy right now (another process of the bot is writing to it), so nothing was "
+        "changed. Please try again in a moment.")
 
 
 @dataclass
@@ -56,16 +60,28 @@ class CampaignService:
         return rulesets.load(stored.state)
 
     async def campaign_id(self, channel_id: str) -> int | None:
-        stored = await self.store.load_active(str(channel_id))
-        return stored.id if stored else None
+        return await self.store.active_id(str(channel_id))
 
-    async def execute(self, channel_id: str, action: Action | Callable[[Any], Action]) -> Outcome:
+    async def current(self, channel_id: str) -> tuple[int | None, Any]:
+        """(campaign id, typed state) of the channel's active campaign; (None, None) without one."""
+        stored = await self.store.load_active(str(channel_id))
+        if stored is None:
+            return None, None
+        if stored.size > BIG_JSON:
+            return stored.id, await asyncio.to_thread(rulesets.load, stored.state)
+        return stored.id, rulesets.load(stored.state)
+
+    async def execute(self, channel_id: str, action: Action | Callable[[Any], Action], *,
+                      campaign: int | None = None) -> Outcome:
         """Run one action.  ``action`` may be a function of the current state that returns it (an answer
         to a prompt, ``engine.prompts.answer``): it runs under the channel's lock, so it sees what the
-        action will see; whatever it raises changes nothing."""
+        action will see; whatever it raises changes nothing.  ``campaign``: run it only while that campaign
+        is the channel's (a button of a campaign that ended or was replaced changes nothing)."""
         channel_id = str(channel_id)
         async with self.lock(channel_id):
             stored = await self.store.load_active(channel_id)
+            if campaign is not None and (stored.id if stored else None) != campaign:
+                raise RuleError(STALE_CAMPAIGN)
             if callable(action):  # an action worked out from the state as it is under the lock
                 action = action(rulesets.load(stored.state) if stored else None)
             if action.type == "undo":
@@ -117,6 +133,8 @@ class CampaignService:
             ) from None
         except ChannelTaken:
             raise RuleError("This channel already has a campaign. Use `/campaign status` to see it.") from None
+        except Busy:
+            raise RuleError(BUSY) from None
         return campaign_id
 
     async def _undo(self, channel_id: str, stored, state: Any, action: Action) -> Outcome:
@@ -126,7 +144,7 @@ class CampaignService:
             raise RuleError("Only the party leader ({@leader}) can undo.", leader=state.leader)
         if not action.args.get("confirm"):
             raise RuleError("Undo takes back the last action. Confirm with the button (or `confirm:yes`).")
-        last = await self.store.last_entry(stored.id, with_state=True)
+        last = await self.store.last_entry(stored.id, with_state=True, light=True)
         if last is None or last.type == "undo" or last.undone_by is not None:
             raise RuleError("There is nothing to undo: the last action was already taken back.")
         if not last.undoable or (last.state_before is None and last.undo_patch is None):
@@ -148,23 +166,33 @@ class CampaignService:
         return Outcome(restored, events, seq, action, [], campaign_id)
 
     async def log(self, channel_id: str, limit: int = 10, before_seq: int | None = None) -> list[LogEntry]:
-        stored = await self.store.load_active(str(channel_id))
-        if stored is None:
+        """A page of the log for reading (``Store.log(light=True)``: its cost never grows with the log)."""
+        cid = await self.store.active_id(str(channel_id))
+        if cid is None:
             raise RuleError("This channel has no campaign yet. Start one with `/campaign new`.")
-        return await self.store.log(stored.id, limit=limit, before_seq=before_seq)
+        return await self.store.log(cid, limit=max(1, min(int(limit), 100)), before_seq=before_seq, light=True)
 
     async def log_count(self, channel_id: str) -> int:
-        stored = await self.store.load_active(str(channel_id))
-        if stored is None:
+        cid = await self.store.active_id(str(channel_id))
+        if cid is None:
             raise RuleError("This channel has no campaign yet. Start one with `/campaign new`.")
-        return await self.store.log_count(stored.id)
+        return await self.store.log_count(cid)
 
     async def last_entry(self, channel_id: str) -> LogEntry | None:
-        stored = await self.store.load_active(str(channel_id))
-        return await self.store.last_entry(stored.id) if stored else None
+        """The newest entry, for reading (light: no action options, its first event line)."""
+        cid = await self.store.active_id(str(channel_id))
+        return await self.store.last_entry(cid, light=True) if cid is not None else None
+
+    async def export_read(self, channel_id: str) -> tuple[Any, list]:
+        """The stored campaign and its whole log as stored (``Store.export_read``: one consistent read, off the
+        event loop and off the shared connection), for an export."""
+        found = await self.store.export_read(str(channel_id))
+        if found is None:
+            raise RuleError("This channel has no campaign yet. Start one with `/campaign new`.")
+        return found
 
     async def snapshot(self, channel_id: str) -> tuple[Any, list[LogEntry]]:
-        """The stored campaign and its full log, read as one consistent pair (for an export).
+        """The stored campaign and its full log, read as one consistent pair.
 
         The per-channel lock keeps this process's writes out; a write by another
         process in between is noticed by the version (one log entry per version)
@@ -252,7 +280,8 @@ def apply_undo(new: Any, patch: dict[str, Any]) -> Any:
 
 
 # ------------------------------------------------------------------ replay --
-def replay(entries: Iterable[LogEntry | dict[str, Any]], *, check: Callable[[Any, Any], None] | None = None) -> Any:
+def replay(entries: Iterable[LogEntry | dict[str, Any]], *, check: Callable[[Any, Any], None] | None = None,
+           budget: Any = None) -> Any:
     """Rebuild a campaign from its log alone.
 
     The state carries its dice seed, stream position and forced queue, so
@@ -263,7 +292,8 @@ def replay(entries: Iterable[LogEntry | dict[str, Any]], *, check: Callable[[Any
     Only two states are held at a time: the current one and the one before the
     last entry (all an undo can return to: it only ever takes back the entry
     just before it).  ``check(state, entry)``, if given, sees every state as it
-    is built and may raise to stop (an import's bounds).
+    is built and may raise to stop (an import's bounds); ``budget`` (``engine.transfer.Budget``) is consulted
+    at every die rolled and may stop the replay too.
     """
     state: Any = None
     before_last: Any = None
@@ -278,7 +308,9 @@ def replay(entries: Iterable[LogEntry | dict[str, Any]], *, check: Callable[[Any
             state, before_last = before_last, None
         else:
             game = rulesets.for_action({"ruleset": state.ruleset} if state is not None else None, action)
-            applied = game.execute(state, action, dice_for(state), e.at)
+            dice = dice_for(state)
+            dice.budget = budget
+            applied = game.execute(state, action, dice, e.at)
             if applied.dice != list(e.dice):
                 raise ReplayMismatch(f"action #{e.seq} rolled {applied.dice} on replay, the log says {e.dice}")
             before_last, state = state, applied.state

@@ -7,6 +7,7 @@ methods when one machine is not enough.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import time
@@ -20,6 +21,24 @@ import asyncio
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 BIG_JSON = 64 * 1024  # JSON text longer than this is parsed in a worker thread, off the event loop
+PIECE = 512 * 1024  # bytes of a long text read or written at once (``Store.export_read``)
+
+
+# A write that finds the database busy (another process writing, or a read of this connection still open on
+# an older snapshot) is tried again with growing pauses for up to this many seconds; then ``Busy``.
+BUSY_SECONDS = 10.0
+
+
+class Busy(Exception):
+    """The database stayed busy (another process kept writing) past ``BUSY_SECONDS``; nothing was written."""
+
+
+def is_busy(exc: BaseException) -> bool:
+    """Whether ``exc`` is the database being busy (locked by another writer), not a fault."""
+    if isinstance(exc, Busy):
+        return True
+    text = str(exc).lower()
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
 
 
 class StaleWrite(Exception):
@@ -147,26 +166,49 @@ class Store:
                     raise
         return applied_now
 
+    async def _rows(self, sql: str, params: tuple | list = ()) -> list[Any]:
+        """Every row of a read, fetched in one step: no statement of it stays open on the shared connection
+        (an open read would keep an old snapshot, and a write of another channel could not begin)."""
+        return list(await self._db.execute_fetchall(sql, params))
+
+    async def _retry_busy(self, attempt):
+        """Run ``attempt()`` (one write, whole), again after a growing pause while the database is busy."""
+        deadline = time.monotonic() + BUSY_SECONDS
+        pause = 0.02
+        while True:
+            try:
+                return await attempt()
+            except (sqlite3.OperationalError, aiosqlite.OperationalError) as exc:
+                if not is_busy(exc):
+                    raise
+                if time.monotonic() + pause > deadline:
+                    raise Busy(str(exc)) from exc
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.5)
+
     async def schema_versions(self) -> list[int]:
-        cur = await self._db.execute("SELECT version FROM schema_version ORDER BY version")
-        return [r[0] for r in await cur.fetchall()]
+        return [r[0] for r in await self._rows("SELECT version FROM schema_version ORDER BY version")]
 
     # ---- campaigns -------------------------------------------------------
     async def load_active(self, channel_id: str) -> StoredCampaign | None:
-        cur = await self._db.execute(
+        rows = await self._rows(
             "SELECT id, channel_id, version, state, active FROM campaigns WHERE channel_id = ? AND active = 1",
             (str(channel_id),),
         )
-        row = await cur.fetchone()
-        if row is None:
+        if not rows:
             return None
+        row = rows[0]
         text = row["state"]
         state = json.loads(text) if len(text) < BIG_JSON else await asyncio.to_thread(json.loads, text)
         return StoredCampaign(row["id"], row["channel_id"], row["version"], state, bool(row["active"]), len(text))
 
+    async def active_id(self, channel_id: str) -> int | None:
+        """The id of the channel's active campaign (its state is not read)."""
+        rows = await self._rows("SELECT id FROM campaigns WHERE channel_id = ? AND active = 1", (str(channel_id),))
+        return rows[0][0] if rows else None
+
     async def active_campaigns(self) -> list[tuple[int, str]]:
-        cur = await self._db.execute("SELECT id, channel_id FROM campaigns WHERE active = 1 ORDER BY id")
-        return [(r[0], r[1]) for r in await cur.fetchall()]
+        return [(r[0], r[1]) for r in await self._rows("SELECT id, channel_id FROM campaigns WHERE active = 1 ORDER BY id")]
 
     async def commit(
         self,
@@ -197,7 +239,10 @@ class Store:
         now = time.time()
         # the JSON of a big state or log entry is built in a worker thread, never on the event loop
         state_json, row = await asyncio.to_thread(_encode, state, state_json, entry)
-        async with self._write:
+        new_id = campaign_id
+
+        async def attempt() -> tuple[int, int]:
+            campaign_id = new_id
             await self._db.execute("BEGIN IMMEDIATE")
             try:
                 if campaign_id is None:
@@ -262,19 +307,30 @@ class Store:
                         )
                 await self._db.execute("COMMIT")
             except BaseException:
-                await self._db.execute("ROLLBACK")
+                with contextlib.suppress(sqlite3.OperationalError):  # a BEGIN that failed left nothing open
+                    await self._db.execute("ROLLBACK")
                 raise
-        return campaign_id, version
+            return campaign_id, version
+
+        async with self._write:
+            return await self._retry_busy(attempt)
 
     # ---- the log ---------------------------------------------------------
     async def next_seq(self, campaign_id: int) -> int:
-        cur = await self._db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM action_log WHERE campaign_id = ?", (campaign_id,))
-        return (await cur.fetchone())[0]
+        rows = await self._rows("SELECT COALESCE(MAX(seq), 0) + 1 FROM action_log WHERE campaign_id = ?", (campaign_id,))
+        return rows[0][0]
 
     async def log(self, campaign_id: int, *, limit: int | None = None, before_seq: int | None = None,
-                  with_state: bool = False) -> list[LogEntry]:
-        """Log entries, newest last.  ``limit`` keeps the newest ``limit`` of them."""
-        sql = ("SELECT seq, at, actor, on_behalf, type, action, dice, events, undoable, undone_by"
+                  with_state: bool = False, light: bool = False) -> list[LogEntry]:
+        """Log entries, newest last.  ``limit`` keeps the newest ``limit`` of them.
+
+        ``light``: what a reader needs, at a cost that does not grow with the campaign's age: each entry without
+        its action's options (``action`` is ``{}``: an import's entry carries the whole earlier log there) and
+        with its first event line only (picked out by SQLite, in its own thread)."""
+        action = "'{}'" if light else "action"
+        events = ("CASE WHEN json_extract(events, '$[0]') IS NULL THEN '[]' "
+                  "ELSE json_array(json_extract(events, '$[0]')) END") if light else "events"
+        sql = (f"SELECT seq, at, actor, on_behalf, type, {action}, dice, {events}, undoable, undone_by"
                + (", state_before, undo_patch" if with_state else "")
                + " FROM action_log WHERE campaign_id = ?")
         params: list[Any] = [campaign_id]
@@ -285,95 +341,107 @@ class Store:
         if limit is not None:
             sql += " LIMIT ?"
             params.append(limit)
-        cur = await self._db.execute(sql, params)
-        rows = [tuple(r) for r in await cur.fetchall()]
+        rows = [tuple(r) for r in await self._rows(sql, params)]
         if len(rows) > 64 or sum(len(r[5]) for r in rows) > BIG_JSON:  # a long log is parsed off the event loop
             return await asyncio.to_thread(_entries, rows, with_state)
         return _entries(rows, with_state)
 
-    async def last_entry(self, campaign_id: int, *, with_state: bool = False) -> LogEntry | None:
-        entries = await self.log(campaign_id, limit=1, with_state=with_state)
+    async def last_entry(self, campaign_id: int, *, with_state: bool = False, light: bool = False) -> LogEntry | None:
+        entries = await self.log(campaign_id, limit=1, with_state=with_state, light=light)
         return entries[0] if entries else None
 
     async def log_count(self, campaign_id: int) -> int:
-        cur = await self._db.execute("SELECT COUNT(*) FROM action_log WHERE campaign_id = ?", (campaign_id,))
-        return (await cur.fetchone())[0]
+        rows = await self._rows("SELECT COUNT(*) FROM action_log WHERE campaign_id = ?", (campaign_id,))
+        return rows[0][0]
+
+    async def export_read(self, channel_id: str) -> tuple[StoredCampaign, list[tuple]] | None:
+        """The channel's active campaign and its whole log, read as one consistent pair for an export, in a
+        worker thread on a connection of its own (the bot's shared connection and the event loop stay free):
+        (stored campaign, rows) or None.  Each row is (seq, at, actor, on_behalf, type, action, dice, events,
+        undoable, undone_by) with its JSON columns as stored, the action as a list of pieces: its text, or for a
+        long one (an import's entry holds a whole earlier log) UTF-8 pieces of at most ``PIECE`` bytes."""
+        if self.path == ":memory:":  # no second connection to an in-memory database: read it here
+            stored = await self.load_active(channel_id)
+            if stored is None:
+                return None
+            entries = await self.log(stored.id)
+            rows = [(e.seq, e.at, e.actor, e.on_behalf, e.type, [dumps(e.action)], json.dumps(e.dice),
+                     dumps(e.events), e.undoable, e.undone_by) for e in entries]
+            return stored, rows
+        return await asyncio.to_thread(_export_read, self.path, str(channel_id))
 
     # ---- reminders -------------------------------------------------------
     async def due_reminders(self, now: float) -> list[Reminder]:
-        cur = await self._db.execute(
+        rows = await self._rows(
             "SELECT r.campaign_id, r.turn_key, r.user_id, r.channel_id, r.due_at FROM reminders r"
             " JOIN campaigns c ON c.id = r.campaign_id"
             " WHERE r.sent_at IS NULL AND r.due_at <= ? AND c.active = 1 ORDER BY r.due_at",
             (now,),
         )
-        return [Reminder(*tuple(r)) for r in await cur.fetchall()]
+        return [Reminder(*tuple(r)) for r in rows]
+
+    async def _write_one(self, sql: str, params: tuple) -> int:
+        """One write statement on its own (retried while the database is busy); how many rows it changed."""
+        async def attempt() -> int:
+            cur = await self._db.execute(sql, params)
+            return cur.rowcount
+
+        async with self._write:
+            return await self._retry_busy(attempt)
 
     async def claim_reminder(self, campaign_id: int, turn_key: str, now: float) -> bool:
         """Mark a reminder sent; True only for the one caller that claimed it (never sent twice)."""
-        async with self._write:
-            cur = await self._db.execute(
-                "UPDATE reminders SET sent_at = ? WHERE campaign_id = ? AND turn_key = ? AND sent_at IS NULL",
-                (now, campaign_id, turn_key),
-            )
-            return cur.rowcount == 1
+        return await self._write_one(
+            "UPDATE reminders SET sent_at = ? WHERE campaign_id = ? AND turn_key = ? AND sent_at IS NULL",
+            (now, campaign_id, turn_key)) == 1
 
     async def pending_reminders(self, campaign_id: int) -> list[Reminder]:
-        cur = await self._db.execute(
+        rows = await self._rows(
             "SELECT campaign_id, turn_key, user_id, channel_id, due_at FROM reminders"
             " WHERE campaign_id = ? AND sent_at IS NULL",
             (campaign_id,),
         )
-        return [Reminder(*tuple(r)) for r in await cur.fetchall()]
+        return [Reminder(*tuple(r)) for r in rows]
 
 
     # ---- deadlines (migrations/002_deadlines.sql) --------------------------
     async def add_deadline(self, campaign_id: int, key: str, kind: str, channel_id: str, user_id: str | None,
                            due_at: float, now: float | None = None) -> bool:
         """Schedule a deadline once: True if it is new; an existing one (fired or not) keeps its time."""
-        async with self._write:
-            cur = await self._db.execute(
-                "INSERT OR IGNORE INTO deadlines (campaign_id, key, kind, channel_id, user_id, due_at, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (campaign_id, key, kind, str(channel_id), user_id, due_at, time.time() if now is None else now),
-            )
-            return cur.rowcount == 1
+        return await self._write_one(
+            "INSERT OR IGNORE INTO deadlines (campaign_id, key, kind, channel_id, user_id, due_at, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (campaign_id, key, kind, str(channel_id), user_id, due_at, time.time() if now is None else now)) == 1
 
     async def due_deadlines(self, now: float) -> list["Deadline"]:
         """Unfired deadlines due at ``now`` in active campaigns, oldest first."""
-        cur = await self._db.execute(
+        rows = await self._rows(
             "SELECT d.campaign_id, d.key, d.kind, d.channel_id, d.user_id, d.due_at FROM deadlines d"
             " JOIN campaigns c ON c.id = d.campaign_id"
             " WHERE d.fired_at IS NULL AND d.due_at <= ? AND c.active = 1 ORDER BY d.due_at",
             (now,),
         )
-        return [Deadline(*tuple(r)) for r in await cur.fetchall()]
+        return [Deadline(*tuple(r)) for r in rows]
 
     async def claim_deadline(self, campaign_id: int, key: str, now: float) -> bool:
         """Mark a deadline fired; True only for the one caller that marked it."""
-        async with self._write:
-            cur = await self._db.execute(
-                "UPDATE deadlines SET fired_at = ? WHERE campaign_id = ? AND key = ? AND fired_at IS NULL",
-                (now, campaign_id, key),
-            )
-            return cur.rowcount == 1
+        return await self._write_one(
+            "UPDATE deadlines SET fired_at = ? WHERE campaign_id = ? AND key = ? AND fired_at IS NULL",
+            (now, campaign_id, key)) == 1
 
     async def cancel_deadlines(self, campaign_id: int, kind: str, keep: str | None = None) -> int:
         """Drop the campaign's unfired deadlines of ``kind`` (all but ``keep``); returns how many."""
-        async with self._write:
-            cur = await self._db.execute(
-                "DELETE FROM deadlines WHERE campaign_id = ? AND kind = ? AND fired_at IS NULL AND key != ?",
-                (campaign_id, kind, keep or ""),
-            )
-            return cur.rowcount
+        return await self._write_one(
+            "DELETE FROM deadlines WHERE campaign_id = ? AND kind = ? AND fired_at IS NULL AND key != ?",
+            (campaign_id, kind, keep or ""))
 
     async def pending_deadlines(self, campaign_id: int) -> list["Deadline"]:
-        cur = await self._db.execute(
+        rows = await self._rows(
             "SELECT campaign_id, key, kind, channel_id, user_id, due_at FROM deadlines"
             " WHERE campaign_id = ? AND fired_at IS NULL ORDER BY due_at",
             (campaign_id,),
         )
-        return [Deadline(*tuple(r)) for r in await cur.fetchall()]
+        return [Deadline(*tuple(r)) for r in rows]
 
 
 @dataclass
@@ -400,6 +468,36 @@ def _entries(rows: list[tuple], with_state: bool) -> list[LogEntry]:
     ]
     out.reverse()
     return out
+
+
+def _export_read(path: str, channel_id: str) -> tuple[StoredCampaign, list[tuple]] | None:
+    """``Store.export_read`` in a worker thread: one read transaction, so the state and its log match."""
+    con = sqlite3.connect(path, timeout=BUSY_SECONDS)
+    try:
+        con.execute("BEGIN")
+        found = con.execute("SELECT id, channel_id, version, state, active FROM campaigns"
+                            " WHERE channel_id = ? AND active = 1", (channel_id,)).fetchone()
+        if found is None:
+            return None
+        cid, channel, version, text, active = found
+        stored = StoredCampaign(cid, channel, version, json.loads(text), bool(active), len(text))
+        rows = []
+        query = con.execute(
+            "SELECT id, seq, at, actor, on_behalf, type,"
+            " CASE WHEN length(CAST(action AS BLOB)) > ? THEN NULL ELSE action END, dice, events, undoable,"
+            " undone_by FROM action_log WHERE campaign_id = ? ORDER BY seq", (PIECE, cid))
+        for rowid, seq, at, actor, on_behalf, kind, action, dice, events, undoable, undone_by in query.fetchall():
+            if action is not None:
+                pieces = [action]
+            else:
+                with con.blobopen("action_log", "action", rowid, readonly=True) as blob:
+                    pieces = []
+                    while piece := blob.read(PIECE):
+                        pieces.append(piece)
+            rows.append((seq, at, actor, on_behalf, kind, pieces, dice, events, undoable, undone_by))
+        return stored, rows
+    finally:
+        con.close()
 
 
 def dumps(value: Any, *, sort_keys: bool = False, _depth: int = 0) -> str:

@@ -41,6 +41,34 @@ def display_name(text: object, max_len: int = 32) -> str:
     return " ".join(kept.split())[:max_len].strip()
 
 
+_MARKDOWN = re.compile(r"([\\*_~`|\[\]#])")
+#: zero-width space: put after "@" it keeps "@everyone" from being a mention, and shows nothing
+ZWSP = "\u200b"
+
+
+def plain(text: object) -> str:
+    """Text a member wrote, as plain text in a post: its Markdown escaped (no bold, links, spoilers, quotes or
+    headings take effect), and no mention of anyone, any role or channel, nor ``@everyone``.  The local table
+    shows it back unescaped (``unescape``)."""
+    out = _MARKDOWN.sub(r"\\\1", str(text))
+    return out.replace("@", "@" + ZWSP).replace("<", "‹").replace(">", "›")
+
+
+def unescape(text: str) -> str:
+    """``plain`` text as a person reads it (the local table prints it): no backslashes, no zero-width spaces."""
+    return re.sub(r"\\([\\*_~`|\[\]#])", r"\1", text).replace(ZWSP, "")
+
+
+def plain_words(text: object, max_len: int = 120) -> str:
+    """Member text kept in a rule's words (a reason for the log): only letters, digits, spaces and plain
+    punctuation, so nothing in it can act as a mention, a link or Markdown anywhere it is shown."""
+    if not isinstance(text, str):
+        return ""
+    kept = "".join(ch for ch in unicodedata.normalize("NFC", text[:400])
+                   if ch.isalnum() or ch in ALLOWED_PUNCTUATION or ch in ":;/+=%")
+    return " ".join(kept.split())[:max_len].strip()
+
+
 def slug(text: str) -> str:
     """The one slug: how ids are matched from what a player typed, and how names become file names.
 

@@ -21,9 +21,12 @@ from __future__ import annotations
 import json
 import math
 import re
+import threading
+import time
 from typing import Any, Callable
 
 from engine.actions import ActionTable, Handler
+from engine.bounds import Data, Int, Player
 from engine.core import Event, RuleError
 from engine.text import clean_name
 
@@ -33,6 +36,59 @@ PACK_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
 MAX_STATE_JSON = 1024 * 1024  # bytes of one campaign state; a long real campaign stays far below
 MAX_FORCED = 1000  # forced die results waiting in a state (the local table's /force)
 CHECK_EVERY = 100  # entries between two size checks of the state being replayed
+# The replay's work budget: seconds of processor time the worker thread may spend replaying one file (the
+# largest honest file takes about a minute on a small server), and die results one entry may roll (the file
+# check refuses an entry that recorded more, so an entry rolling more is a runaway).
+REPLAY_SECONDS = 150.0
+DICE_PER_ENTRY = 500
+
+
+class ReplayStopped(Exception):
+    """The replay ran out of its budget or the bot is stopping (not a ``RuleError``: no rule may catch it)."""
+
+
+class Budget:
+    """How much work one import's replay may do.  Consulted after every entry and at every die, so a file
+    that would keep the bot busy is refused (and the import gate freed) instead of running on; a bot that
+    stops cancels every running budget, so no replay outlives it."""
+
+    def __init__(self, seconds: float | None = None, dice: int | None = None) -> None:
+        self.seconds = REPLAY_SECONDS if seconds is None else seconds
+        self.dice = DICE_PER_ENTRY if dice is None else dice
+        self.started = time.thread_time()
+        self.cancelled = False
+
+    def spent(self) -> float:
+        return time.thread_time() - self.started
+
+    def check(self, where: str = "") -> None:
+        if self.cancelled:
+            raise ReplayStopped("The bot is stopping, so the import was not finished; nothing was changed. "
+                                "Import the file again once the bot is back.")
+        if self.spent() > self.seconds:
+            raise ReplayStopped(f"Replaying the file's log{where} takes more work than this bot gives one import "
+                                f"({self.seconds:.0f} s of processor time), so it was not imported; nothing was "
+                                "changed. A campaign exported by Hexpost replays far faster.")
+
+    def roll(self, rolled: int) -> None:
+        if rolled >= self.dice:
+            raise ReplayStopped(f"An action of the file's log rolls more than {self.dice} dice on replay, which "
+                                "no action does, so the file was not imported; nothing was changed.")
+        if rolled % 50 == 49:
+            self.check()
+
+
+_ACTIVE = threading.local()  # the budget of the import this thread is replaying (nested imports share it)
+_RUNNING: set[Budget] = set()
+_RUNNING_LOCK = threading.Lock()
+
+
+def cancel_imports() -> int:
+    """Stop every import replaying now (the bot is closing); returns how many were running."""
+    with _RUNNING_LOCK:
+        for budget in _RUNNING:
+            budget.cancelled = True
+        return len(_RUNNING)
 
 
 def _fail(problem: str) -> RuleError:
@@ -77,7 +133,10 @@ def load_claimed(data: Any, load: Callable[[dict], Any], schema: int) -> Any:
 
 
 def _bounded(state: Any, entry: Any) -> None:
-    """Stop a replay whose campaign grows past what a real one ever holds."""
+    """Stop a replay whose campaign grows past what a real one ever holds, or whose work runs out."""
+    budget = getattr(_ACTIVE, "budget", None)
+    if budget is not None:
+        budget.check(f" (by action #{entry.seq})")
     if state is None:
         return
     if len(state.forced) > MAX_FORCED:
@@ -94,8 +153,18 @@ def rebuild(history: Any) -> Any:
 
     if not isinstance(history, list) or not history:
         raise _fail("The file has no action log.")
+    outer = getattr(_ACTIVE, "budget", None)
+    budget = outer or Budget()
+    if outer is None:
+        _ACTIVE.budget = budget
+        with _RUNNING_LOCK:
+            _RUNNING.add(budget)
     try:
-        camp = replay(history, check=_bounded)
+        camp = replay(history, check=_bounded, budget=budget)
+    except ReplayStopped as exc:
+        if outer is not None:
+            raise  # an earlier import's history inside the file: the outermost import answers
+        raise RuleError(str(exc)) from None
     except ReplayMismatch as exc:
         raise _fail(f"The file's log does not replay the same dice on this bot ({exc}).") from None
     except RuleError as exc:
@@ -105,6 +174,11 @@ def rebuild(history: Any) -> Any:
         raise _fail("The file's log nests too deeply to replay.") from None
     except Exception as exc:  # noqa: BLE001 - a hand-made file can break an action in any way
         raise _fail(f"The file's log does not replay on this bot ({type(exc).__name__}).") from None
+    finally:
+        if outer is None:
+            _ACTIVE.budget = None
+            with _RUNNING_LOCK:
+                _RUNNING.discard(budget)
     if camp is None:
         raise _fail("The file's log does not open a campaign.")
     if not math.isfinite(float(camp.dice_counter)):
@@ -121,6 +195,9 @@ def install_import_action(table: ActionTable, check_state: Callable[[Any], Any])
         type = "campaign.import"
         needs_campaign = False
         undoable = False
+        # the file's state and log are checked by the import itself (commands/transfer.py, then the replay)
+        args = {"channel_id": Player(), "guild_id": Player(), "state": Data(), "history": Data(),
+                "source": Data(100), "seed": Int(0, 2**63)}
         summary = "Open a campaign from an export file (its leader, in a channel with no campaign)."
 
         def check(self, state, action, ctx):
@@ -152,7 +229,12 @@ def install_import_action(table: ActionTable, check_state: Callable[[Any], Any])
             old_channel = camp.channel_id
             camp.channel_id = str(a["channel_id"])
             camp.guild_id = str(a["guild_id"]) if a.get("guild_id") else None
-            # The campaign's own dice continue where they stopped (``execute`` stores ctx.dice's position).
+            reseeded = a.get("seed") is not None
+            if reseeded:
+                # A fresh seed the importing bot drew (recorded here, so this entry replays the same): the file
+                # chose its own seed, and whoever wrote it could have picked one that rolls what they want.
+                camp.seed, camp.dice_counter = int(a["seed"]), 0
+            # ``execute`` stores ctx.dice's position as the campaign's: its seed, stream and forced queue
             ctx.dice.seed = camp.seed
             ctx.dice.counter = camp.dice_counter
             ctx.dice.forced[:] = list(camp.forced)
@@ -163,6 +245,15 @@ def install_import_action(table: ActionTable, check_state: Callable[[Any], Any])
             exported = f", exported {source['exported_at']}" if source.get("exported_at") else ""
             text = (f"Campaign {camp.name} imported from channel {old_channel}{exported}; {earlier}. "
                     "{@leader} leads the party.")
-            return camp, [Event("campaign-imported", text,
-                                {"from_channel": old_channel, "earlier_actions": len(history),
-                                 "leader": camp.leader})]
+            events = [Event("campaign-imported", text, {"from_channel": old_channel, "earlier_actions": len(history),
+                                                        "leader": camp.leader})]
+            others = [m for m in camp.members if m != camp.leader]
+            if others:
+                who = ", ".join(f"{{@p{i}}}" for i in range(len(others)))
+                events.append(Event("seated", f"Seated as the file's log shows each joining by their own command: "
+                                              f"{who}. Anyone who never played it leaves with /campaign leave.",
+                                    {f"p{i}": m for i, m in enumerate(others)}))
+            if reseeded:
+                events.append(Event("reseeded", "The dice start afresh with a new seed drawn by this bot: no file "
+                                                "decides the rolls to come.", {}))
+            return camp, events

@@ -62,3 +62,15 @@ def test_bench_render_reports_the_encoding_floor():
     assert proc.returncode == 0, proc.stderr
     assert "map (warm)" in proc.stdout and "x floor" in proc.stdout
     assert "Goal: warm map within 2.5x" in proc.stdout and "Goal: warm mat within 3x" in proc.stdout
+
+
+def test_bench_reads_prints_its_figures():
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "bench_reads.py"), "--actions", "1500", "--readers", "2", "--real", "60"],
+        cwd=ROOT, capture_output=True, text=True, timeout=240,
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    for label in ("campaign: 1,500 earlier actions", "/campaign log (page 1)", "/campaign status", "/campaign export",
+                  "log page, every column parsed (old)", "/roll elsewhere", "loop held at most", "peak RSS"):
+        assert label in out, out

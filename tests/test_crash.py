@@ -30,13 +30,26 @@ TIME_BUDGET = 50.0  # seconds for the whole test; stop killing early on a slow m
 CHECKED = {"checkpoints": 0, "states": 0, "battles": 0}
 
 
-def run_and_kill(db: Path, seed: int, delay: float) -> tuple[dict[int, int], int]:
-    """Start the worker, SIGKILL it after ``delay`` seconds; (last acked seq per campaign, acks)."""
+def run_and_kill(db: Path, seed: int, delay: float, *, after_ready: bool = False) -> tuple[dict[int, int], int]:
+    """Start the worker, SIGKILL it ``delay`` seconds after it started (or, ``after_ready``, after it said READY:
+    on a busy machine starting alone can take longer than the delay); (last acked seq per campaign, acks)."""
     proc = subprocess.Popen([sys.executable, str(WORKER), "crash", str(db), str(seed)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
     lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.extend(proc.stdout.read().decode(errors="replace").splitlines()))
+    ready = threading.Event()
+
+    def read() -> None:
+        for raw in proc.stdout:
+            line = raw.decode(errors="replace").rstrip("\n")
+            lines.append(line)
+            if line == "READY":
+                ready.set()
+        ready.set()
+
+    reader = threading.Thread(target=read)
     reader.start()
+    if after_ready:
+        ready.wait(60)
     time.sleep(delay)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
@@ -107,7 +120,7 @@ async def test_killed_process_loses_no_acknowledged_action(tmp_path):
     while kills < KILLS and time.monotonic() - started < TIME_BUDGET:
         # some kills land while the process starts or migrates, most while it writes
         delay = rng.choice([rng.uniform(0.0, 0.3), rng.uniform(0.3, 1.0), rng.uniform(0.3, 1.0)])
-        acked, n = run_and_kill(db, rng.randrange(10**9), delay)
+        acked, n = run_and_kill(db, rng.randrange(10**9), delay, after_ready=delay >= 0.3)
         kills += 1
         acks += n
         for cid, seq in acked.items():

@@ -592,7 +592,8 @@ async def test_campaign_end_confirm_refuse_end_and_out_of_date(world: World) -> 
     assert res.callback_type == 4 and res.ephemeral and "End **Night Watch** for good?" in res.content
     prompt = res.message
     end_id = button(prompt, "End the campaign")
-    assert end_id == f"hx:end:{w.chan.id}:" and labels(prompt) == ["End the campaign", "Cancel"]
+    cid = await w.bot.table.service.campaign_id(str(w.chan.id))
+    assert end_id == f"hx:end:{w.chan.id}:c{cid}." and labels(prompt) == ["End the campaign", "Cancel"]
     assert next(c for c in prompt.iter_components() if c.get("custom_id") == end_id)["style"] == 4  # danger
     shown = list(prompt.components)
 

@@ -51,7 +51,7 @@ MATRIX = [
     ("adventurer create", {"name": "Absent", "race": "nord", "line": "bow", "player": MEMBER},
      {"leader": None, "owner": OWN_ONLY, "member": None, "outsider": OWN_ONLY}),
     ("adventurer class", {"class": "@CLASS"}, {"leader": "permanent choice", "owner": None,
-                                               "member": "no adventurer yet", "outsider": "no adventurer yet"}),
+                                               "member": "no adventurer yet", "outsider": "not in this party"}),
     ("adventurer class", {"class": "@CLASS", "player": OWNER},
      {"leader": None, "owner": None, "member": OWN_ONLY, "outsider": OWN_ONLY}),
     ("adventurer retire", {}, {"leader": "confirm", "owner": "confirm", "member": "no adventurer to retire",

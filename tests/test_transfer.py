@@ -77,8 +77,9 @@ async def test_import_restores_the_campaign_in_a_new_channel(player, table, serv
     assert not reply.error, reply.content
     assert "imported" in reply.as_text() and "Outer Watch" in reply.as_text()
     moved = await service.campaign("200")
-    expect = original.to_dict() | {"channel_id": "200", "guild_id": "2"}
-    assert moved.to_dict() == expect  # adventurers, settings, dice seed and position, everything
+    expect = original.to_dict() | {"channel_id": "200", "guild_id": "2", "seed": moved.seed, "dice_counter": 0}
+    assert moved.to_dict() == expect  # adventurers, settings, everything but the dice: a fresh seed
+    assert moved.seed != original.seed and "new seed" in reply.as_text()
     entries = await store.log(await service.campaign_id("200"))
     assert [e.type for e in entries] == ["campaign.import"]
     assert replay(entries).to_dict() == moved.to_dict()
@@ -103,11 +104,12 @@ async def test_export_of_an_imported_campaign_imports_again(player, table, servi
     second = await export_bytes(player(RYAN, "200"))
     reply = await import_reply(table, RYAN, "300", second)
     assert not reply.error, reply.content
-    assert (await service.campaign("300")).to_dict() == (await service.campaign("200")).to_dict() | {
-        "channel_id": "300"}
+    third = await service.campaign("300")
+    assert third.to_dict() == (await service.campaign("200")).to_dict() | {
+        "channel_id": "300", "seed": third.seed, "dice_counter": 0}
 
 
-async def test_dice_continue_the_same_stream_after_import(player, table, service):
+async def test_an_import_draws_a_fresh_seed_and_keeps_the_hosts_forced_dice(player, table, service):
     ryan, _ = await campaign_with_history(player)
     await ryan("force", values="4 2")
     before = await service.campaign("100")
@@ -118,7 +120,7 @@ async def test_dice_continue_the_same_stream_after_import(player, table, service
     # ... and the host imports it at the local table
     assert not (await import_reply(table, RYAN, "200", await export_bytes(ryan), local=True)).error
     after = await service.campaign("200")
-    assert (after.seed, after.dice_counter, after.forced) == (before.seed, before.dice_counter, [4, 2])
+    assert after.seed != before.seed and (after.dice_counter, after.forced) == (0, [4, 2])
 
 
 @pytest.mark.parametrize("who,expect", [(SHANNON, "Only the campaign's party leader"),

@@ -74,8 +74,9 @@ async def test_a_hand_written_state_is_refused_even_when_its_log_opens_with_an_i
     # the good file imports, and its campaign equals the replay of its log
     reply = await run_import(table, raw(good))
     assert not reply.error, reply.content
-    assert (await service.campaign("200")).to_dict() == replay(good["log"]).to_dict() | {
-        "channel_id": "200", "guild_id": "2"}
+    moved = await service.campaign("200")
+    assert moved.to_dict() == replay(good["log"]).to_dict() | {
+        "channel_id": "200", "guild_id": "2", "seed": moved.seed, "dice_counter": 0}  # its dice: a fresh seed
 
 
 async def test_imported_campaign_is_the_replay_of_its_log_from_campaign_new(table, service, store):
@@ -83,7 +84,9 @@ async def test_imported_campaign_is_the_replay_of_its_log_from_campaign_new(tabl
     reply = await run_import(table, export_bytes(p))
     assert not reply.error, reply.content
     moved = await service.campaign("200")
-    assert moved.to_dict() == p.state.to_dict() | {"channel_id": "200", "guild_id": "2"}
+    assert moved.to_dict() == p.state.to_dict() | {"channel_id": "200", "guild_id": "2", "seed": moved.seed,
+                                                    "dice_counter": 0}
+    assert moved.seed != p.state.seed
     entries = await store.log(await service.campaign_id("200"))
     assert replay(entries).to_dict() == moved.to_dict()  # the new channel's log rebuilds it too
 
@@ -154,8 +157,9 @@ async def test_a_ten_thousand_action_campaign_exports_and_imports(ten_thousand, 
     reply = await run_import(table, data)
     print(f"[import] 10,000 actions replayed and imported in {time.perf_counter() - started:.1f} s")
     assert not reply.error, reply.content
-    assert (await service.campaign("200")).to_dict() == ten_thousand.state.to_dict() | {
-        "channel_id": "200", "guild_id": "2"}
+    moved = await service.campaign("200")
+    assert moved.to_dict() == ten_thousand.state.to_dict() | {
+        "channel_id": "200", "guild_id": "2", "seed": moved.seed, "dice_counter": 0}
     # and its export (from the new channel) is a file Discord takes, that passes every check before the replay
     exported = await table.run(table.invocation(LEAD, "200", "2", LEAD), "campaign export")
     assert not exported.error and exported.files[0].filename.endswith(".json.gz")

@@ -7,6 +7,7 @@ shape grows.
 from __future__ import annotations
 
 import copy
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +19,8 @@ SCHEMA = 1
 #: 2: a channelled ability die pays only for a magical ability (the pack's ``magical = true``); before, for any.
 #:    The skirmish keeps its members' display names (``names``, from the actions, like a tes campaign), so its
 #:    posts and pictures name the players after a restart.
+#:    A fighter named in a command is its id first (a1), else its name, else the hex it stands on, and a fighter's
+#:    own name may not read like a fighter id or a hex, nor repeat another fighter's name.
 RULES = 2
 NAME = "skirmish"
 BOT = "bot"  # the player id of the bot's warband (never pinged, acts by itself)
@@ -220,7 +223,9 @@ class Skirmish:
         )
 
     def clone(self) -> Skirmish:
-        return Skirmish.from_dict(copy.deepcopy(self.to_dict()))
+        """A copy laid out exactly as the store gives a state back (keys sorted, as it writes them): so a
+        replayed log meets every mapping in the order play met it, and rebuilds the same campaign."""
+        return Skirmish.from_dict(json.loads(json.dumps(self.to_dict(), sort_keys=True)))
 
     # ------------------------------------------------------------ helpers --
     def owners(self) -> list[str]:

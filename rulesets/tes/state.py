@@ -38,6 +38,9 @@ SCHEMA = 4
 #:    The Adventurers Rest is the End of Day Phase's (each player chooses which cooldown dice it removes;
 #:    Expert discards an item): ``/adventurer rest`` no longer rests the party between battles (``party.rest``
 #:    is refused; its old logs replay as they played).
+#:    An adventurer's name may not read like a hex ("2,1") or a map label (a few letters and a number, "HEB1"),
+#:    and a unit named in a command matches one unit or is refused as ambiguous (no name shadows another unit's
+#:    id, label or hex); an adventurer made with /adventurer guide takes its draft's id.
 RULES = 3
 
 #: The starter pack's versions before 2026-11-23 09:40 (the first releases): their campaigns are rules revision 0.
@@ -161,6 +164,9 @@ class Adventurer:
     holding: str | None = None  # a drawn card waiting for room (the inventory was full)
     race_ability_used: bool = False
     next_die: int = 1  # counter for new die ids
+    # who this adventurer is, apart from its owner and name: a short id drawn when it is created (buttons name
+    # it, so a button of a retired adventurer never acts on the next one); "" for one created before ids
+    id: str = ""
 
     def to_dict(self, *, copy: bool = True) -> dict[str, Any]:
         c = _plain if copy else _same
@@ -177,6 +183,12 @@ class Adventurer:
         return cls(**kept)
 
     # ---- derived values -------------------------------------------------
+    def ident(self) -> str:
+        """Who this adventurer is in a button: its id, or its name's slug for one created before ids."""
+        if self.id:
+            return self.id[:12]
+        return "-".join("".join(ch if ch.isascii() and ch.isalnum() else " " for ch in self.name.lower()).split())[:12] or "x"
+
     def find_slot(self, kind: str, ident: str) -> tuple[int, str] | None:
         """(row index, side) of the circular token ``kind``/``ident``, if placed."""
         for i, row in enumerate(self.rows):

@@ -16,7 +16,11 @@ from engine.present import say
 from rulesets.skirmish.board import ZONE_NAMES
 from rulesets.skirmish.content import load_pack
 from rulesets.skirmish.present.view import initiative_view, map_view, player_name
+from rulesets.skirmish.rules import TABLE
+from rulesets.skirmish.rules.battle import DIE
 from rulesets.skirmish.state import BOT, NAME
+
+SETTING = TABLE.handlers["campaign.settings"].args  # the bounds of this game's settings (engine.party)
 
 PLAYER = Opt("player", str, "Act for this player (party leader only)", user=True)
 
@@ -37,8 +41,13 @@ def turn_line(state, inv: Invocation) -> tuple[str, str | None]:
     if state.phase == "over":
         res = state.result or {}
         win = res.get("winner")
-        who = "nobody (a draw)" if not win else (state.warbands[win].name + (
-            ", the bot's warband" if win == BOT else f" of <@{win}>"))
+        band = state.warbands.get(win) if win else None
+        if not win:
+            who = "nobody (a draw)"
+        elif band is None:  # the winner has left the campaign since, their warband with them
+            who = "the bot's warband" if win == BOT else f"<@{win}>'s warband (they have left the campaign since)"
+        else:
+            who = band.name + (", the bot's warband" if win == BOT else f" of <@{win}>")
         return f"The skirmish is over: the winner is {who}.", None
     fight = state.fight
     act = fight.active
@@ -83,8 +92,9 @@ def plain_reply(out) -> Reply:
 
 # ---------------------------------------------------------------- campaign --
 @command("skirmish settings", "The skirmish's points limit and number of battle rounds (leader).",
-         Opt("points", int, "Points each warband may spend", min=100, max=3000),
-         Opt("rounds", int, "Battle rounds before the points on the field decide", min=1, max=12), ruleset=NAME)
+         Opt("points", int, "Points each warband may spend", **SETTING["points"].range),
+         Opt("rounds", int, "Battle rounds before the points on the field decide", **SETTING["rounds"].range),
+         ruleset=NAME)
 async def skirmish_settings(inv: Invocation, points=None, rounds=None) -> Reply:
     state = await _state(inv)
     args = {k: v for k, v in {"points": points, "rounds": rounds}.items() if v is not None}
@@ -213,7 +223,7 @@ async def skirmish_wait(inv: Invocation, player=None) -> Reply:
 @command("skirmish channel", "Channel Magic (Wizard): new double of 3, upgrade or raise a die; then a calamity roll.",
          Opt("mode", str, "new, upgrade (double→triple→quad) or raise (+3, at most 6)",
              choices=("new", "upgrade", "raise")),
-         Opt("die", int, "For upgrade or raise: the ability die's number", min=1, max=12), PLAYER,
+         Opt("die", int, "For upgrade or raise: the ability die's number", **DIE.range), PLAYER,
          ruleset=NAME, renders=True)
 async def skirmish_channel(inv: Invocation, mode=None, die=None, player=None) -> Reply:
     return await _battle(inv, "skirmish.channel", {"mode": mode or "new", "die": die}, player)
@@ -222,7 +232,7 @@ async def skirmish_channel(inv: Invocation, mode=None, die=None, player=None) ->
 @command("skirmish ability", "Use an ability, paid with one of your ability dice (one per activation).",
          Opt("name", str, "The ability, e.g. surge (see /skirmish fighters)", required=True,
              autocomplete="skirmish-abilities"),
-         Opt("die", int, "The ability die's number (as on the map)", required=True, min=1, max=12),
+         Opt("die", int, "The ability die's number (as on the map)", required=True, **DIE.range),
          Opt("target", str, "For a bolt: the enemy (id, name or hex)", autocomplete="skirmish-enemies"),
          Opt("to", str, "For a dash: the hex to move to, q,r"), PLAYER, ruleset=NAME, renders=True)
 async def skirmish_ability(inv: Invocation, name, die, target=None, to=None, player=None) -> Reply:

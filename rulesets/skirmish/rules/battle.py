@@ -6,6 +6,7 @@ leaves the campaign untouched (the engine works on a copy).
 """
 from __future__ import annotations
 
+from engine.bounds import OneHex, Int, Text
 from engine.core import Event, RuleError
 from engine.hexes import Hex, distance
 from engine.text import echo, slug
@@ -15,6 +16,7 @@ from rulesets.skirmish.rules.muster import find_fighter
 from rulesets.skirmish.state import AbilityDie
 
 KINDS = E.KINDS
+DIE = Int(1, 12)  # an ability die by its number (a warband holds at most a dozen)
 
 
 def _battle(state):
@@ -84,6 +86,7 @@ def _die(state, who, number, f):
 @action
 class Activate(Handler):
     type = "skirmish.activate"
+    args = {"fighter": Text()}
     summary = "Activate one of your fighters."
 
     def apply(self, state, action, ctx):
@@ -112,6 +115,7 @@ class Activate(Handler):
 @action
 class Move(Handler):
     type = "skirmish.move"
+    args = {"to": OneHex()}
     summary = "Move up to the fighter's Move in hexes."
 
     def apply(self, state, action, ctx):
@@ -131,6 +135,7 @@ class Move(Handler):
 @action
 class Attack(Handler):
     type = "skirmish.attack"
+    args = {"target": Text()}
     summary = "Attack an enemy in range."
 
     def apply(self, state, action, ctx):
@@ -154,6 +159,7 @@ class Attack(Handler):
 @action
 class Retreat(Handler):
     type = "skirmish.retreat"
+    args = {"to": OneHex()}
     summary = "Retreat: move away from an enemy within 1 hex, up to 3 hexes, ending clear of every enemy."
 
     def apply(self, state, action, ctx):
@@ -180,6 +186,7 @@ class Retreat(Handler):
 @action
 class Wait(Handler):
     type = "skirmish.wait"
+    args: dict = {}
     summary = "Wait: as the first action the fighter waits and activates once more; as the last it ends."
 
     def apply(self, state, action, ctx):
@@ -202,6 +209,7 @@ class Wait(Handler):
 @action
 class Channel(Handler):
     type = "skirmish.channel"
+    args = {"mode": Text(20), "die": DIE}
     summary = "Channel Magic (Wizards): add a double of 3, or upgrade or raise one ability die; then the calamity roll."
 
     def apply(self, state, action, ctx):
@@ -268,6 +276,7 @@ def find_ability(pack, ftype, text):
 @action
 class UseAbility(Handler):
     type = "skirmish.ability"
+    args = {"name": Text(), "die": DIE, "target": Text(), "to": OneHex()}
     summary = "Use an ability, paid with an ability die (one per activation)."
 
     def apply(self, state, action, ctx):
@@ -331,6 +340,7 @@ class UseAbility(Handler):
 @action
 class EndActivation(Handler):
     type = "skirmish.end"
+    args: dict = {}
     summary = "End the current activation (unused actions are lost)."
 
     def apply(self, state, action, ctx):

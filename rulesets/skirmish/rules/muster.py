@@ -1,6 +1,9 @@
 """Before the battle: warbands are picked from the pack within the points limit and deployed."""
 from __future__ import annotations
 
+import re
+
+from engine.bounds import OneHex, Text
 from engine.core import Event, RuleError
 from engine.hexes import Hex, distance
 from engine.text import clean_name, echo, slug
@@ -36,13 +39,27 @@ def find_type(pack, faction: str, text) -> str:
                     + ", ".join(f"{t.id} ({t.points} pts)" for t in mine) + ".")
 
 
+FIGHTER_ID = re.compile(r"^[a-z]\d+$")
+
+
 def find_fighter(state, text, owner: str | None = None):
-    """A fighter by id (a1), name (Mossling 2) or hex (3,4); ``owner`` limits it to one warband."""
+    """A fighter by id (a1), name (Mossling 2) or hex (3,4); ``owner`` limits it to one warband.
+
+    From rules revision 2 in that order, each its own namespace: an id names its fighter whatever another is
+    called (and no name reads like an id or a hex: ``check_fighter_name``).  Revision 1 took the first fighter
+    whose id or name matched, in the order the store keeps them (``Skirmish.clone``), as it always played.
+    """
     key = slug(text or "")
     pool = [f for f in state.fighters.values() if owner is None or f.owner == owner]
-    for f in pool:
-        if key in (f.id, slug(f.name)):
-            return f
+    if state.rules >= 2:
+        by_id = [f for f in pool if f.id == key]
+        by_name = [f for f in pool if slug(f.name) == key]
+        if by_id or len(by_name) == 1:
+            return (by_id or by_name)[0]
+    else:
+        for f in pool:
+            if key in (f.id, slug(f.name)):
+                return f
     try:
         h = Hex.parse(str(text))
     except ValueError:
@@ -53,6 +70,27 @@ def find_fighter(state, text, owner: str | None = None):
                 return f
     names = ", ".join(f"{f.id} {f.name}" for f in pool if not f.out) or "none"
     raise RuleError(f"No fighter {echo(text)!r} here. Name one by id, name or hex: {names}.")
+
+
+def check_fighter_name(state, name: str) -> None:
+    """From rules revision 2: a fighter's own name is its own, never another fighter's id, a hex or a name
+    another fighter has (so a command naming a fighter can't be pointed at another)."""
+    if state.rules < 2:
+        return
+    key = slug(name)
+    if FIGHTER_ID.match(key.replace("-", "")):
+        raise RuleError(f"{name} reads like a fighter's id (a1, b2 ...), which commands use to name fighters. "
+                        "Pick a name with a word in it.")
+    try:
+        Hex.parse(name)
+    except ValueError:
+        pass
+    else:
+        raise RuleError(f"{name} reads like a hex (q,r), which commands use to name where a fighter stands. "
+                        "Pick a name with a word in it.")
+    taken = next((f for f in state.fighters.values() if slug(f.name) == key), None)
+    if taken is not None:
+        raise RuleError(f"{taken.name} is already a fighter's name here ({taken.id}). Pick another name.")
 
 
 def points_used(state, pack, owner: str) -> int:
@@ -101,6 +139,8 @@ def auto_deploy(state, pack, owner: str) -> list[Fighter]:
 class ChooseWarband(Handler):
     type = "skirmish.warband"
     summary = "Pick your warband."
+    args = {"faction": Text(), "name": Text()}
+    joins = True  # picking a warband seats its player
 
     def check(self, state, action, ctx):
         _muster(state)
@@ -147,6 +187,7 @@ class ChooseWarband(Handler):
 class Recruit(Handler):
     type = "skirmish.recruit"
     summary = "Add a fighter to your warband."
+    args = {"fighter": Text(), "name": Text()}
 
     def check(self, state, action, ctx):
         _muster(state)
@@ -157,7 +198,7 @@ class Recruit(Handler):
             raise RuleError("Pick your warband first with /skirmish warband.")
         type_id = find_type(pack, wb.faction, action.args.get("fighter"))
         if action.args.get("name"):
-            clean_name(action.args["name"], "fighter", max_len=24)
+            check_fighter_name(state, clean_name(action.args["name"], "fighter", max_len=24))
         limit = int(state.settings.get("points", pack.points))
         used = points_used(state, pack, who)
         cost = pack.fighter(type_id).points
@@ -183,6 +224,7 @@ class Recruit(Handler):
 class Dismiss(Handler):
     type = "skirmish.dismiss"
     summary = "Remove a fighter from your warband."
+    args = {"fighter": Text()}
 
     def check(self, state, action, ctx):
         _muster(state)
@@ -200,6 +242,7 @@ class Dismiss(Handler):
 class BotWarband(Handler):
     type = "skirmish.bot"
     leader_only = True
+    args = {"faction": Text()}
     summary = "Field the bot's warband against the players."
 
     def check(self, state, action, ctx):
@@ -233,6 +276,7 @@ class BotWarband(Handler):
 class Deploy(Handler):
     type = "skirmish.deploy"
     summary = "Place a fighter in your deployment zone."
+    args = {"fighter": Text(), "at": OneHex()}
 
     # every refusal is raised in apply before anything changes (the engine discards the working copy)
     def apply(self, state, action, ctx):
@@ -273,6 +317,7 @@ class Deploy(Handler):
 class Start(Handler):
     type = "skirmish.start"
     leader_only = True
+    args: dict = {}
     summary = "Begin the battle: the first initiative roll."
 
     def check(self, state, action, ctx):

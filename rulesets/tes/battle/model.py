@@ -316,6 +316,13 @@ def find_unit(c: Ctx, text: Any, *, side: str | None = None) -> Unit:
             return found[0]
         raise RuleError(f"No unit stands in hex {h}. See `/battle map` for where everyone is.")
     low = t.lower()
+    if c.state.rules >= 3:  # one namespace at a time is not enough: a text naming two units names neither
+        found = [u for u in cands if low in (str(u.id).lower(), str(u.short or "").lower(), u.name.lower())]
+        if len(found) > 1:
+            names = ", ".join(f"{u.name} ({u.short}, {u.q},{u.r})" for u in found)
+            raise RuleError(f"`{t}` names more than one unit ({names}); use its hex q,r.")
+        if found:
+            return found[0]
     for key in ("id", "short", "name"):
         found = [u for u in cands if str(getattr(u, key) or "").lower() == low]
         if len(found) == 1:

@@ -54,7 +54,7 @@ async def _answer_click(click: str, inv: Invocation, arg: str, values: list[str]
         return Reply.fail(STALE[kind])
     try:
         out = await inv.service.execute(inv.channel_id, answer(key, inv.user_id, args, stale=STALE[kind],
-                                                               not_yours=_not_yours(look["what"])))
+                                                               not_yours=_not_yours(look["what"])), campaign=cid)
     except _Ask as ask:
         return ask.reply
     return await battle_reply(inv, out)
@@ -69,22 +69,22 @@ STALE_MOVE = ("This free move is out of date: it was already made or declined (o
 STALE = {"roll": STALE_ROLL, "prevent": STALE_ASK, "lockpick": STALE_LOCK, "move": STALE_MOVE}
 
 
-@on_click("roll")
+@on_click("roll", ruleset="tes")
 async def _roll_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
     return await _answer_click("roll", inv, arg, values)
 
 
-@on_click("prv")
+@on_click("prv", ruleset="tes")
 async def _prevent_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
     return await _answer_click("prv", inv, arg, values)
 
 
-@on_click("lpk")
+@on_click("lpk", ruleset="tes")
 async def _lockpick_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
     return await _answer_click("lpk", inv, arg, values)
 
 
-@on_click("mov")
+@on_click("mov", ruleset="tes")
 async def _move_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
     return await _answer_click("mov", inv, arg, values)
 

@@ -18,6 +18,8 @@ from rulesets.tes.present.presenter import mat_view, short
 from engine.reply import COLOR_BATTLE, Embed, Picture, Reply, clip
 from engine.core import RuleError
 from rulesets.tes.battle_state import Battle
+from rulesets.tes.rules.adjust import Adjust
+from rulesets.tes.rules.battle import Drop, Start
 from rulesets.tes import args as args_
 from engine.text import slug
 from engine.present import say
@@ -260,8 +262,9 @@ def deploy_hexes(text: str) -> list:
          Opt("encounter", str, "The clash encounter, e.g. jailbreak", required=True, autocomplete="encounters"),
          Opt("first", str, "Who takes the first player token (default: the leader)", user=True),
          Opt("deploy", str, "Entrance hexes in turn order, e.g. \"-2,2 -2,1\" (default: the first free ones)"),
-         Opt("ep", int, "Use this enemy pool instead of XP dial × adventurers", min=0, max=400),
-         Opt("session", int, "Use the end-of-session difficulty table of this session (1-3)", min=1, max=3),
+         Opt("ep", int, "Use this enemy pool instead of XP dial × adventurers", **Start.args["ep"].range),
+         Opt("session", int, "Use the end-of-session difficulty table of this session (1-3)",
+             **Start.args["session"].range),
          Opt("confirm", bool, "yes to start without the button when a member has no adventurer (scripts)",
              local_only=True),
          renders=True)
@@ -324,11 +327,11 @@ async def battle_deploy(inv: Invocation, form=None, ready=None, player=None) -> 
 
 @command("battle adjust", "Apply a manual effect by hand (party leader): HP, bonus HP, tenacity, status, fatigue, hex.",
          Opt("unit", str, "The unit: a name, its label or its hex q,r", required=True),
-         Opt("hp", int, "Heal (positive) or deal true damage (negative)", min=-99, max=99),
-         Opt("bonus_hp", int, "Add or remove bonus HP", min=-99, max=99),
-         Opt("tenacity", int, "Add or remove tenacity", min=-5, max=5),
+         Opt("hp", int, "Heal (positive) or deal true damage (negative)", **Adjust.args["hp"].range),
+         Opt("bonus_hp", int, "Add or remove bonus HP", **Adjust.args["bonus_hp"].range),
+         Opt("tenacity", int, "Add or remove tenacity", **Adjust.args["tenacity"].range),
          Opt("status", str, "Give a status (bane, blind, daze, fear, maim, stealth) or remove it with -name"),
-         Opt("fatigue", int, "Add this many fatigue dice", min=1, max=13),
+         Opt("fatigue", int, "Add this many fatigue dice", **Adjust.args["fatigue"].range),
          Opt("fatigue_kind", str, "light or over (default light)", choices=("light", "over")),
          Opt("to", str, "Move the unit to this hex q,r"),
          Opt("reason", str, "What the adjustment applies, for the log (e.g. the ability's name)"),
@@ -403,7 +406,7 @@ async def battle_status(inv: Invocation) -> Reply:
     rules_text = battle_rules(_pack(state), enc, len(b.order)) if enc else ""
     if rules_text:
         e.add("Encounter rules", clip(rules_text, 1000))
-    e.add("Recent", "\n".join(b.log[-5:]) or "—")
+    e.add("Recent", "\n".join(recent_line(ln) for ln in b.log[-5:]) or "—")
     text, ping = whose_turn_line(state)
     e.add("Whose move", text)
     return Reply(embeds=[e])
@@ -424,6 +427,23 @@ STATUS_WORDS = {"bane": "1 true damage at the start of each of its turns",
                 "fear": "its non-Combat skills do nothing",
                 "maim": "damage of its Combat dice halved, rounded down",
                 "stealth": "targeted only by opponents adjacent at the start of the turn; ends when it deals damage"}
+
+
+ADJUSTED = "✋ Adjustment by the leader: "  # rulesets/tes/rules/adjust.py
+
+
+def recent_line(text: str) -> str:
+    """A line of the battle's picture log as a post shows it: the bot's own mentions and bold kept, anything a
+    member's words could have brought into a line before rules revision 3 (a masked link, @everyone, a role or
+    channel mention, code or spoilers) shown as plain text."""
+    from engine.text import ZWSP, plain
+
+    if text.startswith(ADJUSTED):  # the one line that repeats a member's words (its reason): all of it plain
+        return ADJUSTED + plain(text[len(ADJUSTED):])
+    for token in ("[", "]", "`", "||"):
+        text = text.replace(token, "\\" + token if token != "||" else "\\|\\|")
+    text = re.sub(r"@(everyone|here)", "@" + ZWSP + r"\1", text)
+    return re.sub(r"<(@&|#|/)", "‹\\1", text)
 
 
 @command("battle retreat", "Retreat: the battle ends, failed, at the end of this round (party leader; asks first).",
@@ -474,7 +494,8 @@ async def battle_class(inv: Invocation, klass, player=None) -> Reply:
 
 
 @command("battle drop", "Remove a die from one of your active slots (it is exhausted).",
-         Opt("slot", int, "Active slot number, 1-4", required=True, min=1, max=4), PLAYER, renders=True)
+         Opt("slot", int, "Active slot number, 1-4", required=True, **Drop.args["slot"].range), PLAYER,
+         renders=True)
 async def battle_drop(inv: Invocation, slot, player=None) -> Reply:
     out = await inv.do("battle.drop", {"slot": slot}, player=player)
     return await battle_reply(inv, out)

@@ -162,7 +162,9 @@ def _mat_buttons(inv: Invocation, out, reply: Reply) -> None:
         if adv is None or len(reply.buttons) >= 20:
             continue
         try:
-            reply.buttons.append(Button(make_id("mat", inv.channel_id, owner), clip(f"Show {adv.name}'s mat", 80)))
+            reply.buttons.append(Button(make_id("mat", inv.channel_id, f"{owner}.{adv.ident()}",
+                                                campaign=out.campaign_id or inv.campaign_id),
+                                        clip(f"Show {adv.name}'s mat", 80)))
         except ValueError:  # an owner id that cannot go into a button
             continue
 

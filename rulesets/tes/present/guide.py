@@ -169,7 +169,7 @@ def _options(state, pack, draft, step: str, owner: str) -> tuple[list[tuple[str,
 
 
 # ------------------------------------------------------------------- clicks --
-@on_click("guide")
+@on_click("guide", ruleset="tes")
 async def _guide_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
     try:
         owner, draft_id, rev, verb = arg.rsplit(".", 3)

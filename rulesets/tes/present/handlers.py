@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import secrets
 
 from engine.components import confirm_buttons, make_id, on_click
 from engine.commands import Invocation, Opt, command, group
@@ -9,6 +10,7 @@ from rulesets.tes.present.presenter import adventurer_embed, events_text, mat_vi
 from engine.reply import Button, Embed, Picture, Reply
 from engine.core import RuleError
 from rulesets.tes.present.common import PLAYER, _pack, _state  # noqa: F401 - used by the commands below
+from rulesets.tes.rules.adventurer import OUT_OF_DATE_ADVENTURER
 
 group("adventurer", "Your adventurer and its mat")
 group("content", "Browse the campaign's content pack")
@@ -37,7 +39,7 @@ SLOT_HELP = "circular slot: row 1-5 and side, e.g. 2L or 4R"
 async def adventurer_create(inv: Invocation, name, race, line, klass=None, form=None, health=None, stamina=None,
                             magicka=None, combat=None, skill=None, player=None) -> Reply:
     args = {"name": name, "race": race, "line": line, "klass": klass, "form": form, "health": health,
-            "stamina": stamina, "magicka": magicka, "combat": combat, "skill": skill}
+            "stamina": stamina, "magicka": magicka, "combat": combat, "skill": skill, "id": secrets.token_hex(4)}
     out = await inv.do("adventurer.create", {k: v for k, v in args.items() if v is not None}, player=player)
     owner = str(player) if player else inv.user_id
     reply = await adventurer_show(inv, player=owner, state=out.state)
@@ -86,7 +88,8 @@ async def adventurer_retire(inv: Invocation, player=None, confirm=None) -> Reply
         if owner != inv.user_id and inv.user_id != state.leader:
             raise RuleError("You can only retire your own adventurer.")
         return Reply(content=f"Retire **{adv.name}** for good?", ephemeral=True,
-                     buttons=confirm_buttons("retire", inv.channel_id, owner, f"Retire {adv.name}"[:80]))
+                     buttons=confirm_buttons("retire", inv.channel_id, adventurer_arg(owner, adv),
+                                             f"Retire {adv.name}"[:80], campaign=inv.campaign_id))
     out = await inv.do("adventurer.retire", {"confirm": True}, player=player)
     return Reply(content=events_text(out.events))
 
@@ -227,16 +230,33 @@ def _form_names() -> dict[str, str]:
 
 
 # ---------------------------------------------------------------- buttons --
-@on_click("retire")
+def adventurer_arg(owner: str, adv) -> str:
+    """A button's name for one adventurer: its owner and who it is (``Adventurer.ident``), so a button of a
+    retired adventurer never acts on the owner's next one."""
+    return f"{owner}.{adv.ident()}"
+
+
+async def _the_adventurer(inv, arg: str) -> str:
+    """The owner a button names, after checking its adventurer is still the one it was made for."""
+    owner, _, ident = arg.rpartition(".")
+    state = await _state(inv)
+    adv = state.adventurers.get(owner)
+    if not owner or adv is None or adv.ident() != ident:
+        raise RuleError(OUT_OF_DATE_ADVENTURER)
+    return owner
+
+
+@on_click("retire", campaign=True, ruleset="tes")
 async def _retire(inv, arg, values) -> Reply:
-    reply = await adventurer_retire(inv, player=arg or None, confirm=True)
-    reply.update = not reply.error
-    return reply
+    owner = await _the_adventurer(inv, arg)
+    out = await inv.do("adventurer.retire", {"confirm": True, "adventurer": arg.rpartition(".")[2]},
+                       player=owner)  # the rules check again, under the channel's lock, that it is the same one
+    return Reply(content=events_text(out.events), update=True)
 
 
-@on_click("mat")
+@on_click("mat", campaign=True, ruleset="tes")
 async def _mat(inv, arg, values) -> Reply:
-    return await adventurer_show(inv, player=arg or None)
+    return await adventurer_show(inv, player=await _the_adventurer(inv, arg))
 
 
 # ------------------------------------------------------ the shared commands --
@@ -269,7 +289,8 @@ class TesPresenter:
         from rulesets.tes.rules.update import update_available
 
         pack = _pack(state)
-        buttons = [Button(make_id("mat", inv.channel_id, owner), f"Mat: {adv.name}"[:80])
+        buttons = [Button(make_id("mat", inv.channel_id, adventurer_arg(owner, adv), campaign=inv.campaign_id),
+                          f"Mat: {adv.name}"[:80])
                    for owner, adv in list(state.adventurers.items())[:4]]
         embed = status_embed(state, pack)
         if update_available(state):

@@ -11,9 +11,10 @@ from rulesets.tes.battle import harm, status, track
 from rulesets.tes.battle.model import find_unit, pos, require_battle
 from engine.core import RuleError
 from engine.hexes import Hex
-from rulesets.tes.rules.table import Handler, action
+from engine.bounds import OneHex, Int, Text
+from rulesets.tes.rules.table import UNIT, Handler, action
 from rulesets.tes.rules.battle import _ctx
-from engine.text import echo
+from engine.text import echo, plain_words
 
 STATUSES = ("bane", "blind", "daze", "fear", "maim", "stealth")
 
@@ -22,6 +23,8 @@ STATUSES = ("bane", "blind", "daze", "fear", "maim", "stealth")
 class Adjust(Handler):
     type = "battle.adjust"
     leader_only = True
+    args = {"unit": UNIT, "hp": Int(-99, 99), "bonus_hp": Int(-99, 99), "tenacity": Int(-5, 5), "status": Text(40),
+            "fatigue": Int(1, 13), "fatigue_kind": Text(20), "to": OneHex(), "reason": Text()}
     summary = "Apply a manual effect by hand: HP, bonus HP, tenacity, status, fatigue or position (leader)."
 
     def apply(self, state, action, ctx):
@@ -31,6 +34,8 @@ class Adjust(Handler):
         u = find_unit(c, a.get("unit") or "")
         adv = c.adv_of(u)
         reason = str(a.get("reason") or "").strip()[:120]
+        if state.rules >= 3:  # from revision 3 the log keeps a reason in plain words only (engine.text.plain_words)
+            reason = plain_words(reason)
         done: list[str] = []
         hp = a.get("hp")
         if hp:
@@ -93,5 +98,5 @@ class Adjust(Handler):
         if not done:
             raise RuleError("Say what to adjust: hp (+heal / -true damage), bonus_hp, tenacity, status, fatigue or to.")
         c.say("adjust", f"✋ Adjustment by the leader: {u.name}: {', '.join(done)}"
-              + (f" ({reason})" if reason else "") + ".", unit=u.id)
+              + (f" ({reason})" if reason else "") + ".", unit=u.id, member_text=[reason] if reason else [])
         return state, c.events

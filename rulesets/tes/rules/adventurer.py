@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from engine.bounds import CONFIRM, KEY, Text
 from engine.core import Action, Event, RuleError
 from rulesets.tes.rules.table import Ctx, Handler, action, subject
 from rulesets.tes.rules.campaign import MAX_PARTY
@@ -19,6 +20,9 @@ CLASS_SHEETS = 1  # one sheet per class
 PLACEABLE = ("health", "stamina", "magicka", "combat", "skill")
 DEFAULT_PLACEMENT = {"health": "1L", "stamina": "2L", "magicka": "3L", "combat": "4L", "skill": "5L"}
 
+OUT_OF_DATE_ADVENTURER = ("This button is out of date: that adventurer has retired (or another took its place). "
+                          "Nothing was changed; see /campaign status.")
+
 _SLOT_RE = re.compile(r"^\s*(?:row\s*)?(\d)\s*[-:/ ]?\s*(l|r|left|right)\s*$", re.I)
 
 
@@ -33,6 +37,37 @@ def parse_slot(text: str, rows: int) -> tuple[int, str]:
     if not 1 <= row <= rows:
         raise RuleError(f"Row {row} does not exist: the mat has rows 1 to {rows}.")
     return row - 1, m.group(2)[0].upper()
+
+
+MAP_LABEL = re.compile(r"^[^\W\d_]{1,4}\d{1,3}$")
+
+
+def adventurer_name(state: Campaign, text: Any) -> str:
+    """A new adventurer's name as typed: clean, not the name of another adventurer of the party; from rules
+    revision 3 also not like a hex (2,1) or a map label (HEB1, E2), which commands use to name units."""
+    from engine.hexes import Hex
+
+    name = clean_name(text, "adventurer")
+    if state.adventurer_named(name):
+        raise RuleError(f"The party already has an adventurer called {name}. Pick another name.")
+    if state.rules >= 3:
+        try:
+            Hex.parse(name)
+        except ValueError:
+            pass
+        else:
+            raise RuleError(f"{name} reads like a hex (q,r), which commands use to name where a unit stands. "
+                            "Pick a name with a word in it.")
+        if MAP_LABEL.match(name):
+            raise RuleError(f"{name} reads like a unit's label on the battle map (a few letters and a number, "
+                            "e.g. HEB1), which commands use to name units. Pick another name.")
+    return name
+
+
+def adventurer_id(value: Any) -> str:
+    """A new adventurer's id as its creation names it (the command draws one); "" for none."""
+    text = str(value or "")
+    return text if re.fullmatch(r"[a-z0-9]{1,16}", text) else ""
 
 
 def slot_label(row: int, side: str) -> str:
@@ -102,6 +137,8 @@ def _placement(args: dict[str, Any], rows: int) -> dict[str, tuple[int, str]]:
 class Create(Handler):
     type = "adventurer.create"
     summary = "Create your adventurer."
+    args = {k: Text() for k in ("name", "race", "line", "klass", "form", *PLACEABLE)} | {"id": KEY}
+    joins = True  # a player's own creation seats them
 
     def check(self, state, action, ctx):
         self._build(state, action, ctx)  # builds on a throw-away copy; raises on any broken rule
@@ -137,9 +174,7 @@ class Create(Handler):
         if len(state.adventurers) >= MAX_PARTY:
             raise RuleError(f"The party already has {MAX_PARTY} adventurers, the most it can have.")
 
-        name = clean_name(a.get("name"), "adventurer")
-        if state.adventurer_named(name):
-            raise RuleError(f"The party already has an adventurer called {name}. Pick another name.")
+        name = adventurer_name(state, a.get("name"))
 
         race_id = lookup(pack.races, a.get("race"), "race", " Try `/content races`.")
         race = pack.races[race_id]
@@ -216,7 +251,7 @@ class Create(Handler):
         rows = [Row(squares=[None] * squares_n) for _ in range(rows_n)]
         adv = Adventurer(
             owner=owner, name=name, race=race_id, rows=rows, hp=race.health,
-            cooldown_stat=race.cooldown, battle_form=form, class_id=class_id,
+            cooldown_stat=race.cooldown, battle_form=form, class_id=class_id, id=adventurer_id(a.get("id")),
         )
 
         def place(key: str, slot: Slot, fill: list[dict[str, str]]) -> None:
@@ -273,6 +308,7 @@ class Create(Handler):
 class ChooseClass(Handler):
     type = "adventurer.class"
     summary = "Choose your class (open choice) if you have none yet."
+    args = {"klass": Text()}
 
     def check(self, state, action, ctx):
         owner = subject(state, action)
@@ -301,11 +337,17 @@ class ChooseClass(Handler):
 class Retire(Handler):
     type = "adventurer.retire"
     summary = "Retire your adventurer (to create a new one)."
+    # ``adventurer``: which one the confirmation button was for (``Adventurer.ident``)
+    args = {"confirm": CONFIRM, "adventurer": KEY}
 
     def check(self, state, action, ctx):
         owner = subject(state, action)
         if owner not in state.adventurers:
+            if action.args.get("adventurer"):
+                raise RuleError(OUT_OF_DATE_ADVENTURER)
             raise RuleError("There is no adventurer to retire.")
+        if action.args.get("adventurer") and state.adventurers[owner].ident() != action.args["adventurer"]:
+            raise RuleError(OUT_OF_DATE_ADVENTURER)
         if state.battle:
             raise RuleError("You can't retire in the middle of a battle.")
         if not action.args.get("confirm"):

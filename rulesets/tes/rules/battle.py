@@ -10,8 +10,9 @@ from rulesets.tes.battle import checks
 from rulesets.tes.battle import engage as eng
 from rulesets.tes.battle import flow
 from rulesets.tes.battle.model import Ctx, require_battle
+from engine.bounds import Flag, OneHex, Hexes, Int, Mapping, Pairs, Player, Players, Text
 from engine.core import RuleError
-from rulesets.tes.rules.table import TURN_HOOKS, Handler, action, subject
+from rulesets.tes.rules.table import PICKS, TURN_HOOKS, UNIT, Handler, action, subject
 from rulesets.tes.rules.adventurer import Create
 
 
@@ -61,6 +62,8 @@ class TurnAction(Handler):
 class Start(Handler):
     type = "battle.start"
     leader_only = True
+    args = {"encounter": Text(), "first": Player(), "deploy": Hexes(8), "ep": Int(0, 400), "session": Int(1, 3),
+            "order": Players(), "hexes": Mapping(Player(), OneHex())}
     summary = "Set up a clash battle: map, enemies, deployment, round 1."
 
     def check(self, state, action, ctx):
@@ -114,6 +117,7 @@ class Deploy(TurnAction):
     """
 
     type = "battle.deploy"
+    args = {"form": Text(), "ready": Text()}
     summary = "Before your first turn: choose your battle form and ready items."
 
     def step(self, c, owner, args):
@@ -168,6 +172,7 @@ class Deploy(TurnAction):
 @action
 class Move(TurnAction):
     type = "battle.move"
+    args = {"to": Hexes(), "path": Hexes(), "free": Flag(), "pick": PICKS, "stay": Flag()}
     summary = "Move up to your Stamina in hexes (or make a free move an interrupt offered you)."
     answers = True
 
@@ -184,6 +189,7 @@ class Move(TurnAction):
 @action
 class React(TurnAction):
     type = "battle.react"
+    args = {"pick": PICKS, "stay": Flag()}
     summary = "Answer a free move offered during an enemy's turn: a hex from its menu, or stay."
     answers = True
 
@@ -203,6 +209,7 @@ class Stay(React):
 @action
 class Engage(TurnAction):
     type = "battle.engage"
+    args = {"dice": Pairs(0, 60, 30), "target": UNIT, "form": Text(), "item": Text(), "overtax": Flag()}
     summary = "Choose form, target and dice, and roll."
 
     def step(self, c, owner, args):
@@ -212,6 +219,7 @@ class Engage(TurnAction):
 @action
 class Resolve(TurnAction):
     type = "battle.resolve"
+    args = {"order": PICKS, "ally": UNIT, "at": Hexes()}
     summary = "Resolve your rolled dice (which ones, in what order)."
 
     def step(self, c, owner, args):
@@ -223,6 +231,7 @@ class Resolve(TurnAction):
 @action
 class Reroll(TurnAction):
     type = "battle.reroll"
+    args = {"dice": PICKS}
     summary = "Reroll dice of your waiting roll with a reroll an item or ability gave you."
 
     def step(self, c, owner, args):
@@ -234,6 +243,7 @@ class Reroll(TurnAction):
 @action
 class Drop(TurnAction):
     type = "battle.drop"
+    args = {"slot": Int(1, 4)}
     summary = "Remove a die from one of your active slots (it is exhausted)."
 
     def step(self, c, owner, args):
@@ -244,6 +254,7 @@ class Drop(TurnAction):
 @action
 class EndTurn(TurnAction):
     type = "battle.endturn"
+    args: dict = {}
     summary = "End your turn; enemies act when every adventurer is done."
 
     def step(self, c, owner, args):
@@ -255,6 +266,7 @@ class EndTurn(TurnAction):
 @action
 class Escape(TurnAction):
     type = "battle.escape"
+    args: dict = {}
     summary = "Leave the map from an escape hex at the start of your turn."
 
     def step(self, c, owner, args):
@@ -264,6 +276,7 @@ class Escape(TurnAction):
 @action
 class Ability(TurnAction):
     type = "battle.ability"
+    args = {"name": Text(), "form": Text(), "target": UNIT, "to": Hexes()}
     summary = "Use your race ability or a class ability."
 
     def step(self, c, owner, args):
@@ -288,6 +301,7 @@ class Ability(TurnAction):
 class Retreat(Handler):
     type = "battle.retreat"
     leader_only = True
+    args: dict = {}
     summary = "Retreat: the battle ends (failed) at the end of this round."
 
     def apply(self, state, action, ctx):
@@ -305,6 +319,7 @@ class Retreat(Handler):
 @action
 class PreventionMode(Handler):
     type = "battle.prevention"
+    args = {"mode": Text(20)}
     summary = "Choose automatic prevention or to be asked."
 
     def apply(self, state, action, ctx):
@@ -323,6 +338,7 @@ class PreventionMode(Handler):
 @action
 class Prevent(TurnAction):
     type = "battle.prevent"
+    args = {"use": PICKS}
     summary = "Answer a prevention question (your damage, or an ally's guard)."
     answers = True
 
@@ -333,6 +349,7 @@ class Prevent(TurnAction):
 @action
 class ChooseRewardClass(Handler):
     type = "battle.class"
+    args = {"klass": Text()}
     summary = "Choose your class from the Jailbreak rewards."
 
     def apply(self, state, action, ctx):

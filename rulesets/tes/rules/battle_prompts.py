@@ -14,6 +14,7 @@ import re
 
 from rulesets.tes.battle import flow
 from rulesets.tes.battle.model import Ctx, prevent_timeout_minutes, require_battle  # noqa: F401
+from engine.bounds import KEY, Int
 from engine.core import RuleError
 from engine.prompts import Option, Prompt
 from rulesets.tes.rules.table import Handler, action
@@ -122,6 +123,7 @@ class _Timeout(Handler):
     firing changes nothing."""
 
     leader_only = True
+    args = {"ask": KEY, "prompt": KEY, "minutes": Int(0, 7 * 24 * 60)}
     stale = ""  # the refusal when the question was answered meanwhile
     off = ""  # the refusal when the leader turned the time-out off
 

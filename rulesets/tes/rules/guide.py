@@ -19,14 +19,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from engine.bounds import KEY, Int, OneOf, Text
 from engine.core import Action, Event, RuleError
 from rulesets.tes.rules.table import Ctx, Handler, action, subject
 from rulesets.tes.rules.adventurer import (
-    LINE_TOKENS, PLACEABLE, RACE_SHEETS, Create, _placement, dice_in_use, level_die, lookup, parse_slot,
+    LINE_TOKENS, PLACEABLE, RACE_SHEETS, Create, _placement, adventurer_name, dice_in_use, level_die, lookup,
+    parse_slot,
 )
 from rulesets.tes.rules.campaign import MAX_PARTY
 from rulesets.tes.state import Campaign
-from engine.text import clean_name, slug
+from engine.text import slug
 
 STEPS = ("race", "line", "form", "layout", "class", "summary")
 STEP_NAMES = {"race": "race", "line": "starting skill line", "form": "battle form", "layout": "token placement",
@@ -181,8 +183,11 @@ def create_args(draft: dict[str, Any]) -> dict[str, Any]:
     return args
 
 
-def _create_action(action: Action, draft: dict[str, Any]) -> Action:
-    return Action("adventurer.create", action.actor, create_args(draft), action.on_behalf)
+def _create_action(action: Action, draft: dict[str, Any], rules: int = 0) -> Action:
+    args = create_args(draft)
+    if rules >= 3:  # from rules revision 3 the adventurer takes its draft's id (earlier drafts made none)
+        args["id"] = draft["id"]
+    return Action("adventurer.create", action.actor, args, action.on_behalf)
 
 
 # ----------------------------------------------------------------- action --
@@ -190,6 +195,9 @@ def _create_action(action: Action, draft: dict[str, Any]) -> Action:
 class Draft(Handler):
     type = "adventurer.draft"
     summary = "Build your adventurer step by step (/adventurer guide)."
+    args = {"op": Text(20), "draft": KEY, "name": Text(), "step": Text(20), "value": Text(),
+            "rev": OneOf((Int(0, 1_000_000), Text(12)))}
+    joins = True  # a player not in the party may draft their own adventurer (its creation seats them)
 
     def check(self, state, action, ctx):
         self._run(state.clone(), action, ctx)  # on a throw-away copy; raises on any broken rule
@@ -218,7 +226,7 @@ class Draft(Handler):
             if step != "summary":
                 raise RuleError(f"{OUT_OF_DATE}the draft still needs its {STEP_NAMES[step]}. "
                                 "Use the newest prompt, or run `/adventurer guide` again.")
-            create = _create_action(action, draft)
+            create = _create_action(action, draft, state.rules)
             handler = _create_handler()
             handler.check(state, create, ctx)
             state, events = handler.apply(state, create, ctx)
@@ -240,9 +248,7 @@ class Draft(Handler):
             )
         if owner not in state.members and len(state.members) >= MAX_PARTY:
             raise RuleError(f"The party is full ({MAX_PARTY} players), so you can't create an adventurer here.")
-        name = clean_name(action.args.get("name"), "adventurer")
-        if state.adventurer_named(name):
-            raise RuleError(f"The party already has an adventurer called {name}. Pick another name.")
+        name = adventurer_name(state, action.args.get("name"))
         # drafts of players who have an adventurer by now can never finish
         for other in [o for o in state.drafts if o in state.adventurers]:
             del state.drafts[other]

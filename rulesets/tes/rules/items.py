@@ -4,10 +4,11 @@ They work in battle and between battles; in battle the adventurer must be in it.
 """
 from __future__ import annotations
 
+from engine.bounds import Flag, Text
 from engine.core import RuleError
 from rulesets.tes.battle import items
 from rulesets.tes.battle.model import Ctx
-from rulesets.tes.rules.table import Handler, action, subject
+from rulesets.tes.rules.table import UNIT, Handler, action, subject
 
 
 class ItemAction(Handler):
@@ -31,6 +32,7 @@ class ItemAction(Handler):
 class UseItem(ItemAction):
     type = "item.use"
     summary = "Use a ready item card as its subtype says."
+    args = {"item": Text(), "target": UNIT, "overtax": Flag()}
 
     def step(self, c, owner, args):
         items.use(c, owner, args.get("item"), args.get("target"), overtax=bool(args.get("overtax")))
@@ -40,6 +42,7 @@ class UseItem(ItemAction):
 class ReadyItem(ItemAction):
     type = "item.ready"
     summary = "Move an item from the pack to a ready slot."
+    args = {"item": Text(), "swap": Text()}
 
     def step(self, c, owner, args):
         items.ready(c, owner, args.get("item"), args.get("swap"))
@@ -49,6 +52,7 @@ class ReadyItem(ItemAction):
 class StowItem(ItemAction):
     type = "item.stow"
     summary = "Move a ready item to the pack."
+    args = {"item": Text()}
 
     def step(self, c, owner, args):
         items.stow(c, owner, args.get("item"))
@@ -58,6 +62,7 @@ class StowItem(ItemAction):
 class DropItem(ItemAction):
     type = "item.drop"
     summary = "Discard an item card (or the card waiting for room)."
+    args = {"item": Text()}
 
     def step(self, c, owner, args):
         items.drop(c, owner, args.get("item"))

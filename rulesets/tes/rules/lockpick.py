@@ -10,6 +10,7 @@ from __future__ import annotations
 from rulesets.tes.battle import lockpick as lp
 from rulesets.tes.battle.checks import my_turn
 from rulesets.tes.battle.model import require_battle
+from engine.bounds import Flag, Numbers, Pairs, Text
 from engine.core import RuleError
 from rulesets.tes.rules.table import action
 from rulesets.tes.rules.battle import TurnAction
@@ -19,6 +20,8 @@ from rulesets.tes.rules.battle import TurnAction
 class Lockpick(TurnAction):
     type = "battle.lockpick"
     undoable = False
+    args = {"adjust": Pairs(0, 9, 10), "keep": Numbers(0, 9, 10), "set": Pairs(0, 9, 10), "stop": Flag(),
+            "take": Text(20), "swap": Text()}
     summary = "Pick the lock of a cache you just moved onto (adjust, keep, stop)."
 
     def step(self, c, owner, args):

@@ -23,6 +23,7 @@ REST = {"apprentice": (2, 2), "adept": (1, 1), "expert": (1, 1)}  # difficulty -
 class Rest(Handler):
     type = "party.rest"
     leader_only = True
+    args: dict = {}
     summary = "Adventurers Rest between battles: heal and clear the cooldown track by difficulty (leader)."
 
     def check(self, state, action, ctx):

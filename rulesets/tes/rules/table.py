@@ -6,6 +6,12 @@ from typing import Any
 
 from engine.actions import ActionTable, Applied, Handler, check_permission, dice_for, subject  # noqa: F401
 from engine.actions import Ctx as BaseCtx
+from engine.bounds import Numbers, OneHex, OneOf, Text
+
+#: the options this game's actions share (engine.bounds): a unit named by its hex, its label or its name;
+#: numbers as a player counts them in a roll, a menu or a list of sources (a roll has at most 60 dice)
+UNIT = OneOf((OneHex(), Text()))
+PICKS = Numbers(0, 60, 60)
 from rulesets.tes.state import Campaign
 
 

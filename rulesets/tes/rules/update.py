@@ -9,6 +9,7 @@ companion): then the campaign stays as it is.
 """
 from __future__ import annotations
 
+from engine.bounds import Int, Text
 from engine.core import Event, RuleError
 from rulesets.tes.rules.table import Handler, action
 from rulesets.tes.rules.campaign import rules_revision
@@ -43,6 +44,7 @@ class Update(Handler):
     leader_only = True
     undoable = False
     summary = "Move the campaign to the newest rules and content pack version (leader, between battles)."
+    args = {"pack_version": Text(40), "rules": Int(0, 1000)}
 
     def check(self, state, action, ctx):
         if state.battle:
