@@ -84,6 +84,9 @@ class RulesetPresenter(Protocol):
     - ``async autocomplete(inv, source, current) -> list[(name, value)]``
     - ``help_lines() -> str`` this ruleset's part of ``/help``
     - ``settings_lines(state) -> list[(name, text)]`` its own settings for ``/campaign settings``
+    - ``members_by_name(state) -> dict[name, member]`` the names of the members' characters (adventurers,
+      warbands), so a ``player:`` option typed at the local table may name a character instead of its player;
+      ``character: str`` what such a character is called ("adventurer")
     """
 
 

@@ -32,6 +32,12 @@ class SkirmishPresenter:
         wb = state.warbands.get(who)
         return f"{wb.name} leaves the field with you." if wb else ""
 
+    character = "warband"  # what a member plays, in words
+
+    def members_by_name(self, state) -> dict[str, str]:
+        """Warbands' names -> their players (`player:"Thorn Watch"` at the local table)."""
+        return {wb.name: owner for owner, wb in state.warbands.items()}
+
     async def after(self, inv, outcome) -> Reply | None:
         from rulesets.skirmish.present.commands import battle_reply
 

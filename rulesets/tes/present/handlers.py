@@ -228,6 +228,12 @@ class TesPresenter:
         adv = state.adventurers.get(who)
         return f"**{adv.name}** retires for good." if adv else ""
 
+    character = "adventurer"  # what a member plays, in words
+
+    def members_by_name(self, state) -> dict[str, str]:
+        """Adventurers' names -> their players: `first:Sil` at the local table means Sil's player."""
+        return {adv.name: owner for owner, adv in state.adventurers.items()}
+
     async def after(self, inv: Invocation, out) -> Reply | None:
         if out.state.battle:  # in battle the party sees the map as it is again, and whose move it is
             from rulesets.tes.present.battle import battle_reply
