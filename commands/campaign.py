@@ -69,6 +69,17 @@ async def campaign_new(inv: Invocation, name, ruleset=None, difficulty=None, pac
     present = _present(chosen)
     packs = present.packs() if hasattr(present, "packs") else []
     pack_id = pack or getattr(present, "default_pack", None) or "starter"
+    if difficulty and not getattr(present, "difficulties", ()):
+        raise RuleError(f"{chosen.title} has no difficulty levels: leave `difficulty:` out. "
+                        + (present.settings_hint() if hasattr(present, "settings_hint") else ""))
+    if pack and pack not in packs:
+        other = next((r for r in rulesets.REGISTRY.values() if r is not chosen
+                      and pack in (_present(r).packs() if hasattr(_present(r), "packs") else [])), None)
+        if other is not None:
+            raise RuleError(f"`{clip(str(pack), 40)}` is a content pack of {other.title}, not of {chosen.title}. "
+                            f"Leave `pack:` out to play {chosen.title} with its own pack"
+                            f" ({getattr(present, 'default_pack', None) or 'the default'}), or open "
+                            f"{other.title} with `ruleset:{other.name}`.")
     if pack and not inv.local and pack not in packs:
         raise RuleError(f"There is no content pack called `{clip(str(pack), 40)}` on this bot. "
                         f"Packs: {', '.join(packs) or 'none'}. The bot's host adds a pack by putting its folder "
@@ -205,10 +216,25 @@ async def campaign_leader(inv: Invocation, player) -> Reply:
 @command("roll", "Roll dice for table talk: 3d6+2, 2d12, 4d6kh3, d6 ...",
          Opt("dice", str, "Dice notation, e.g. 3d6+2 or 4d6kh3", required=True))
 async def roll(inv: Invocation, dice) -> Reply:
-    from engine.notation import roll_notation
+    from engine.notation import named_die, roll_notation
 
-    result = roll_notation(dice)
+    state = await inv.service.campaign(inv.channel_id)
+    game = _ruleset_of(state) if state is not None else rulesets.named(None)
+    named = _named_dice(game)
+    if named_die(dice, named) is None:
+        for other in rulesets.REGISTRY.values():
+            word = named_die(dice, _named_dice(other)) if other is not game else None
+            if word:
+                raise RuleError(f"The {word} die belongs to {other.title}; this channel plays {game.title}, "
+                                "which has no such die. Roll dice notation like `3d6+2`, `2d12`, `4d6kh3` (keep highest 3) "
+                                "or `d6`.")
+    result = roll_notation(dice, named=named)
     return Reply(content=f"<@{inv.user_id}> rolls `{result.notation}`: {result.breakdown} = **{result.total}**")
+
+
+def _named_dice(game) -> dict[str, dict[int, str]]:
+    present = _present(game)
+    return present.named_dice() if hasattr(present, "named_dice") else {}
 
 
 @command("undo", "Take back the last action if it rolled no dice (party leader; asks for confirmation).",

@@ -56,6 +56,11 @@ class SkirmishPresenter:
                 "(or /skirmish bot), /skirmish start. In battle: /skirmish activate, then move, attack, retreat, "
                 "wait, channel, ability, end. /skirmish status and /skirmish map any time.")
 
+    def settings_hint(self) -> str:
+        """Where a skirmish is made harder or easier (it has no difficulty levels)."""
+        return ("A skirmish is set by the points each warband may spend and the number of battle rounds: the "
+                "leader changes them with /skirmish settings.")
+
     def settings_lines(self, state) -> list[tuple[str, str]]:
         return [("points", f"{state.settings.get('points')} points a warband (change with /skirmish settings)"),
                 ("rounds", f"{state.settings.get('rounds')} battle rounds (change with /skirmish settings)")]

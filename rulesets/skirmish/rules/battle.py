@@ -291,6 +291,9 @@ class UseAbility(Handler):
             if near:
                 raise RuleError(f"{f.name} is within 1 hex of {near[0].name}: {ab.name} moves like a move, "
                                 "so it can't. Retreat, attack or use another ability.")
+            if not action.args.get("to"):
+                raise RuleError(f"{ab.name} moves {f.name} up to {E.plural(amount, 'hex')}: say where with "
+                                "to:q,r, e.g. to:3,4.")
             to = _hex(action.args.get("to"))
             path = E.move_path(state, pack, f, to, amount)
             E.place(state, f, path, "move")

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from engine.core import Dice, Event, RuleError
 from engine.hexes import Hex, distance, reachable, shortest_path, toward
+from engine.text import count as plural  # "1 hex", "2 hexes": the one way a count is worded
 from rulesets.skirmish.board import field_hexes
 from rulesets.skirmish.state import (
     BOT,
@@ -29,9 +30,6 @@ CRIT = 6
 
 
 # ------------------------------------------------------------------ geometry --
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
 
 def hx(f: Fighter) -> Hex:
     return Hex(*f.hex)

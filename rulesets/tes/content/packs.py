@@ -84,6 +84,13 @@ def load_pack(name_or_path: str = DEFAULT_PACK, version: str | None = None) -> P
     """
     folder = resolve_pack_path(name_or_path)
     kept = kept_version(folder, version) if version is not None else None
+    if kept is not None and version:
+        try:  # the pack as it is now, when that is the version asked for: one pack in memory, not two
+            live = _load_cached(folder, False)
+        except ContentError:
+            live = None
+        if live is not None and live.content_hash == version:
+            return live
     return _load_cached(kept, True) if kept is not None else _load_cached(folder, False)
 
 

@@ -229,6 +229,14 @@ class TesPresenter:
         return f"**{adv.name}** retires for good." if adv else ""
 
     character = "adventurer"  # what a member plays, in words
+    difficulties = ("apprentice", "adept", "expert")
+
+    def named_dice(self) -> dict[str, dict[int, str]]:
+        """The dice `/roll` knows by name in this game: the overland unstable die."""
+        from rulesets.tes.present.presenter import UNSTABLE_FACES
+
+        return {"unstable": UNSTABLE_FACES}
+
 
     def members_by_name(self, state) -> dict[str, str]:
         """Adventurers' names -> their players: `first:Sil` at the local table means Sil's player."""
