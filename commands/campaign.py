@@ -16,6 +16,8 @@ from engine.commands import Invocation, Opt, command, group
 from engine.components import confirm_buttons, make_id, on_click
 from engine.core import RuleError, word
 from engine.present import mention, say
+from engine.service import entry_line, people
+from engine.text import count
 from engine.reply import COLOR_OK, Button, Embed, Reply, clip
 
 PLAYER = Opt("player", str, "Act for this player (party leader only)", user=True)
@@ -165,17 +167,19 @@ async def campaign_log(inv: Invocation, page=None) -> Reply:
     total = await inv.service.log_count(inv.channel_id)
     pages = max(1, -(-total // per_page))
     if page > pages:
-        raise RuleError(f"The log has {pages} page(s) ({total} actions); choose a page from 1 to {pages}.")
+        raise RuleError(f"The log has {count(pages, 'page')} ({count(total, 'action')}); "
+                        + ("there is only page 1." if pages == 1 else f"choose a page from 1 to {pages}."))
     before = total - (page - 1) * per_page + 1
     entries = await inv.service.log(inv.channel_id, limit=per_page, before_seq=before)
     lines = []
+    game = _ruleset_of(await inv.service.campaign(inv.channel_id))
     for e in entries:
         when = datetime.fromtimestamp(e.at, timezone.utc).strftime("%Y-%m-%d %H:%M")
         who = f"<@{e.actor}>" + (f" for <@{e.on_behalf}>" if e.on_behalf else "")
-        first = word(e.events[0]["text"], e.events[0].get("data") or {}, mention) if e.events else ""
+        first = word(*entry_line(e, game), mention)  # what it did, in words (never its internal type)
         undone = " ~~undone~~" if e.undone_by else ""
         dice = f" · dice {e.dice}" if e.dice else ""
-        lines.append(f"`#{e.seq}` {when} {who} `{e.type}`{undone}{dice}\n  {clip(first, 180)}")
+        lines.append(f"`#{e.seq}` {when} {who}{undone}{dice}\n  {clip(first, 180)}")
     emb = Embed(title=f"Campaign log — page {page} of {pages}", description=clip("\n".join(lines), 4000))
     buttons = []
     if page < pages:
@@ -249,10 +253,11 @@ async def undo(inv: Invocation, confirm=None, expected: str | None = None) -> Re
     if not confirm:
         if last is None or last.undone_by or last.type == "undo":
             raise RuleError("There is nothing to undo.")
+        text, data = entry_line(last, _ruleset_of(state))
         if not last.undoable:
             why = "it rolled dice" if last.dice else "it can't be taken back"
-            raise RuleError(f"The last action (#{last.seq}, `{last.type}`) can't be undone: {why}.")
-        first = word(last.events[0]["text"], last.events[0].get("data") or {}, mention) if last.events else last.type
+            raise RuleError(f"The last action (#{last.seq}: {text}) can't be undone: {why}.", **people(data))
+        first = word(text, data, mention)
         return Reply(content=f"Undo action #{last.seq}: {clip(first, 300)}", ephemeral=True,
                      buttons=confirm_buttons("undo", inv.channel_id, str(last.seq), "Undo it"))
     out = await inv.do("undo", {"confirm": True})

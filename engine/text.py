@@ -75,6 +75,10 @@ def plural(word: str) -> str:
 def count(n: int, one: str, many: str | None = None) -> str:
     """A number with its noun, singular only for exactly one: '1 hex', '2 hexes', '0 hexes', '1 page'.
 
-    The one way the bot words a count; a plural built by hand ("hexes" after any number, "page(s)") is what
-    tests/test_messages.py sweeps the code for."""
+    The one way the bot words a count: tests/test_messages.py sweeps the code for plurals built by hand."""
     return f"{n} {one if n == 1 or n == -1 else (many or plural(one))}"
+
+
+def a_or_an(word: str) -> str:
+    """The word with its indefinite article: 'a Sorcerer', 'an Archer', 'an Acrobat'."""
+    return f"{'an' if str(word)[:1].lower() in 'aeiou' else 'a'} {word}"

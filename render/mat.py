@@ -15,6 +15,7 @@ from render.common import (
     constellation_colour, draw_icon, ellipsize, encode_png, fit_font, font, mix, pips, printable_view, rounded,
     status_colour, text_on, triangle, wrap,
 )
+from engine.text import count
 
 W = 1100
 M = 20                      # outer margin
@@ -570,7 +571,7 @@ class _Mat:
                 y += 22
             y += 10
         if len(abilities) > 8:
-            ops.append(("text", M + PAD, y, f"+{len(abilities) - 8} more abilities", font(16, True), INK_SOFT))
+            ops.append(("text", M + PAD, y, f"+{count(len(abilities) - 8, 'more ability', 'more abilities')}", font(16, True), INK_SOFT))
             y += 24
         h = y - y0 + 4
         self.panel(M, y0, W - M, y0 + h)
@@ -654,7 +655,7 @@ class _Mat:
                 tw = font(15, True).getlength("EXPENDED") + 14
                 self.tag(x0 + bw - tw - 8, y + bh - 30, "EXPENDED", (110, 110, 110), 15)
         y += bh + 16
-        self.section_title(M + PAD, y, "PACK", f"{len(pack)} item{'s' if len(pack) != 1 else ''}")
+        self.section_title(M + PAD, y, "PACK", count(len(pack), "item"))
         y += 30
         if not pack:
             d.text((M + PAD, y), "empty", font=font(18), fill=INK_FAINT)

@@ -23,6 +23,7 @@ from render.common import (
     font,
     mix,
 )
+from engine.text import count
 
 HEX = 30  # hex size (centre to corner) in pixels
 M = 18
@@ -217,7 +218,7 @@ def render_initiative(view: dict) -> bytes:
         colour = rgb(row.get("colour"))
         d.rectangle([M, y + 6, M + 18, y + 24], fill=colour)
         n = int(row.get("singles") or 0)
-        head = f"{row.get('player', '')}: {n} single{'' if n == 1 else 's'}"
+        head = f"{row.get('player', '')}: {count(n, 'single')}"
         d.text((M + 26, y + 15), ellipsize(head, font(22, True), width - 2 * M - 30), font=font(22, True),
                fill=INK, anchor="lm")
         roll = [int(v) for v in row.get("roll") or []]

@@ -22,7 +22,9 @@ SCHEMA = 3
 #: 2: an interrupt's free move during an enemy's turn is made (the player is asked where); "after an enemy
 #:    engages you" interrupts are offered; a prevention question comes for damage on your own turn and from
 #:    enemy skills too, and never for no damage; an ally's guard interrupt answers damage to an ally.
-RULES = 2
+#: 3: the battle's words: a count is worded right in the picture log ("1 hex", "1 minute", "1 cooldown die"), and
+#:    damage that bonus HP soaks up reads as a right sum ("1 on bonus HP, loses 1 HP").
+RULES = 3
 
 #: keys that schema 2 kept in ``settings`` and schema 3 keeps in fields of their own
 _MOVED_OUT_OF_SETTINGS = ("item_decks", "companions", "class_rewards", "battle_count", "last_battle")

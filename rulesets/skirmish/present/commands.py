@@ -14,6 +14,7 @@ from engine.components import make_id, on_click
 from engine.core import RuleError
 from engine.reply import COLOR_BATTLE, COLOR_INFO, Button, Embed, Picture, Reply, clip
 from engine.present import say
+from engine.text import count
 from rulesets.skirmish.board import ZONE_NAMES
 from rulesets.skirmish.content import load_pack
 from rulesets.skirmish.present.view import initiative_view, map_view, player_name
@@ -45,7 +46,7 @@ def turn_line(state, inv: Invocation) -> tuple[str, str | None]:
     act = fight.active
     if act is not None:
         f = state.fighters[act.fighter]
-        left = f"{act.actions_left} action{'s' if act.actions_left != 1 else ''} left"
+        left = f"{count(act.actions_left, 'action')} left"
         extra = "" if act.ability_used else ", an ability may follow"
         return f"Now: <@{act.player}> is activating {f.name} ({left}{extra}; /skirmish end when done).", act.player
     ready = [f.name + (" (waiting)" if f.waiting else "") for f in state.fighters_of(fight.turn) if f.ready]
@@ -106,7 +107,7 @@ async def skirmish_fighters(inv: Invocation) -> Reply:
                 a = t.attack
                 lines.append(f"{t.id}: {t.name}{' (Wizard)' if t.wizard else ''}, {t.points} pts, Move {t.move}, "
                              f"Toughness {t.toughness}, Wounds {t.wounds}; {a.name} range {a.range}, "
-                             f"{a.attacks} attacks, Strength {a.strength}, damage {a.damage}/{a.critical}")
+                             f"{count(a.attacks, 'attack')}, Strength {a.strength}, damage {a.damage}/{a.critical}")
         e.add(f"{fac.id}: {fac.name}", "\n".join(lines))
     e.add("Abilities (paid with an ability die)", "\n".join(
         f"{a.id} [{a.cost}]{' Wizard' if a.wizard else ''}"

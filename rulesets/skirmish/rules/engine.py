@@ -271,7 +271,7 @@ def move_path(state: Skirmish, pack, f: Fighter, to: Hex, steps: int) -> list[He
     if path is None or len(path) > steps:
         near = sorted(reachable(hx(f), steps, field, blocked), key=lambda h: (distance(h, to), h))
         hint = f" The nearest hex it can reach is {near[0]}." if near and near[0] != hx(f) else ""
-        raise RuleError(f"{f.name} can't reach {to}: it moves at most {steps} hexes around other fighters.{hint}")
+        raise RuleError(f"{f.name} can't reach {to}: it moves at most {plural(steps, 'hex')} around other fighters.{hint}")
     if not path:
         raise RuleError(f"{f.name} is already on {to}. Name another hex.")
     return path

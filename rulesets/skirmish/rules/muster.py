@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from engine.core import Event, RuleError
 from engine.hexes import Hex, distance
-from engine.text import clean_name, echo, slug
+from engine.text import clean_name, echo, slug, count
 from rulesets.skirmish.board import MAX_WARBANDS, ZONE_NAMES, field_hexes, zone
 from rulesets.skirmish.rules.table import Handler, action, subject
 from rulesets.skirmish.rules.engine import bot_turns, start_round
@@ -165,7 +165,7 @@ class Recruit(Handler):
         used = points_used(state, pack, who)
         cost = pack.fighter(type_id).points
         if used + cost > limit:
-            raise RuleError(f"{pack.fighter(type_id).name} costs {cost} points; your warband has {used} of "
+            raise RuleError(f"{pack.fighter(type_id).name} costs {count(cost, 'point')}; your warband has {used} of "
                             f"{limit}. Pick a cheaper fighter or dismiss one with /skirmish dismiss.")
 
     def apply(self, state, action, ctx):
@@ -216,7 +216,7 @@ class BotWarband(Handler):
         cost = sum(pack.fighter(t).points for t in pack.factions[fid].bot_roster)
         limit = int(state.settings.get("points", pack.points))
         if cost > limit:
-            raise RuleError(f"The bot's {pack.factions[fid].name} cost {cost} points, over the limit of {limit}. "
+            raise RuleError(f"The bot's {pack.factions[fid].name} cost {count(cost, 'point')}, over the limit of {limit}. "
                             f"The leader can raise it: use /campaign settings points:{cost}.")
 
     def apply(self, state, action, ctx):

@@ -11,6 +11,7 @@ from rulesets.tes.battle import engage as eng
 from rulesets.tes.battle import flow
 from rulesets.tes.battle.model import Ctx, require_battle
 from engine.core import RuleError
+from engine.text import a_or_an
 from rulesets.tes.rules.table import TURN_HOOKS, Handler, action, subject
 from rulesets.tes.rules.adventurer import Create
 
@@ -367,7 +368,7 @@ class ChooseRewardClass(Handler):
         Create.check_class(state, pack, pick, owner)
         adv.class_id = pick
         del state.class_rewards[owner]  # the last battle's summary keeps what was offered, as saved campaigns do
-        return state, events + [Event("class-chosen", f"{adv.name} becomes a {pack.classes[pick].name} (novice side).",
+        return state, events + [Event("class-chosen", f"{adv.name} becomes {a_or_an(pack.classes[pick].name)} (novice side).",
                                       {"player": owner, "class": pick})]
 
 
