@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from commands.local import LocalTable, parse_line, strip_comment
+import commands.local as local_table
+from commands.local import LocalTable, parse_line
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -45,9 +46,9 @@ def test_the_readme_sample_block_works_when_pasted(tmp_path):
 
 
 def test_trailing_comments_are_stripped_but_a_hash_inside_quotes_or_a_word_stays():
-    assert strip_comment("/campaign join   # as another player") == "/campaign join"
-    assert strip_comment('/campaign new name:"Watch # 2"  # the name keeps its hash') == '/campaign new name:"Watch # 2"'
-    assert strip_comment("/roll dice:3d6#x") == "/roll dice:3d6#x"
+    assert local_table.strip_comment("/campaign join   # as another player") == "/campaign join"
+    assert local_table.strip_comment('/campaign new name:"Watch # 2"  # the name keeps its hash') == '/campaign new name:"Watch # 2"'
+    assert local_table.strip_comment("/roll dice:3d6#x") == "/roll dice:3d6#x"
     assert parse_line("@shannon /campaign join   # one line as another player") == ("shannon", "campaign join", {})
     assert parse_line("/dump state.json   # write it") == (None, "dump", {"_args": "state.json"})
 
