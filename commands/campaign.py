@@ -14,8 +14,10 @@ from typing import Any
 from engine import rulesets
 from engine.commands import Invocation, Opt, command, group
 from engine.components import confirm_buttons, make_id, on_click
-from engine.core import RuleError
+from engine.core import RuleError, word
 from engine.present import line, mention, say
+from engine.service import entry_line, people
+from engine.text import count
 from engine.reply import COLOR_OK, Button, Embed, Reply, clip
 
 PLAYER = Opt("player", str, "Act for this player (party leader only)", user=True)
@@ -69,6 +71,17 @@ async def campaign_new(inv: Invocation, name, ruleset=None, difficulty=None, pac
     present = _present(chosen)
     packs = present.packs() if hasattr(present, "packs") else []
     pack_id = pack or getattr(present, "default_pack", None) or "starter"
+    if difficulty and not getattr(present, "difficulties", ()):
+        raise RuleError(f"{chosen.title} has no difficulty levels: leave `difficulty:` out. "
+                        + (present.settings_hint() if hasattr(present, "settings_hint") else ""))
+    if pack and pack not in packs:
+        other = next((r for r in rulesets.REGISTRY.values() if r is not chosen
+                      and pack in (_present(r).packs() if hasattr(_present(r), "packs") else [])), None)
+        if other is not None:
+            raise RuleError(f"`{clip(str(pack), 40)}` is a content pack of {other.title}, not of {chosen.title}. "
+                            f"Leave `pack:` out to play {chosen.title} with its own pack"
+                            f" ({getattr(present, 'default_pack', None) or 'the default'}), or open "
+                            f"{other.title} with `ruleset:{other.name}`.")
     if pack and not inv.local and pack not in packs:
         raise RuleError(f"There is no content pack called `{clip(str(pack), 40)}` on this bot. "
                         f"Packs: {', '.join(packs) or 'none'}. The bot's host adds a pack by putting its folder "
@@ -156,17 +169,19 @@ async def campaign_log(inv: Invocation, page=None) -> Reply:
     total = await inv.service.log_count(inv.channel_id)
     pages = max(1, -(-total // per_page))
     if page > pages:
-        raise RuleError(f"The log has {pages} page(s) ({total} actions); choose a page from 1 to {pages}.")
+        raise RuleError(f"The log has {count(pages, 'page')} ({count(total, 'action')}); "
+                        + ("there is only page 1." if pages == 1 else f"choose a page from 1 to {pages}."))
     before = total - (page - 1) * per_page + 1
     entries = await inv.service.log(inv.channel_id, limit=per_page, before_seq=before)
     lines = []
+    game = _ruleset_of(await inv.service.campaign(inv.channel_id))
     for e in entries:
         when = datetime.fromtimestamp(e.at, timezone.utc).strftime("%Y-%m-%d %H:%M")
         who = f"<@{e.actor}>" + (f" for <@{e.on_behalf}>" if e.on_behalf else "")
-        first = line(e.events[0]) if e.events else ""
+        first = word(*entry_line(e, game), mention)  # what it did, in words (never its internal type)
         undone = " ~~undone~~" if e.undone_by else ""
         dice = f" · dice {e.dice}" if e.dice else ""
-        lines.append(f"`#{e.seq}` {when} {who} `{e.type}`{undone}{dice}\n  {clip(first, 180)}")
+        lines.append(f"`#{e.seq}` {when} {who}{undone}{dice}\n  {clip(first, 180)}")
     emb = Embed(title=f"Campaign log — page {page} of {pages}", description=clip("\n".join(lines), 4000))
     buttons = []
     cid = inv.campaign_id
@@ -208,10 +223,25 @@ async def campaign_leader(inv: Invocation, player) -> Reply:
 @command("roll", "Roll dice for table talk: 3d6+2, 2d12, 4d6kh3, d6 ...",
          Opt("dice", str, "Dice notation, e.g. 3d6+2 or 4d6kh3", required=True))
 async def roll(inv: Invocation, dice) -> Reply:
-    from engine.notation import roll_notation
+    from engine.notation import named_die, roll_notation
 
-    result = roll_notation(dice)
+    state = await inv.service.campaign(inv.channel_id)
+    game = _ruleset_of(state) if state is not None else rulesets.named(None)
+    named = _named_dice(game)
+    if named_die(dice, named) is None:
+        for other in rulesets.REGISTRY.values():
+            word = named_die(dice, _named_dice(other)) if other is not game else None
+            if word:
+                raise RuleError(f"The {word} die belongs to {other.title}; this channel plays {game.title}, "
+                                "which has no such die. Roll dice notation like `3d6+2`, `2d12`, `4d6kh3` (keep highest 3) "
+                                "or `d6`.")
+    result = roll_notation(dice, named=named)
     return Reply(content=f"<@{inv.user_id}> rolls `{result.notation}`: {result.breakdown} = **{result.total}**")
+
+
+def _named_dice(game) -> dict[str, dict[int, str]]:
+    present = _present(game)
+    return present.named_dice() if hasattr(present, "named_dice") else {}
 
 
 @command("undo", "Take back the last action if it rolled no dice (party leader; asks for confirmation).",
@@ -226,10 +256,11 @@ async def undo(inv: Invocation, confirm=None, expected: str | None = None) -> Re
     if not confirm:
         if last is None or last.undone_by or last.type == "undo":
             raise RuleError("There is nothing to undo.")
+        text, data = entry_line(last, _ruleset_of(state))
         if not last.undoable:
             why = "it rolled dice" if last.dice else "it can't be taken back"
-            raise RuleError(f"The last action (#{last.seq}, `{last.type}`) can't be undone: {why}.")
-        first = line(last.events[0]) if last.events else last.type
+            raise RuleError(f"The last action (#{last.seq}: {text}) can't be undone: {why}.", **people(data))
+        first = word(text, data, mention)
         return Reply(content=f"Undo action #{last.seq}: {clip(first, 300)}", ephemeral=True,
                      buttons=confirm_buttons("undo", inv.channel_id, str(last.seq), "Undo it",
                                              campaign=inv.campaign_id))

@@ -95,15 +95,25 @@ class Table:
 
     @staticmethod
     def _check_members(state, cmd: Command, kwargs: dict[str, Any]) -> None:
-        """A ``player:`` (member) option names a current member of this channel's party, or is refused."""
+        """A ``player:`` (member) option names a current member of this channel's party, or is refused.
+
+        Typed at the local table, a name is not case sensitive (`Shannon` is `shannon`) and may be the name of the
+        member's character (their adventurer, their warband), as the ruleset's presenter knows them."""
         if state is None:
             return
         members = [str(m) for m in getattr(state, "members", [])]
+        present = _presenter_of(state)
+        named = present.members_by_name(state) if hasattr(present, "members_by_name") else {}
         for opt in cmd.options:
             value = kwargs.get(opt.key)
-            if opt.user and value is not None and str(value) not in members:
-                raise OptionError(f"`{opt.name}` must name a member of this party; the one you named is not in this "
-                                  "party (they can join with `/campaign join`; see the party with `/campaign status`).")
+            if not opt.user or value is None or str(value) in members:
+                continue
+            text = str(value).casefold()
+            found = next((m for m in members if m.casefold() == text), None) or next(
+                (owner for name, owner in named.items() if name.casefold() == text and owner in members), None)
+            if found is None:
+                raise not_a_member(opt.name, str(value), members, named, getattr(present, "character", "character"))
+            kwargs[opt.key] = found
 
     @staticmethod
     def _check_ruleset(state, cmd) -> None:
@@ -148,6 +158,30 @@ class Table:
                 return Reply.fail(BUSY)
             log.error("click %s by %s failed\n%s", custom_id, inv.user_id, traceback.format_exc())
             return Reply.fail(failure_text(inv))
+
+
+def _presenter_of(state):
+    from engine.rulesets import REGISTRY
+
+    game = REGISTRY.get(getattr(state, "ruleset", None) or "") or next(
+        (r for r in REGISTRY.values() if r.reads_unlabelled), None)
+    return game.present if game is not None and game.present is not None else object()
+
+
+def not_a_member(option: str, value: str, members: list[str], named: dict[str, str],
+                 character: str = "character") -> RuleError:
+    """The refusal of a ``player:`` option naming nobody of the party, with the party to choose from."""
+    chars = {}
+    for name, owner in named.items():
+        chars.setdefault(owner, name)
+    party = ", ".join(f"{{@m{i}}}" + (f" ({chars[m]})" if m in chars else "") for i, m in enumerate(members))
+    people = {f"m{i}": m for i, m in enumerate(members)}
+    if value.isdigit():  # a Discord member picked from the list
+        return OptionError(f"`{option}` must name a member of this party: {{@named}} is not in this party. "
+                           f"The party: {party}. Someone new joins with `/campaign join`.", named=value, **people)
+    return OptionError(f"`{option}` must name a member of this party, by their name"
+                       + (f" or their {character}'s" if named else "") + f": `{clip_echo(value)}` is neither. "
+                       f"The party: {party}. Someone new joins with `/campaign join`.", **people)
 
 
 def saved_note(inv: Invocation) -> str:

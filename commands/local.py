@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import shlex
 import sys
@@ -21,14 +22,37 @@ from pathlib import Path
 
 from commands.core import COMMANDS, Table, load_commands
 from engine.reply import Reply
+from engine.text import count
 
 MENTION = re.compile(r"<@!?([^>\s]+)>")
+
+
+def strip_comment(line: str) -> str:
+    """The line without a trailing ``# comment`` (a ``#`` after a space, outside quotes), as in the README."""
+    quote = None
+    escaped = False
+    for i, ch in enumerate(line):
+        if escaped:
+            escaped = False
+        elif ch == "\\" and quote != "'":
+            escaped = True
+        elif quote:
+            if ch == quote:
+                quote = None
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "#" and (i == 0 or line[i - 1].isspace()):
+            return line[:i].rstrip()
+    return line
+
+
+QUOTE_HINT = 'put a value with spaces in quotes, e.g. race:"Dark Elf"'
 
 
 def parse_line(line: str) -> tuple[str | None, str, dict[str, str]]:
     """'@bob /adventurer create race:argonian name:"Sil Tail"' -> ('bob', 'adventurer create', {...})."""
     load_commands()
-    text = line.strip()
+    text = strip_comment(line.strip())
     user = None
     if text.startswith("@"):
         first, _, text = text.partition(" ")
@@ -39,7 +63,8 @@ def parse_line(line: str) -> tuple[str | None, str, dict[str, str]]:
     try:
         tokens = shlex.split(text[1:])
     except ValueError as exc:
-        raise ValueError(f"Could not read that line: {exc} (check your quotes).") from None
+        raise ValueError(f"Could not read that line: {str(exc).lower()}. Every quote needs its closing quote; "
+                         f"{QUOTE_HINT}.") from None
     if not tokens:
         raise ValueError("Type a command after `/`.")
     words: list[str] = []
@@ -55,24 +80,37 @@ def parse_line(line: str) -> tuple[str | None, str, dict[str, str]]:
     name = " ".join(w.lower() for w in words)
     options: dict[str, str] = {}
     loose: list[str] = []
+    after: dict[str, list[str]] = {}  # option -> the loose words that followed it (a value with spaces, unquoted)
     if name == "click" and rest:
         # the first word is the button's whole id (it contains colons of its own)
         options["_args"], rest = rest[0], rest[1:]
+    last = pending = None
     for tok in rest:
         key, sep, value = tok.partition(":")
         if sep and re.fullmatch(r"[a-z_]+", key):
             options[key] = value
+            last = key
+            pending = key if value == "" else None  # `to: -2,3`: the value is the next word
+        elif pending is not None:
+            options[pending], pending = tok, None
         else:
             loose.append(tok)
+            if last is not None:
+                after.setdefault(last, []).append(tok)
     if loose:
         cmd = COMMANDS.get(name)
         first = next((o.name for o in cmd.options if o.required), None) if cmd else None
-        if first and first not in options:
+        if first and first not in options and not after:
             options[first] = " ".join(loose)
-        elif name not in LOCAL_COMMANDS:
-            raise ValueError(f"Write options as name:value (`{loose[0]}` has no name).")
-        else:
+        elif name in LOCAL_COMMANDS:
             options["_args"] = " ".join(loose)
+        elif after:
+            key, extra = next(iter(after.items()))
+            whole = " ".join([options[key], *extra]).strip().replace('"', "'")
+            raise ValueError(f"`{extra[0]}` has no option name: write it as option:value. If it is part of `{key}:`, "
+                             f'put the whole value in quotes: {key}:"{whole}".')
+        else:
+            raise ValueError(f"Write options as name:value (`{loose[0]}` has no name); {QUOTE_HINT}.")
     return user, name, options
 
 
@@ -96,6 +134,27 @@ class LocalTable:
 
         return unescape(MENTION.sub(lambda m: "@" + m.group(1), text))
 
+    async def member(self, name: str) -> str:
+        """A typed name as the party knows it: `@Shannon` and `@shannon` are one member (names are not case
+        sensitive at the local table); a name the party does not know yet is kept as typed."""
+        state = await self.table.service.campaign(self.channel)
+        known = [str(m) for m in getattr(state, "members", [])] + ([str(state.leader)] if state is not None else [])
+        if name in known:
+            return name
+        return next((m for m in known if m.casefold() == name.casefold()), name)
+
+    def button_by_label(self, label: str) -> str | None:
+        """The id of the button labelled ``label`` (not case sensitive) in the last answer and its follow-ups."""
+        want = label.strip().strip('"').casefold()
+        todo = [self.last] if self.last is not None else []
+        while todo:
+            reply = todo.pop(0)
+            for b in reply.buttons:
+                if b.label.casefold() == want:
+                    return b.custom_id
+            todo.extend(reply.followups)
+        return None
+
     async def run_line(self, line: str) -> Reply | None:
         text = line.strip()
         if not text or text.startswith("#"):
@@ -105,7 +164,7 @@ class LocalTable:
         except ValueError as exc:
             self.echo(f"! {exc}")
             return Reply.fail(str(exc))
-        who = user or self.user
+        who = await self.member(user or self.user)
         inv = self.table.invocation(who, self.channel, "local-guild", who)
         inv.local = True
         if name == "as":
@@ -113,18 +172,29 @@ class LocalTable:
             if not target:
                 self.echo("! Write `/as name`.")
                 return Reply.fail("Write `/as name`.")
-            self.user = target
-            self.echo(f"(now typing as @{target})")
+            self.user = await self.member(target)
+            self.echo(f"(now typing as @{self.user})")
             return None
         if name == "dump":
             path = options.get("_args") or "state.json"
-            await self.dump_state(path)
+            problem = await self.dump_state(path)
+            if problem:
+                self.echo(f"! {problem}")
+                return Reply.fail(problem)
             self.echo(f"(state written to {path})")
             return None
         if name in ("quit", "exit"):
             raise EOFError
         if name == "click":
-            reply = await self.table.click(inv, options.get("_args", ""), (options.get("values") or "").split(",")
+            target = options.get("_args", "")
+            if not target.startswith("hx:"):  # a button of the last answer named by its label
+                target = self.button_by_label(target)
+                if target is None:
+                    problem = (f"No button labelled {options.get('_args', '')!r} in the last answer. Name a button by "
+                               "its label or its id (`/click hx:...`), as the answer prints them.")
+                    self.echo(f"! {problem}")
+                    return Reply.fail(problem)
+            reply = await self.table.click(inv, target, (options.get("values") or "").split(",")
                                            if options.get("values") else [])
         elif name == "force":
             state = await self.table.service.campaign(self.channel)
@@ -145,14 +215,20 @@ class LocalTable:
         for pic in reply.pictures:
             data = await asyncio.to_thread(render, pic.kind, pic.view)
             self._count += 1
-            path = self.folder() / picture_name(self._count, pic.kind, pic.filename)
-            path.write_bytes(data)
-            self.images.append(path)
-            self.echo(f"[picture written: {path}]")
+            try:
+                path = self.folder() / picture_name(self._count, pic.kind, pic.filename)
+            except OSError as exc:
+                self.echo(f"! The picture could not be written: {exc.strerror or exc}. "
+                          "Choose a folder you can write to with --out.")
+                continue
+            if self.write(path, data, "picture"):
+                self.images.append(path)
         for f in reply.files:
-            path = self.folder() / f.filename
-            path.write_bytes(f.data)
-            self.echo(f"[file written: {path}]")
+            try:
+                self.write(self.folder() / f.filename, f.data, "file")
+            except OSError as exc:
+                self.echo(f"! The file {f.filename} could not be written: {exc.strerror or exc}. "
+                          "Choose a folder you can write to with --out.")
         for extra in reply.followups:
             await self.print_reply(extra)
 
@@ -163,9 +239,29 @@ class LocalTable:
         self.out_dir.mkdir(parents=True, exist_ok=True)
         return self.out_dir
 
-    async def dump_state(self, path: str | Path) -> None:
+    def write(self, path: Path, data: bytes, what: str) -> bool:
+        """Write a picture or a file the bot sent; a folder that can't be written is said, not a traceback."""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        except OSError as exc:
+            self.echo(f"! The {what} could not be written to {path}: {exc.strerror or exc}. "
+                      "Choose a folder you can write to with --out.")
+            return False
+        self.echo(f"[{what} written: {path}]")
+        return True
+
+    async def dump_state(self, path: str | Path) -> str | None:
+        """Write the campaign state as JSON to ``path``; what went wrong, in words (None: written)."""
         state = await self.table.service.campaign(self.channel)
-        Path(path).write_text(json.dumps(state.to_dict() if state else None, indent=2, sort_keys=True))
+        if state is None:
+            return "There is no campaign in this channel yet, so there is no state to write. Start one with " \
+                   "/campaign new."
+        try:
+            Path(path).write_text(json.dumps(state.to_dict(), indent=2, sort_keys=True))
+        except OSError as exc:
+            return f"Could not write the state to {path}: {exc.strerror or exc}. " + PATH_HINT
+        return None
 
     async def run_script(self, lines) -> int:
         """Run lines in order; returns how many replies were errors (``self.failed`` lists them)."""
@@ -217,6 +313,14 @@ async def main_local(db: str, script: str | None, out_dir: str, dump_state: str 
             except (OSError, UnicodeDecodeError) as exc:
                 print(f"Could not read the script {script!r}: {exc}.", file=sys.stderr)
                 return 1
+    if dump_state and (problem := writable_file(dump_state)):
+        print(f"Can't write the state to {dump_state} (--dump-state): {problem}. " + PATH_HINT,
+              file=sys.stderr)
+        return 1
+    if problem := writable_folder(out_dir):  # checked now; the run's folder is made with its first picture
+        print(f"Can't make a folder for the pictures in {out_dir} (--out): {problem}. Choose a folder "
+              "you can write to, e.g. --out local-table-out.", file=sys.stderr)
+        return 1
     store = await Store.open(db)
     try:
         table = Table(CampaignService(store))
@@ -228,11 +332,14 @@ async def main_local(db: str, script: str | None, out_dir: str, dump_state: str 
             for number, line, answer in local.failed:
                 print(f"Line {number} failed: {line}\n  {answer.splitlines()[0] if answer else ''}", file=sys.stderr)
             if errors:
-                print(f"{errors} line(s) of {script} failed.", file=sys.stderr)
+                print(f"{count(errors, 'line')} of {script} failed.", file=sys.stderr)
         else:
             await local.interactive()
         if dump_state:
-            await local.dump_state(dump_state)
+            problem = await local.dump_state(dump_state)
+            if problem:
+                print(f"--dump-state: {problem}", file=sys.stderr)
+                errors += 1
         return errors
     finally:
         await store.close()
@@ -253,6 +360,36 @@ def next_run_folder(out_dir: str | Path) -> Path:
     base = Path(out_dir)
     taken = [int(p.name[4:]) for p in base.glob("run-*") if p.name[4:].isdigit()] if base.is_dir() else []
     return base / f"run-{max(taken, default=0) + 1:03d}"
+
+
+def writable_file(path: str | Path) -> str | None:
+    """Why a file can't be written at ``path`` (None: it can, as far as can be told before writing)."""
+    p = Path(path)
+    if p.is_dir():
+        return "that is a folder"
+    folder = p.parent if str(p.parent) else Path(".")
+    if not folder.is_dir():
+        return f"there is no folder {folder}"
+    if not os.access(folder, os.W_OK) or p.exists() and not os.access(p, os.W_OK):
+        return "permission denied"
+    return None
+
+
+PATH_HINT = "Give the path of a file in a folder that exists and you can write to, e.g. state.json."
+
+
+def writable_folder(path: str | Path) -> str | None:
+    """Why the pictures' folder ``path`` could not be made or written (None: it can, as far as can be told)."""
+    p = Path(path)
+    while not p.exists():  # the nearest folder that exists must let us make the rest
+        if p.parent == p:
+            break
+        p = p.parent
+    if p.exists() and not p.is_dir():
+        return f"{p} is a file, not a folder"
+    if not os.access(p, os.W_OK):
+        return "permission denied"
+    return None
 
 
 def run_folder(out_dir: str | Path) -> Path:

@@ -52,6 +52,7 @@ from engine.core import RuleError
 from engine.store import dumps
 from engine import rulesets
 from engine.transfer import PACK_ID, PLAYER_ID
+from engine.text import count
 
 
 def _ruleset_of(state: Any) -> rulesets.Ruleset:
@@ -226,13 +227,13 @@ async def campaign_export(inv: Invocation) -> Reply:
     size = f"{len(data) / 2**20:.1f} MB" if len(data) >= 2**20 else f"{max(1, len(data) // 1024)} KB"
     if len(data) > ATTACH_LIMIT:
         raise RuleError(
-            f"The export of {name} is {size} ({actions} actions), more than Discord lets a bot attach "
+            f"The export of {name} is {size} ({count(actions, 'action')}), more than Discord lets a bot attach "
             f"({ATTACH_LIMIT // 2**20} MB), so no file was sent and nothing was changed. The bot's host can "
             "export it at the local table (`/campaign export` there writes the file to disk)."
         )
     how = "gzip-compressed JSON; import it as it is" if compressed else "JSON"
     return Reply(
-        content=(f"**{name}**: the state and all {actions} actions of its log ({size}, {how}). Keep the file "
+        content=(f"**{name}**: the state and {'the one action' if actions == 1 else f'all {actions} actions'} of its log ({size}, {how}). Keep the file "
                  "private (it holds the dice seed). Open it in a channel with no campaign with "
                  "`/campaign import file:`."),
         files=[FileOut(export_filename(name, compressed), data)],

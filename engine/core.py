@@ -154,7 +154,7 @@ class Dice:
             value = self.forced.pop(0)
             if not 1 <= value <= sides:
                 raise RuleError(
-                    f"The forced result {value} does not fit a {sides}-sided die; "
+                    f"The forced result {value} does not fit a die with {sides} sides; "
                     f"force values from 1 to {sides}."
                 )
         else:

@@ -579,7 +579,8 @@ def path_is_legal(
     steps = list(path)
     if max_steps is not None and len(steps) > max_steps:
         allowed = f"{max_steps} is" if max_steps == 1 else f"{max_steps} are"
-        return False, f"That move is {len(steps)} hexes long but only {allowed} allowed."
+        n = len(steps)  # (this module imports only the standard library, so it words the count itself)
+        return False, f"That move is {n} {'hex' if n == 1 else 'hexes'} long but only {allowed} allowed."
     ok = _as_predicate(passable)
     prev = start
     for h in steps:

@@ -1,8 +1,9 @@
-"""Dice notation for table talk (``/roll``), by the d20 library, plus the game's unstable die.
+"""Dice notation for table talk (``/roll``), by the d20 library, plus a game's named dice.
 
 ``3d6+2``, ``2d12``, ``4d6kh3`` (keep highest 3), ``d6``, ``2d20kl1`` ... are read by
-d20.  ``unstable`` rolls the overland unstable die, whose faces are named below.
-These rolls are table talk: they are not campaign actions and change nothing.
+d20.  A ruleset may name dice of its own (``named``: word -> faces, e.g. the unstable die
+of The Elder Scrolls), rolled by that word in a channel playing it.  These rolls are table
+talk: they are not campaign actions and change nothing.
 """
 from __future__ import annotations
 
@@ -16,19 +17,6 @@ from engine.core import RuleError
 
 MAX_DICE = 100
 MAX_LENGTH = 80
-
-# The unstable die's six faces.  Rolled at an unstable landmark, it picks which overland
-# card to draw: from the peaceful deck or the conflict deck, or a traveling caravan (a town
-# encounter) instead.  The rulebook shows the faces as icons only; two faces each is our
-# reading, with face 6 peaceful as in its overland example (see docs/rules-notes.md).
-UNSTABLE_FACES = {
-    1: "Conflict (draw a conflict overland card)",
-    2: "Conflict (draw a conflict overland card)",
-    3: "Traveling caravan (a town encounter)",
-    4: "Traveling caravan (a town encounter)",
-    5: "Peaceful (draw a peaceful overland card)",
-    6: "Peaceful (draw a peaceful overland card)",
-}
 
 
 @dataclass
@@ -49,19 +37,29 @@ def _values(node) -> list[int]:
     return out
 
 
-def roll_notation(text: str, rng: random.Random | None = None) -> NotationResult:
+def named_die(notation: str, named: dict[str, dict[int, str]]) -> str | None:
+    """The word of the named die ``notation`` asks for (``unstable``, ``u``, ``unstable die``), or None."""
+    text = " ".join(str(notation or "").split()).lower()
+    return next((w for w in named if text in (w, w[0], f"{w} die")), None)
+
+
+def roll_notation(text: str, rng: random.Random | None = None, *,
+                  named: dict[str, dict[int, str]] | None = None) -> NotationResult:
+    """Roll ``text``: dice notation, or a die the channel's game names (``named``: word -> {face: meaning})."""
+    named = named or {}
+    words = "".join(f", `{w}`" for w in named)
     notation = " ".join(str(text or "").split()).lower()
     if not notation:
-        raise RuleError("Give dice to roll, e.g. `3d6+2`, `2d12`, `4d6kh3` or `unstable`.")
+        raise RuleError(f"Give dice to roll, e.g. `3d6+2`, `2d12`, `4d6kh3`{words}.")
     if len(notation) > MAX_LENGTH:
         raise RuleError(f"That notation is too long; keep it under {MAX_LENGTH} characters.")
-    if notation in ("unstable", "u", "unstable die"):
-        face = (rng or random.SystemRandom()).randint(1, 6)
-        return NotationResult("unstable die", f"face {face}", UNSTABLE_FACES[face], [face])
+    word = named_die(notation, named)
+    if word is not None:
+        faces = named[word]
+        face = (rng or random.SystemRandom()).randint(1, len(faces))
+        return NotationResult(f"{word} die", f"face {face}", faces[face], [face])
     if not re.fullmatch(r"[0-9d+\-*/() khlmiaxeropsa<>=,.]+", notation):
-        raise RuleError(
-            "Use dice notation like `3d6+2`, `2d12`, `4d6kh3` (keep highest 3), `d6`, or `unstable`."
-        )
+        raise RuleError(f"Use dice notation like `3d6+2`, `2d12`, `4d6kh3` (keep highest 3), `d6`{words}.")
     try:
         result = d20.Roller(context=d20.RollContext(max_rolls=MAX_DICE)).roll(notation)
         # d20 works some values out only when they are read (a division by zero shows up here)

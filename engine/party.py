@@ -181,5 +181,6 @@ def install_party_actions(table: ActionTable, party: PartyRules) -> None:
 
         def apply(self, state, action, ctx):
             ctx.dice.forced.extend(int(v) for v in action.args["values"])
-            return state, [Event("forced", f"The next {len(action.args['values'])} die results are set.",
+            n = len(action.args["values"])
+            return state, [Event("forced", "The next die result is set." if n == 1 else f"The next {n} die results are set.",
                                  {"count": len(action.args["values"])})]

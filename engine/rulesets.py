@@ -86,6 +86,12 @@ class RulesetPresenter(Protocol):
     - ``async autocomplete(inv, source, current) -> list[(name, value)]``
     - ``help_lines() -> str`` this ruleset's part of ``/help``
     - ``settings_lines(state) -> list[(name, text)]`` its own settings for ``/campaign settings``
+    - ``members_by_name(state) -> dict[name, member]`` the names of the members' characters (adventurers,
+      warbands), so a ``player:`` option typed at the local table may name a character instead of its player;
+      ``character: str`` what such a character is called ("adventurer")
+    - ``difficulties: tuple[str, ...]`` its difficulty levels (none: ``/campaign new difficulty:`` is refused, with
+      ``settings_hint() -> str`` saying what sets the game's challenge instead)
+    - ``named_dice() -> dict[word, {face: meaning}]`` dice ``/roll`` rolls by name in its channels (``unstable``)
     """
 
 

@@ -147,9 +147,11 @@ class CampaignService:
         last = await self.store.last_entry(stored.id, with_state=True, light=True)
         if last is None or last.type == "undo" or last.undone_by is not None:
             raise RuleError("There is nothing to undo: the last action was already taken back.")
+        game = rulesets.named(getattr(state, "ruleset", None))
         if not last.undoable or (last.state_before is None and last.undo_patch is None):
             why = "it rolled dice" if last.dice else "it can't be taken back"
-            raise RuleError(f"The last action (#{last.seq}, `{last.type}`) can't be undone: {why}.")
+            text, data = entry_line(last, game)
+            raise RuleError(f"The last action (#{last.seq}: {text}) can't be undone: {why}.", **people(data))
 
         def rebuild() -> Any:
             before = last.state_before if last.undo_patch is None else apply_undo(stored.state, last.undo_patch)
@@ -157,8 +159,9 @@ class CampaignService:
 
         restored = await asyncio.to_thread(rebuild)
         seq = last.seq + 1
-        events = [Event("undo", f"Undid action #{last.seq} ({last.type}). It stays in the log.",
-                        {"seq": last.seq, "type": last.type})]
+        text, data = entry_line(last, game)
+        events = [Event("undo", f"Undid action #{last.seq}: {text} It stays in the log.",
+                        data | {"seq": last.seq, "type": last.type})]
         entry = LogEntry(seq=seq, at=self.clock(), actor=action.actor, on_behalf=None, type="undo",
                          action=action.to_dict() | {"args": {"seq": last.seq, "confirm": True}}, dice=[],
                          events=[e.to_dict() for e in events], undoable=False)
@@ -218,6 +221,23 @@ class CampaignService:
         game = rulesets.for_action(stored.state if stored else None, action)
         state = game.load(stored.state) if stored else None
         game.execute(state, action, dice_for(state), self.clock())
+
+
+def entry_line(entry: LogEntry, game: rulesets.Ruleset | None = None) -> tuple[str, dict[str, Any]]:
+    """What a logged action did, in words (a template and its data, ending with a full stop): its first event's
+    line (the leader's "acts for" line set aside), else its action's summary; never its internal type."""
+    for e in entry.events or []:
+        if e.get("kind") != "acted-for" and str(e.get("text") or "").strip():
+            text = str(e["text"]).strip()
+            return (text if text[-1] in ".!?" else text + "."), dict(e.get("data") or {})
+    handler = game.actions.handlers.get(entry.type) if game is not None else None
+    text = handler.summary if handler is not None and handler.summary else entry.type.replace(".", " ").replace("-", " ")
+    return (text if text.endswith(".") else text + "."), {}
+
+
+def people(data: dict[str, Any]) -> dict[str, str]:
+    """The ``{@key}`` people of an event's data, for a RuleError that quotes its line."""
+    return {k: str(v) for k, v in data.items() if isinstance(v, (str, int)) and not isinstance(v, bool)}
 
 
 class ReplayMismatch(Exception):

@@ -84,3 +84,29 @@ def echo(value, limit: int = 40) -> str:
     """A player's bad value, safe to quote back: short, no backticks, no live mentions."""
     text = " ".join(str(value).split()).replace("`", "'").replace("@", "@\u200b").replace("<", "‹").replace(">", "›")
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_IRREGULAR = {"die": "dice", "was": "were", "is": "are", "has": "have"}
+
+
+def plural(word: str) -> str:
+    """The plural of an English noun as the bot uses them: hex -> hexes, enemy -> enemies, die -> dice."""
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    if word.endswith("y") and word[-2:-1] not in tuple("aeiou"):
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def count(n: int, one: str, many: str | None = None) -> str:
+    """A number with its noun, singular only for exactly one: '1 hex', '2 hexes', '0 hexes', '1 page'.
+
+    The one way the bot words a count: tests/test_messages.py sweeps the code for plurals built by hand."""
+    return f"{n} {one if n == 1 or n == -1 else (many or plural(one))}"
+
+
+def a_or_an(word: str) -> str:
+    """The word with its indefinite article: 'a Sorcerer', 'an Archer', 'an Acrobat'."""
+    return f"{'an' if str(word)[:1].lower() in 'aeiou' else 'a'} {word}"

@@ -1,7 +1,7 @@
 """A strip of rolled dice: ``render_roll(view) -> PNG bytes``.
 
 Each die is a rounded square in its constellation's colour with a white face showing the rolled
-result(s) as a vector icon plus value, its short label on top, level pips below and its name under it.
+results as a vector icon plus value, its short label on top, level pips below and its name under it.
 Dice whose result was not resolved are dimmed. A key under the dice names every face shown.
 """
 from __future__ import annotations

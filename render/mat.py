@@ -29,6 +29,7 @@ from render.common import (
     build_palette, colour_counts, constellation_colour, draw_icon, draw_text, ellipsize, encode_png, fit_font, font,
     min_text, mix, pips, printable_view, status_colour, text_on, text_width, triangle, wrap,
 )
+from engine.text import count
 
 W = 900
 U = min_text(W)             # 23: the smallest type on the mat and the sheet

@@ -20,6 +20,7 @@ from render.common import (
     BG, INK, INK_SOFT, PANEL, WHITE, draw_text, ellipsize, encode_png, fit_font, font, min_text, mix,
     printable_view, text_width, wrap,
 )
+from engine.text import count
 
 MAP_W = 900
 M = 12

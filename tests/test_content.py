@@ -464,7 +464,7 @@ def test_supply_is_read_from_the_pack_and_checked(copy_pack):
 
 
 def test_unstable_die_picks_a_deck_or_a_caravan():
-    from engine.notation import UNSTABLE_FACES
+    from rulesets.tes.present.presenter import UNSTABLE_FACES
 
     assert set(UNSTABLE_FACES) == {1, 2, 3, 4, 5, 6}
     kinds = {face.split(" ")[0] for face in UNSTABLE_FACES.values()}

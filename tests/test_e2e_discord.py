@@ -396,7 +396,8 @@ async def test_three_players_create_show_status_and_mat_buttons(world: World) ->
         res = await w.slash(w.bob, f"content {sub}")
         assert res.ephemeral and needle in embed_text(res), sub
     res = await w.slash(w.bob, "campaign log")
-    assert res.ephemeral and "page 1 of" in embed_text(res) and "adventurer.create" in embed_text(res)
+    assert res.ephemeral and "page 1 of" in embed_text(res) and "joins the party" in embed_text(res)
+    assert "adventurer.create" not in embed_text(res)  # what each action did, in words, not its internal type
     # 1 new + 2 joins + 3 creates + 1 class = 7 actions: one page, no Older button
     assert labels(res.message) == []
     res = await w.slash(w.leader, "campaign settings")

@@ -329,7 +329,7 @@ def _picking(battle):
 
 def test_lockpick_free_gives_the_check_free_steps(battle):
     eff = effect({"type": "lockpick-free", "amount": 2})
-    assert describe(eff) == "during each lockpick check, change up to 2 die result(s) by 1 each without gaining fatigue"
+    assert describe(eff) == "during each lockpick check, change up to 2 die results by 1 each without gaining fatigue"
     c = ctx(battle)
     assert run_effects(Use(c, c.unit("a:S"), "Test"), [eff]) is None and c.events == []  # no check: nothing
     c = ctx(_picking(battle))

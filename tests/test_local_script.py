@@ -20,7 +20,7 @@ def test_a_failing_line_makes_the_run_fail_and_names_the_line(tmp_path):
     proc = _run(tmp_path, "--script", "s.txt")
     assert proc.returncode == 1
     assert "Line 3 failed: /move to:9,9" in proc.stderr
-    assert "1 line(s) of s.txt failed" in proc.stderr
+    assert "1 line of s.txt failed" in proc.stderr
 
 
 def test_a_missing_script_is_a_clear_message(tmp_path):

@@ -6,7 +6,8 @@ import random
 import pytest
 
 from engine.core import RuleError
-from engine.notation import UNSTABLE_FACES, roll_notation
+from engine.notation import roll_notation
+from rulesets.tes.present.presenter import UNSTABLE_FACES
 
 
 @pytest.mark.parametrize("text, lo, hi, count", [
@@ -28,7 +29,7 @@ def test_keep_highest_keeps_the_highest():
 
 
 def test_unstable_die_names_its_face():
-    r = roll_notation("unstable", rng=random.Random(3))
+    r = roll_notation("unstable", rng=random.Random(3), named={"unstable": UNSTABLE_FACES})
     assert r.total in UNSTABLE_FACES.values() and r.values[0] in UNSTABLE_FACES
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from commands.core import COMMANDS
 from commands.local import parse_line
 from engine.core import Action
-from test_e2e_discord import World, answer, assert_refused, png_files, world  # noqa: F401 - the fixture
+from test_e2e_discord import World, answer, assert_refused, button, png_files, world  # noqa: F401 - the fixture
 
 EXAMPLE = (Path(__file__).resolve().parent.parent / "examples" / "skirmish.txt").read_text()
 
@@ -148,3 +148,28 @@ async def test_against_the_bot_and_every_skirmish_command(world: World) -> None:
     assert png_files(res) and "Bog Raid" in str(res.embeds)
     res = await w.slash(w.leader, "skirmish settings", {"points": 600})
     assert_refused(res, "can't change after")
+
+
+async def test_after_the_end_start_offers_a_rematch_button_that_works_over_discord(world: World) -> None:
+    w = world
+    await play_example(w)
+    res = await w.slash(w.leader, "skirmish start")
+    text, ephemeral = answer(res)
+    assert ephemeral and "The skirmish is over" in text and "already begun" not in text
+    rematch = button(res, "Rematch with the same warbands")
+    done = await w.click(w.leader, res.message, rematch)
+    text, ephemeral = answer(done)
+    assert not ephemeral and "Rematch after Thorn Watch's win" in text, text
+    assert any(n.startswith("skirmish-") for n, _ in png_files(done))
+    state = await w.state()
+    assert state.phase == "muster" and all(f.damage == 0 and not f.out for f in state.fighters.values())
+
+
+async def test_a_warband_switch_is_asked_for_over_discord(world: World) -> None:
+    w = world
+    await w.slash(w.leader, "campaign new", {"name": "Bog Raid", "ruleset": "skirmish"})
+    await w.slash(w.leader, "skirmish warband", {"faction": "wardens", "name": "Thorn Watch"})
+    res = await w.slash(w.leader, "skirmish warband", {"faction": "reavers"})
+    assert_refused(res, "already", "switch:yes")
+    res = await w.slash(w.leader, "skirmish warband", {"faction": "reavers", "switch": True})
+    assert not answer(res)[1] and "Thorn Watch (Cinder Reavers)" in answer(res)[0]

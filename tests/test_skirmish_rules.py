@@ -202,7 +202,7 @@ def test_channel_refusals_name_the_fix():
     g.do(L, "skirmish.channel", mode="raise", die=1, forced=[6])
     assert g.dice(L) == [("double", 6, True)]
     assert "already shows 6" in g.refused(L, "skirmish.channel", mode="raise", die=1)
-    assert "die: must be 1 to 1" in g.refused(L, "skirmish.channel", mode="upgrade", die=4)
+    assert "has 1 ability die: die: must be 1." in g.refused(L, "skirmish.channel", mode="upgrade", die=4)
     g.do(L, "skirmish.end")
     g.do(B, "skirmish.activate", fighter="b2")
     assert "not a Wizard" in g.refused(B, "skirmish.channel", mode="new")

@@ -86,7 +86,7 @@ async def test_import_restores_the_campaign_in_a_new_channel(player, table, serv
     history = entries[0].action["args"]["history"]
     assert [h["seq"] for h in history] == list(range(1, 7))  # nothing of the old log is lost
     log_text = (await player(RYAN, "200")("campaign log")).as_text()
-    assert "campaign.import" in log_text and "6 earlier actions" in log_text
+    assert "imported from channel" in log_text and "6 earlier actions" in log_text
 
     # the imported campaign plays on, and its log still rebuilds it
     assert not (await player(RYAN, "200")("campaign settings", reminder_hours=3)).error

@@ -41,6 +41,8 @@ SCHEMA = 4
 #:    An adventurer's name may not read like a hex ("2,1") or a map label (a few letters and a number, "HEB1"),
 #:    and a unit named in a command matches one unit or is refused as ambiguous (no name shadows another unit's
 #:    id, label or hex); an adventurer made with /adventurer guide takes its draft's id.
+#:    The battle's words: a count is worded right in the picture log ("1 hex", "1 minute", "1 cooldown die"), and
+#:    damage that bonus HP soaks up reads as a right sum ("1 on bonus HP, loses 1 HP").
 RULES = 3
 
 #: The starter pack's versions before 2026-11-23 09:40 (the first releases): their campaigns are rules revision 0.

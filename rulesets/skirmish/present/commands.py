@@ -10,9 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from engine.commands import Invocation, Opt, command
+from engine.components import make_id, on_click
 from engine.core import RuleError
-from engine.reply import COLOR_BATTLE, COLOR_INFO, Embed, Picture, Reply, clip
+from engine.reply import COLOR_BATTLE, COLOR_INFO, Button, Embed, Picture, Reply, clip
 from engine.present import say
+from engine.text import count
 from rulesets.skirmish.board import ZONE_NAMES
 from rulesets.skirmish.content import load_pack
 from rulesets.skirmish.present.view import initiative_view, map_view, player_name
@@ -53,7 +55,7 @@ def turn_line(state, inv: Invocation) -> tuple[str, str | None]:
     act = fight.active
     if act is not None:
         f = state.fighters[act.fighter]
-        left = f"{act.actions_left} action{'s' if act.actions_left != 1 else ''} left"
+        left = f"{count(act.actions_left, 'action')} left"
         extra = "" if act.ability_used else ", an ability may follow"
         return f"Now: <@{act.player}> is activating {f.name} ({left}{extra}; /skirmish end when done).", act.player
     ready = [f.name + (" (waiting)" if f.waiting else "") for f in state.fighters_of(fight.turn) if f.ready]
@@ -120,7 +122,7 @@ async def skirmish_fighters(inv: Invocation) -> Reply:
                 a = t.attack
                 lines.append(f"{t.id}: {t.name}{' (Wizard)' if t.wizard else ''}, {t.points} pts, Move {t.move}, "
                              f"Toughness {t.toughness}, Wounds {t.wounds}; {a.name} range {a.range}, "
-                             f"{a.attacks} attacks, Strength {a.strength}, damage {a.damage}/{a.critical}")
+                             f"{count(a.attacks, 'attack')}, Strength {a.strength}, damage {a.damage}/{a.critical}")
         e.add(f"{fac.id}: {fac.name}", "\n".join(lines))
     e.add("Abilities (paid with an ability die)", "\n".join(
         f"{a.id} [{a.cost}]{' Wizard' if a.wizard else ''}"
@@ -129,12 +131,36 @@ async def skirmish_fighters(inv: Invocation) -> Reply:
 
 
 # ---------------------------------------------------------------- muster --
-@command("skirmish warband", "Pick your warband (and name it).",
+@command("skirmish warband", "Pick your warband (and name it); again with name: to rename it.",
          Opt("faction", str, "The warband, e.g. wardens or reavers (see /skirmish fighters)", required=True,
              autocomplete="skirmish-factions"),
-         Opt("name", str, "Your warband's name"), PLAYER, ruleset=NAME)
-async def skirmish_warband(inv: Invocation, faction, name=None, player=None) -> Reply:
-    await _state(inv)
+         Opt("name", str, "Your warband's name (it keeps the one it has when you leave this out)"),
+         Opt("switch", bool, "yes: change the faction of the warband you lead already (it keeps its name)"),
+         PLAYER, ruleset=NAME)
+async def skirmish_warband(inv: Invocation, faction, name=None, switch=None, player=None) -> Reply:
+    state = await _state(inv)
+    who = str(player) if player else inv.user_id
+    wb = state.warbands.get(who)
+    if wb is not None and state.phase == "muster":
+        # A warband already led is never switched to another faction or renamed without being asked for.
+        from rulesets.skirmish.rules.muster import find_faction
+
+        pack = load_pack(state.pack)
+        new = pack.factions[find_faction(pack, faction)]
+        old = pack.factions.get(wb.faction)
+        own_name = old is None or wb.name != old.name  # a name the player gave it, not just its faction's
+        lead = "You lead" if who == inv.user_id else "{@player} leads"
+        if new.id != wb.faction and not switch and not wb.fighters:  # (with fighters: the rules say to dismiss them)
+            keeps = (f"It would keep its name {wb.name}" + ("" if name else " (give another with name:)")
+                     if own_name and not name else f"It would be named {name or new.name}")
+            raise RuleError(f"{lead} {wb.name} ({old.name if old else wb.faction}) already. Switching to the "
+                            f"{new.name} changes its faction and the fighters it may recruit. {keeps}. To switch, "
+                            "repeat the command with switch:yes.", player=who)
+        if not name and own_name:
+            name = wb.name
+        if new.id == wb.faction and (name or new.name) == wb.name:
+            raise RuleError(f"{lead} {wb.name} already: nothing changes. Recruit fighters with /skirmish recruit; "
+                            "rename the warband with name:.", player=who)
     return plain_reply(await inv.do("skirmish.warband", {"faction": faction, "name": name}, player=player))
 
 
@@ -177,8 +203,29 @@ async def skirmish_deploy(inv: Invocation, fighter=None, at=None, player=None) -
 
 @command("skirmish start", "Begin the battle: the first initiative roll (leader).", ruleset=NAME, renders=True)
 async def skirmish_start(inv: Invocation) -> Reply:
-    await _state(inv)
+    state = await _state(inv)
+    if state.phase == "over":  # a battle was fought to its end: say so, and offer another with the same warbands
+        turn, _ping = turn_line(state, inv)
+        return Reply(content=f"{turn} The same warbands can fight again: a rematch makes every fighter whole and "
+                             "deploys them in their zones again (the leader starts it with /skirmish rematch or "
+                             "the button).",
+                     buttons=[Button(make_id("rematch", inv.channel_id), "Rematch with the same warbands",
+                                     "primary")], ephemeral=True)
     return battle_reply(inv, await inv.do("skirmish.start"))
+
+
+@command("skirmish rematch", "After a skirmish is over: fight again with the same warbands (leader).",
+         ruleset=NAME, renders=True)
+async def skirmish_rematch(inv: Invocation) -> Reply:
+    state = await _state(inv)
+    out = await inv.do("skirmish.rematch")
+    return Reply(content=plain_reply(out).content, pictures=[
+        Picture("skirmish", map_view(out.state, load_pack(state.pack), inv.name_of), f"skirmish-{out.seq}.png")])
+
+
+@on_click("rematch")
+async def _rematch(inv: Invocation, arg, values) -> Reply:
+    return await skirmish_rematch(inv)
 
 
 # ---------------------------------------------------------------- combat --

@@ -32,6 +32,12 @@ class SkirmishPresenter:
         wb = state.warbands.get(who)
         return f"{wb.name} leaves the field with you." if wb else ""
 
+    character = "warband"  # what a member plays, in words
+
+    def members_by_name(self, state) -> dict[str, str]:
+        """Warbands' names -> their players (`player:"Thorn Watch"` at the local table)."""
+        return {wb.name: owner for owner, wb in state.warbands.items()}
+
     async def after(self, inv, outcome) -> Reply | None:
         from rulesets.skirmish.present.commands import battle_reply
 
@@ -49,6 +55,11 @@ class SkirmishPresenter:
         return ("/campaign new ruleset:skirmish, then /skirmish warband, /skirmish recruit, /skirmish deploy "
                 "(or /skirmish bot), /skirmish start. In battle: /skirmish activate, then move, attack, retreat, "
                 "wait, channel, ability, end. /skirmish status and /skirmish map any time.")
+
+    def settings_hint(self) -> str:
+        """Where a skirmish is made harder or easier (it has no difficulty levels)."""
+        return ("A skirmish is set by the points each warband may spend and the number of battle rounds: the "
+                "leader changes them with /skirmish settings.")
 
     def settings_lines(self, state) -> list[tuple[str, str]]:
         return [("points", f"{state.settings.get('points')} points a warband (change with /skirmish settings)"),

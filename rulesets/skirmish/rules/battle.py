@@ -76,7 +76,8 @@ def _die(state, who, number, f):
     except (TypeError, ValueError):
         raise RuleError("Give die: as the ability die's number, 1 to " + str(len(pool)) + ".") from None
     if not 1 <= n <= len(pool):
-        raise RuleError(f"Your warband has {len(pool)} ability dice: die: must be 1 to {len(pool)}.")
+        raise RuleError(f"Your warband has {E.plural(len(pool), 'ability die', 'ability dice')}: die: must be "
+                        + ("1." if len(pool) == 1 else f"1 to {len(pool)}."))
     d = pool[n - 1]
     if d.channelled and d.wizard != f.id:
         raise RuleError(f"Die {n} was channelled by another Wizard: only that Wizard's activation can use it.")
@@ -128,7 +129,7 @@ class Move(Handler):
         to = _hex(action.args.get("to"))
         path = E.move_path(state, pack, f, to, pack.fighter(f.type).move)
         E.place(state, f, path, "move")
-        events = [Event("move", f"{f.name} moves {len(path)} hexes to {to}.", {"fighter": f.id})]
+        events = [Event("move", f"{f.name} moves {E.plural(len(path), 'hex')} to {to}.", {"fighter": f.id})]
         return state, _spend(state, act, ctx, events)
 
 
@@ -149,7 +150,7 @@ class Attack(Handler):
         rng = pack.fighter(f.type).attack.range
         d = distance(E.hx(f), E.hx(target))
         if d > rng:
-            raise RuleError(f"{target.name} is {d} hexes away; {f.name} attacks at up to {rng}. "
+            raise RuleError(f"{target.name} is {E.plural(d, 'hex')} away; {f.name} attacks at up to {rng}. "
                             "Move closer first, or pick a nearer target.")
         events: list[Event] = []
         E.attack(state, pack, f, target, ctx.dice, events)
@@ -179,7 +180,7 @@ class Retreat(Handler):
                             + ", ".join(str(h) for h in legal[:12]) + ("…" if len(legal) > 12 else "") + ".")
         path = E.move_path(state, pack, f, to, E.RETREAT_HEXES)
         E.place(state, f, path, "retreat")
-        events = [Event("retreat", f"{f.name} retreats {len(path)} hexes to {to}.", {"fighter": f.id})]
+        events = [Event("retreat", f"{f.name} retreats {E.plural(len(path), 'hex')} to {to}.", {"fighter": f.id})]
         return state, _spend(state, act, ctx, events)
 
 
@@ -309,23 +310,27 @@ class UseAbility(Handler):
             if near:
                 raise RuleError(f"{f.name} is within 1 hex of {near[0].name}: {ab.name} moves like a move, "
                                 "so it can't. Retreat, attack or use another ability.")
+            if not action.args.get("to"):
+                raise RuleError(f"{ab.name} moves {f.name} up to {E.plural(amount, 'hex')}: say where with "
+                                "to:q,r, e.g. to:3,4.")
             to = _hex(action.args.get("to"))
             path = E.move_path(state, pack, f, to, amount)
             E.place(state, f, path, "move")
-            events.append(Event("move", f"{f.name} moves {len(path)} hexes to {to}.", {"fighter": f.id}))
+            events.append(Event("move", f"{f.name} moves {E.plural(len(path), 'hex')} to {to}.", {"fighter": f.id}))
         elif ab.effect == "mend":
             healed = min(amount, f.damage)
             f.damage -= healed
             events.append(Event("mend", f"{f.name} recovers {healed} damage.", {"fighter": f.id}))
         elif ab.effect == "bolt":
             if not action.args.get("target"):
-                raise RuleError(f"{ab.name} needs a target: add target: (an enemy within {ab.range} hexes).")
+                raise RuleError(f"{ab.name} needs a target: add target: (an enemy within {E.plural(ab.range, 'hex')}).")
             target = find_fighter(state, action.args.get("target"))
             if target.owner == f.owner or target.out:
                 raise RuleError(f"{ab.name} needs an enemy fighter on the field as its target.")
             d = distance(E.hx(f), E.hx(target))
             if d > ab.range:
-                raise RuleError(f"{target.name} is {d} hexes away; {ab.name} reaches {ab.range}. Pick a nearer enemy.")
+                raise RuleError(f"{target.name} is {E.plural(d, 'hex')} away; {ab.name} reaches {ab.range}. "
+                                "Pick a nearer enemy.")
             state.fight.trail.append({"kind": "bolt", "fighter": f.id, "from": list(f.hex), "to": list(target.hex)})
             events.append(Event("bolt", f"{ab.name} deals {amount} damage to {target.name}.",
                                 {"fighter": f.id, "target": target.id, "damage": amount}))

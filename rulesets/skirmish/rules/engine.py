@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from engine.core import Dice, Event, RuleError
 from engine.hexes import Hex, distance, reachable, shortest_path, toward
+from engine.text import count as plural  # "1 hex", "2 hexes": the one way a count is worded
 from rulesets.skirmish.board import field_hexes
 from rulesets.skirmish.state import (
     BOT,
@@ -29,9 +30,6 @@ CRIT = 6
 
 
 # ------------------------------------------------------------------ geometry --
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
 
 def hx(f: Fighter) -> Hex:
     return Hex(*f.hex)
@@ -274,7 +272,7 @@ def move_path(state: Skirmish, pack, f: Fighter, to: Hex, steps: int) -> list[He
     if path is None or len(path) > steps:
         near = sorted(reachable(hx(f), steps, field, blocked), key=lambda h: (distance(h, to), h))
         hint = f" The nearest hex it can reach is {near[0]}." if near and near[0] != hx(f) else ""
-        raise RuleError(f"{f.name} can't reach {to}: it moves at most {steps} hexes around other fighters.{hint}")
+        raise RuleError(f"{f.name} can't reach {to}: it moves at most {plural(steps, 'hex')} around other fighters.{hint}")
     if not path:
         raise RuleError(f"{f.name} is already on {to}. Name another hex.")
     return path

@@ -6,7 +6,7 @@ import re
 from engine.bounds import OneHex, Text
 from engine.core import Event, RuleError
 from engine.hexes import Hex, distance
-from engine.text import clean_name, echo, slug
+from engine.text import clean_name, echo, slug, count
 from rulesets.skirmish.board import MAX_WARBANDS, ZONE_NAMES, field_hexes, zone
 from rulesets.skirmish.rules.table import Handler, action, subject
 from rulesets.skirmish.rules.engine import bot_turns, start_round
@@ -16,6 +16,9 @@ LETTERS = "abcd"
 
 
 def _muster(state) -> None:
+    if state.phase == "over":
+        raise RuleError("This skirmish is over. For another battle with the same warbands, the leader starts a "
+                        "rematch with /skirmish rematch. See the result with /skirmish status.")
     if state.phase != "muster":
         raise RuleError("The battle has already begun: warbands can't change now. See /skirmish status.")
 
@@ -203,7 +206,7 @@ class Recruit(Handler):
         used = points_used(state, pack, who)
         cost = pack.fighter(type_id).points
         if used + cost > limit:
-            raise RuleError(f"{pack.fighter(type_id).name} costs {cost} points; your warband has {used} of "
+            raise RuleError(f"{pack.fighter(type_id).name} costs {count(cost, 'point')}; your warband has {used} of "
                             f"{limit}. Pick a cheaper fighter or dismiss one with /skirmish dismiss.")
 
     def apply(self, state, action, ctx):
@@ -256,7 +259,7 @@ class BotWarband(Handler):
         cost = sum(pack.fighter(t).points for t in pack.factions[fid].bot_roster)
         limit = int(state.settings.get("points", pack.points))
         if cost > limit:
-            raise RuleError(f"The bot's {pack.factions[fid].name} cost {cost} points, over the limit of {limit}. "
+            raise RuleError(f"The bot's {pack.factions[fid].name} cost {count(cost, 'point')}, over the limit of {limit}. "
                             f"The leader can raise it: use /campaign settings points:{cost}.")
 
     def apply(self, state, action, ctx):
@@ -332,8 +335,8 @@ class Start(Handler):
                                 player=wb.owner)
             lost = [state.fighters[f].name for f in wb.fighters if state.fighters[f].hex is None]
             if lost:
-                raise RuleError(f"{', '.join(lost)} of {{@player}} are not deployed yet: use /skirmish deploy.",
-                                player=wb.owner)
+                raise RuleError(f"{', '.join(lost)} of {{@player}} {'is' if len(lost) == 1 else 'are'} not deployed "
+                                "yet: use /skirmish deploy.", player=wb.owner)
 
     def apply(self, state, action, ctx):
         pack = ctx.pack_for(state)
@@ -344,3 +347,36 @@ class Start(Handler):
         start_round(state, pack, ctx.dice, events, 1)
         bot_turns(state, pack, ctx.dice, events)
         return state, events
+
+
+@action
+class Rematch(Handler):
+    """After a skirmish is over: the same warbands fight again, every fighter whole and back in its zone."""
+
+    type = "skirmish.rematch"
+    leader_only = True
+    summary = "Fight again with the same warbands."
+
+    def check(self, state, action, ctx):
+        if state.phase == "muster":
+            raise RuleError("The warbands are mustering for a battle already: the leader begins it with "
+                            "/skirmish start.")
+        if state.phase != "over":
+            raise RuleError("The battle is still being fought: a rematch comes when it is over. "
+                            "See /skirmish status.")
+
+    def apply(self, state, action, ctx):
+        pack = ctx.pack_for(state)
+        before = state.result or {}
+        state.phase, state.fight, state.result = "muster", None, {}
+        for f in state.fighters.values():
+            f.hex, f.damage, f.out, f.activated, f.waiting = None, 0, False, False, False
+        for owner in state.owners():
+            auto_deploy(state, pack, owner)
+        bands = " against ".join(state.warbands[o].name for o in state.owners())
+        last = ("after a draw" if not before.get("winner") else
+                f"after {state.warbands[before['winner']].name}'s win" if before.get("winner") in state.warbands
+                else "")
+        return state, [Event("rematch", f"Rematch{' ' + last if last else ''}: {bands}. Every fighter is whole "
+                                        "again and back in its deployment zone; move one with /skirmish deploy "
+                                        "fighter: at:, and the leader begins with /skirmish start.", {})]

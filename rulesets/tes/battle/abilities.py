@@ -8,6 +8,7 @@ that moment.  ``enduring_reduction`` is read when damage is dealt.
 from __future__ import annotations
 
 from engine.hexes import distance
+from engine.text import count
 from rulesets.tes.battle.effects import Use, amount_of, applies, run_effects
 from rulesets.tes.battle.checks import check_target
 from rulesets.tes.battle.model import Ctx, adv_uid, class_sheet, find_unit, on_map, pos
@@ -193,8 +194,8 @@ def aim(c: Ctx, owner: str, ab, spec, form: str) -> tuple[str | None, str | None
             raise RuleError(f"{t.name} is out of sight (sight reaches your tile and the tiles next to it).")
         d = c.range_to(pos(me), pos(t))
         if d is None or d > reach:
-            raise RuleError(f"{ab.name} reaches {'adjacent units' if reach == 1 else f'{reach} hexes'}; "
-                            f"{t.name} is {d} hexes away.")
+            raise RuleError(f"{ab.name} reaches {'adjacent units' if reach == 1 else count(reach, 'hex')}; "
+                            f"{t.name} is {count(d, 'hex')} away.")
         return t.id, None
     if any(e.get("type") == "revive" for e in ab.effects) and not ab.manual:
         down = [u for u in c.b.units.values() if u.side == "adventurer" and u.defeated and u.id != me.id]
@@ -220,7 +221,7 @@ def aim(c: Ctx, owner: str, ab, spec, form: str) -> tuple[str | None, str | None
             d = c.range_to(pos(me), pos(t))
             if not c.sight(pos(me), pos(t)) or d is None or d > 2:
                 raise RuleError(f"{t.name} is out of range for {ab.name}: an ally must be in sight within "
-                                f"2 hexes; {t.name} is {d} hexes away.")
+                                f"2 hexes; {t.name} is {count(d, 'hex')} away.")
         return None, t.id
     if spec:
         raise RuleError(f"{ab.name} names no target; leave `target:` out.")

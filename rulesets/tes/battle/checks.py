@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from engine.core import RuleError
 from engine.hexes import Hex, distance
+from engine.text import count
 from rulesets.tes.battle.model import Ctx, pos
 from rulesets.tes.battle_state import Turn, Unit
 from rulesets.tes.content import BATTLE_FORM_NAMES
@@ -63,16 +64,16 @@ def check_target(c: Ctx, me: Unit, target: Unit, form: str, adv) -> None:
     rng = c.range_to(a, b)
     if form in ("light", "heavy") and rng != 1:
         raise RuleError(f"In {BATTLE_FORM_NAMES[form]} form you can target only adjacent units; "
-                        f"{target.name} is {rng} hexes away. Move next to it first.")
+                        f"{target.name} is {count(rng, 'hex')} away. Move next to it first.")
     if form == "defensive":
         raise RuleError("Defensive form has no range: engage without a target (its dice protect you).")
     if form == "ranged":
         if rng is None or rng < 2 or rng > adv.stat("stamina"):
             raise RuleError(f"Ranged form reaches units 2 to {adv.stat('stamina')} hexes away (your Stamina), "
-                            f"not adjacent ones; {target.name} is {rng} hexes away.")
+                            f"not adjacent ones; {target.name} is {count(rng, 'hex')} away.")
     if form == "magic" and (rng is None or rng > adv.stat("magicka")):
-        raise RuleError(f"Magic form reaches {adv.stat('magicka')} hexes (your Magicka); "
-                        f"{target.name} is {rng} hexes away.")
+        raise RuleError(f"Magic form reaches {count(adv.stat('magicka'), 'hex')} (your Magicka); "
+                        f"{target.name} is {count(rng, 'hex')} away.")
     if c.has(me, "blind"):
         adj = [u for u in c.units() if u.id != me.id and distance(pos(u), a) == 1]
         if not adj or target.id not in [u.id for u in adj] or c.hp(target) < max(c.hp(u) for u in adj):

@@ -165,7 +165,8 @@ def roll_combat(c: Ctx, u: Unit, first_target: Unit | None) -> tuple[int, list[R
         n += extra_dice(c, u, first_target)  # e.g. Pack Hunter
     if n > c.pack.supply.enemy_combat_dice:
         n = c.pack.supply.enemy_combat_dice
-        c.say("note", f"Only {n} enemy Combat dice are in the supply, so {u.name} rolls {n}.", unit=u.id)
+        only = c.count(n, "enemy Combat die", "enemy Combat dice") + (" is" if n == 1 and c.state.rules >= 3 else " are")
+        c.say("note", f"Only {only} in the supply, so {u.name} rolls {n}.", unit=u.id)
     rolled = []
     total = 0
     for _ in range(n):

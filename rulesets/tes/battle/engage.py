@@ -18,6 +18,7 @@ from rulesets.tes.battle.lockpick import note_cache
 from rulesets.tes.battle.abilities import innate
 from rulesets.tes.battle.enemy import enemy_skills_at
 from rulesets.tes.battle.status import remove
+from engine.text import count
 
 #: Where a die goes when a face has several codes: the first of these that applies.
 CODE_PRECEDENCE = ("D", "S", "A", "C", "I")
@@ -112,7 +113,7 @@ def pick_dice(c: Ctx, owner: str, spec: Any) -> list[str]:
             raise RuleError(f"You have no `{word}` dice. Your dice: {have}.")
         mine = [d for d in free if adv.dice[d]["type"] == tid]
         if len(mine) < n:
-            raise RuleError(f"You have only {len(mine)} {types[tid]} dice available, not {n}. "
+            raise RuleError(f"You have only {count(len(mine), types[tid] + ' die', types[tid] + ' dice')} available, not {n}. "
                             "Dice in your cooldown track, active slots or drained cannot be rolled.")
         for d in mine[:n]:
             free.remove(d)

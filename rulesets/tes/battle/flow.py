@@ -21,6 +21,7 @@ from rulesets.tes.battle_state import Battle, BattleSummary, EngageRecord, Enemy
 from engine.core import Confirm, Event, RuleError, strong
 from engine.hexes import Hex
 from rulesets.tes.content import BATTLE_FORMS
+from engine.text import count
 from rulesets.tes.state import encounter_rules
 
 FATIGUE_AFTER = 5
@@ -55,7 +56,7 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
     if enc.enemy_rule == "bag":
         per = enc.per_adventurer or 1
         levels = [1] * min(len(m.slots), per * n_adv)
-        ep_txt = f"{per} level 1 enemy per adventurer"
+        ep_txt = f"{c.count(per, 'level 1 enemy', 'level 1 enemies', old='level 1 enemy')} per adventurer"
         drawn = pool.draw(pack, levels, c.dice, bag_only=enc.bag)
         named: list[str] = []
     else:
@@ -453,8 +454,7 @@ def battle_rules(pack, enc, n_adv: int) -> str:
     if enc.special_rules:
         parts.append("📜 Special rules: " + " ".join(enc.special_rules.split()))
     if enc.challenge is not None:
-        state_ = "in play" if challenge_on(enc, n_adv) else f"not in play with {n_adv} adventurer" \
-            + ("s" if n_adv != 1 else "")
+        state_ = "in play" if challenge_on(enc, n_adv) else f"not in play with {count(n_adv, 'adventurer')}"
         how = "" if not challenge_on(enc, n_adv) else (
             " The party applies it." if enc.challenge.manual or not enc.challenge.effects else " The bot applies it.")
         parts.append(f"⚖️ 3/4-adventurer challenge ({state_}): {enc.challenge.text}{how}")

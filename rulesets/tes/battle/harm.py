@@ -439,7 +439,10 @@ def damage_adventurer(c: Ctx, owner: str, amount: int, *, true: bool = False, so
         parts.append("; ".join(used))
     if bonus_lost:
         parts.append(f"{bonus_lost} bonus HP lost")
-    parts.append(f"takes {taken} → {adv.hp}/{adv.max_hp} HP" + (f" (+{adv.bonus_hp})" if adv.bonus_hp else ""))
+    # "takes" is the HP lost: what the bonus HP soaked up is said before it, so the parts add up to the damage
+    # dealt (a campaign on rules revision 2 or earlier keeps the words its battles wrote: "takes" then counted both)
+    took = left if c.state.rules >= 3 else taken
+    parts.append(f"takes {took} → {adv.hp}/{adv.max_hp} HP" + (f" (+{adv.bonus_hp})" if adv.bonus_hp else ""))
     c.say("damage", ", ".join(parts) + ".", unit=u.id, dealt=amount, taken=taken)
     if taken and source is not None and source.side == "enemy":
         _hurt_achievement(c, owner, source)

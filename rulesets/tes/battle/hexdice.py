@@ -22,6 +22,7 @@ from __future__ import annotations
 from engine.core import RuleError
 from engine.effects import Field, Primitive, amount, boolean
 from engine.hexes import Hex
+from engine.text import count
 from rulesets.tes.battle import harm, track
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle.effects import Use, amount_of, amount_words, register
@@ -79,7 +80,7 @@ def problem(c: Ctx, me: Unit, form: str | None, h: Hex) -> str | None:
         return "Defensive form has no range, so the die cannot be placed in a hex."
     d = c.range_to(here, h)
     if d is None or not rng[0] <= d <= rng[1]:
-        far = f"is {d} hexes away" if d is not None else "cannot be reached from you"
+        far = f"is {count(d, 'hex')} away" if d is not None else "cannot be reached from you"
         span = "only adjacent hexes" if rng == (1, 1) else f"hexes {rng[0]} to {rng[1]} away"
         return f"Hex {h} {far}; in {BATTLE_FORM_NAMES.get(form or '', form)} form you reach {span}."
     return None

@@ -142,7 +142,8 @@ def _use_outside(c: Ctx, owner: str, item_id: str, target: Any) -> None:
             c.say("tenacity", f"{it.name}: {who.name} gains {who.tenacity - before} tenacity ({who.tenacity}/{cap}).")
         elif kind == "recover":
             taken = track.recover(who, e["what"], n)
-            c.say("recover", f"{it.name}: {who.name} recovers {len(taken)} {e['what'].replace('-', ' ')} dice.")
+            what = e['what'].replace('-', ' ')
+            c.say("recover", f"{it.name}: {who.name} recovers {c.count(len(taken), what + ' die', what + ' dice')}.")
         elif kind == "fatigue":
             track.gain_fatigue(who, e.get("kind", "light"), n, c.track_size, party=c.state.adventurers.values(),
                                supply=c.pack.supply)

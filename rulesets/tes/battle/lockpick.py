@@ -278,8 +278,9 @@ def _end(c: Ctx, lp: LockpickCheck) -> None:
     turn = c.b.turn
     if left > 0 and turn.owner == lp.owner:
         turn.free_move = int(turn.free_move) + left
-        c.say("move", f"The check interrupted the move: {c.adv(lp.owner).name} may still move {left} hex(es) "
-                      "of it (`/move ... free:yes`).", unit=adv_uid(lp.owner), amount=left)
+        c.say("move", f"The check interrupted the move: {c.adv(lp.owner).name} may still move "
+                      f"{c.count(left, 'hex', old='hex(es)')} of it (`/move ... free:yes`).", unit=adv_uid(lp.owner),
+              amount=left)
 
 
 def fail(c: Ctx, lp: LockpickCheck) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.core import RuleError
 from engine.effects import Field, Primitive, amount, boolean
+from engine.text import count
 from rulesets.tes.battle import inventory as items
 from rulesets.tes.battle.effects import Use, amount_of, register, run_effects
 from rulesets.tes.battle.model import Ctx, adv_uid
@@ -59,8 +60,8 @@ class LockpickFree(Primitive):
 
     def describe(self, eff: dict) -> str:
         n = eff.get("amount", 1)
-        return (f"during each lockpick check, change up to {n if isinstance(n, int) else 'that many'} die "
-                "result(s) by 1 each without gaining fatigue")
+        results = count(n, "die result") if isinstance(n, int) else "that many die results"
+        return f"during each lockpick check, change up to {results} by 1 each without gaining fatigue"
 
 
 @dataclass

@@ -14,6 +14,7 @@ from typing import Any
 from engine.core import Dice, Event, RuleError, word
 from engine.present import bold, mention
 from engine.hexes import Hex, adjacent_tiles, reachable, route_distance
+from engine.text import count, plural
 from rulesets.tes.battle_state import Battle, TileSpot, Unit
 from rulesets.tes.state import Adventurer, Campaign, encounter_rules
 
@@ -197,6 +198,13 @@ class Ctx:
     @property
     def track_size(self) -> int:
         return self.pack.mat.cooldown_track_size
+
+    def count(self, n: int, one: str, many: str | None = None, *, old: str | None = None) -> str:
+        """A count worded right ("1 hex", "2 hexes"): the picture log keeps it, so a campaign on rules revision
+        2 or earlier keeps the words its battles always wrote (``old``, the plural after every number)."""
+        if self.state.rules < 3:
+            return f"{n} {old or many or plural(one)}"
+        return count(n, one, many)
 
     def enemy_act(self, kind: str, *acts: dict) -> None:
         """Keep what a unit the bot plays did ("moves", "engages") for the next map (not kept before the encounter

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from engine.effects import Field, Primitive, amount, as_list, boolean, list_of, one_of, text
 from engine.hexes import Hex, distance
+from engine.text import count
 from rulesets.tes.battle import companion, harm, track
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle.effects import (Passive, Use, _manual, _n, _to, _who, amount_of, amount_words, register,
@@ -127,7 +128,7 @@ class Challenge(Primitive):
             challenges[u.id] = me.id
         within = int(eff.get("within", 3))
         if not taunted and not first_words(c.state):
-            c.say("challenge", f"{use.label}: no enemy is within {within} hexes of {me['name']}, so none is "
+            c.say("challenge", f"{use.label}: no enemy is within {c.count(within, 'hex')} of {me['name']}, so none is "
                                "challenged.", unit=me.id, enemies=[])
             return 0
         names = ", ".join(u.name for u in taunted) or "no enemy"
@@ -136,7 +137,7 @@ class Challenge(Primitive):
         return len(taunted)
 
     def describe(self, eff: dict) -> str:
-        return f"each enemy within {eff.get('within', 3)} hexes must target you if able until your next turn"
+        return f"each enemy within {count(int(eff.get('within', 3)), 'hex')} must target you if able until your next turn"
 
 
 @register
@@ -306,12 +307,13 @@ class Move(Primitive):
             turn["free_move"] = turn.get("free_move", 0) + n
             if eff.get("through"):
                 turn["free_through"] = True
-            use.c.say("move", f"{use.label}: {use.source['name']} may move {n} more hex(es) for free "
+            use.c.say("move", f"{use.label}: {use.source['name']} may move "
+                              f"{use.c.count(n, 'more hex', 'more hexes', old='more hex(es)')} for free "
                               f"(/move ... free:yes).", unit=use.source["id"], amount=n)
         elif use.source.get("side") == "adventurer" and use.c.b.step == "setup":  # start of battle
             first = use.c.b.more.setdefault("first_free_move", {})
             first[use.source["owner"]] = first.get(use.source["owner"], 0) + n
-            use.c.say("move", f"{use.label}: {use.source['name']} may move {n} hex(es) for free "
+            use.c.say("move", f"{use.label}: {use.source['name']} may move {use.c.count(n, 'hex', old='hex(es)')} for free "
                               "on their first turn (/move ... free:yes).", unit=use.source["id"], amount=n)
         return n
 
@@ -361,8 +363,10 @@ class Recover(Primitive):
                 taken = track.recover(adv, eff["what"], n)
             got += len(taken)
             if taken:
-                use.c.say("recover", f"{use.label}: {adv.name} recovers {len(taken)} "
-                                     f"{eff['what'].replace('-', ' ')} dice.", unit=u["id"], amount=len(taken))
+                what = eff['what'].replace('-', ' ')
+                use.c.say("recover", f"{use.label}: {adv.name} recovers "
+                                     f"{use.c.count(len(taken), what + ' die', what + ' dice')}.", unit=u["id"],
+                          amount=len(taken))
         return got
 
     def describe(self, eff: dict) -> str:

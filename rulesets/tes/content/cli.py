@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import sys
 
+from engine.text import count
+
 from rulesets.tes.content.packs import DEFAULT_PACK, keep_version, list_packs, load_pack
 from rulesets.tes.content.records import ContentError
 
@@ -33,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             dest = keep_version(target)
         except ContentError as e:
-            print(f"{target}: {len(e.errors)} problem(s); only a pack that loads can be kept")
+            print(f"{target}: {count(len(e.errors), 'problem')}; only a pack that loads can be kept")
             for line in e.errors:
                 print(f"  - {line}")
             return 1
@@ -44,14 +46,15 @@ def main(argv: list[str] | None = None) -> int:
         try:
             pack = load_pack(target)
         except ContentError as e:
-            print(f"{target}: {len(e.errors)} problem(s)")
+            print(f"{target}: {count(len(e.errors), 'problem')}")
             for line in e.errors:
                 print(f"  - {line}")
             return 1
         n_dice = sum(len(line.dice) for line in pack.lines.values())
-        print(f"OK: {pack.name} ({pack.id} {pack.version}): {len(pack.races)} races, {len(pack.lines)} skill lines, "
-              f"{n_dice} die types, {len(pack.classes)} classes, {len(pack.enemies)} enemies, {len(pack.items)} items, "
-              f"{len(pack.tiles)} tiles, {len(pack.encounters)} encounters, {len(pack.quests)} quests")
+        print(f"OK: {pack.name} ({pack.id} {pack.version}): " + ", ".join(count(len(v), w) for v, w in (
+            (pack.races, "race"), (pack.lines, "skill line"), (range(n_dice), "die type"), (pack.classes, "class"),
+            (pack.enemies, "enemy"), (pack.items, "item"), (pack.tiles, "tile"), (pack.encounters, "encounter"),
+            (pack.quests, "quest"))))
         print(f"content hash: {pack.content_hash}")
         return 0
     print(usage)

@@ -127,10 +127,11 @@ def keep_version(name_or_path: str) -> Path:
 
 
 def list_packs() -> list[str]:
-    """Ids of the packs shipped in content/ (folders holding a pack.toml)."""
+    """Ids of this game's packs shipped in content/ (folders holding a pack.toml and races.toml: content/ holds
+    other games' packs too)."""
     if not CONTENT_DIR.is_dir():
         return []
-    return sorted(p.name for p in CONTENT_DIR.iterdir() if (p / "pack.toml").is_file())
+    return sorted(p.name for p in CONTENT_DIR.iterdir() if (p / "pack.toml").is_file() and (p / "races.toml").is_file())
 
 
 def clear_cache() -> None:

@@ -21,7 +21,7 @@ from rulesets.tes.battle_state import Battle
 from rulesets.tes.rules.adjust import Adjust
 from rulesets.tes.rules.battle import Drop, Start
 from rulesets.tes import args as args_
-from engine.text import slug
+from engine.text import count, slug
 from engine.present import say
 
 LOG_LINES = 6
@@ -365,7 +365,7 @@ async def battle_status(inv: Invocation) -> Reply:
         if not last:
             raise RuleError("There is no battle going on. The party leader starts one with `/battle start`.")
         e = Embed(title=f"Last battle: {last.name}", color=COLOR_BATTLE,
-                  description=f"Outcome: **{last.outcome}** after {last.rounds} rounds.")
+                  description=f"Outcome: **{last.outcome}** after {count(last.rounds, 'round')}.")
         rewards = state.class_rewards
         pack = _pack(state)
         for owner, ids in rewards.items():

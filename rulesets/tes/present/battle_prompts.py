@@ -31,6 +31,7 @@ from engine.components import make_id
 from engine.commands import Invocation
 from engine.prompts import open_prompt
 from engine.reply import Button, Reply, Select, clip
+from engine.text import count
 from rulesets.tes.rules.battle_prompts import prevent_timeout_minutes
 
 log = logging.getLogger("hexpost.prompts")
@@ -93,7 +94,8 @@ SHOWN = {
                  "menu": "Or keep these dice for the next attempt (the others are rolled again)", "min_menu": 1,
                  "what": "lockpick check", "natural": "listed"},
     "move": {"click": "mov", "buttons": (("stay", "Stay where you are", "secondary", {"stay": True}),),
-             "menu": "Move to (or type /move to:q,r)", "min_menu": 1, "what": "free move", "natural": "listed"},
+             "menu": "Move to (or type /move to:q,r)", "min_menu": 1, "what": "free move", "natural": "listed",
+             "one": True},  # a free move goes to one hex: the menu takes one pick
 }
 KIND_OF_CLICK = {v["click"]: k for k, v in SHOWN.items()}
 
@@ -106,7 +108,7 @@ def show(inv: Invocation, prompt, cid: int, reply: Reply, state) -> None:
     if prompt.pick and look["min_menu"] <= len(prompt.options) <= MAX_OPTIONS:
         options = [(clip(o.label, 100), o.value, clip(o.detail, 100)) for o in prompt.options]
         reply.selects.append(Select(_cid(look["click"], inv, cid, prompt.id, "pick"), look["menu"], options, 1,
-                                    len(options)))
+                                    1 if look.get("one") else len(options)))
     if prompt.timeout_action:
         _deadline_line(prompt, reply, state)
 
@@ -119,7 +121,7 @@ def _deadline_line(prompt, reply: Reply, state) -> None:
         adv = state.adventurers.get(prompt.owner)
         who = adv.name if adv else "The adventurer"
         if prompt.deadline is not None and minutes > 0:
-            line = f"⏳ Without an answer within {minutes} minutes (<t:{int(prompt.deadline)}:R>), {who} stays put."
+            line = f"⏳ Without an answer within {count(minutes, 'minute')} (<t:{int(prompt.deadline)}:R>), {who} stays put."
         else:
             line = f"(No time-out is set: the battle waits until {who}'s player moves or stays.)"
         reply.content = clip(f"{reply.content}\n{line}", 1990)
@@ -133,7 +135,7 @@ def _deadline_line(prompt, reply: Reply, state) -> None:
                 if s["key"] in harm.auto_choice(sources, int(prompt.data.get("amount") or 0))]
         auto_text = ", ".join(auto) or "nothing"
     if prompt.deadline is not None and minutes > 0:
-        line = (f"⏳ Without an answer within {minutes} minutes (<t:{int(prompt.deadline)}:R>), the automatic choice "
+        line = (f"⏳ Without an answer within {count(minutes, 'minute')} (<t:{int(prompt.deadline)}:R>), the automatic choice "
                 f"applies: {auto_text}.")
     else:
         line = f"(No time-out is set: the battle waits for the answer. The automatic choice would be: {auto_text}.)"

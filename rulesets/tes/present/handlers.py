@@ -302,6 +302,20 @@ class TesPresenter:
         adv = state.adventurers.get(who)
         return f"**{adv.name}** retires for good." if adv else ""
 
+    character = "adventurer"  # what a member plays, in words
+    difficulties = ("apprentice", "adept", "expert")
+
+    def named_dice(self) -> dict[str, dict[int, str]]:
+        """The dice `/roll` knows by name in this game: the overland unstable die."""
+        from rulesets.tes.present.presenter import UNSTABLE_FACES
+
+        return {"unstable": UNSTABLE_FACES}
+
+
+    def members_by_name(self, state) -> dict[str, str]:
+        """Adventurers' names -> their players: `first:Sil` at the local table means Sil's player."""
+        return {adv.name: owner for owner, adv in state.adventurers.items()}
+
     async def after(self, inv: Invocation, out) -> Reply | None:
         if out.state.battle:  # in battle the party sees the map as it is again, and whose move it is
             from rulesets.tes.present.battle import battle_reply

@@ -9,6 +9,19 @@ from engine.present import say
 from rulesets.tes.content.schema import BATTLE_FORM_NAMES as FORM_NAMES
 from rulesets.tes.state import Adventurer, Campaign
 
+# The unstable die's six faces (`/roll unstable`).  Rolled at an unstable landmark, it picks which overland
+# card to draw: from the peaceful deck or the conflict deck, or a traveling caravan (a town encounter)
+# instead.  The rulebook shows the faces as icons only; two faces each is our reading, with face 6 peaceful
+# as in its overland example (see docs/rules-notes.md).
+UNSTABLE_FACES = {
+    1: "Conflict (draw a conflict overland card)",
+    2: "Conflict (draw a conflict overland card)",
+    3: "Traveling caravan (a town encounter)",
+    4: "Traveling caravan (a town encounter)",
+    5: "Peaceful (draw a peaceful overland card)",
+    6: "Peaceful (draw a peaceful overland card)",
+}
+
 
 def short(name: str) -> str:
     words = [w for w in re.split(r"[\s-]+", name) if w]

@@ -9,7 +9,8 @@ from engine.core import Action, Event, RuleError
 from rulesets.tes.rules.table import Ctx, Handler, action, subject
 from rulesets.tes.rules.campaign import MAX_PARTY
 from rulesets.tes.state import Adventurer, Campaign, Row, Slot
-from engine.text import clean_name, echo, slug
+from engine.text import a_or_an, clean_name, echo, slug
+from engine.text import count
 
 # Component limits this bot assumes where the rulebook gives no number (docs/rules-notes.md):
 RACE_SHEETS = 2  # "2 sheets for each race": at most 2 adventurers of one race
@@ -86,8 +87,14 @@ def lookup(mapping: dict[str, Any], text: Any, what: str, command_hint: str = ""
             return ident
     close = [getattr(e, "name", i) for i, e in mapping.items() if key[:3] in i][:5]
     hint = f" Did you mean {', '.join(close)}?" if close else ""
-    names = ", ".join(getattr(e, "name", i) for i, e in list(mapping.items())[:12])
-    raise RuleError(f"There is no {what} called `{echo(text)}`.{hint} Choose one of: {names}.")
+    every = [getattr(e, "name", i) for i, e in mapping.items()]
+    names = ", ".join(every[:LIST_MAX]) + (f" and {len(every) - LIST_MAX} more" if len(every) > LIST_MAX else "")
+    raise RuleError(f"There is no {what} called `{echo(text)}`.{hint} Choose one of the {len(every)}: "
+                    f"{names}.{command_hint if len(every) > LIST_MAX else ''}")
+
+
+#: a refusal lists every choice up to this many (the pack's 15 classes all fit); beyond, it names the command
+LIST_MAX = 25
 
 
 def level_die(pack, line_id: str, level: int):
@@ -233,7 +240,7 @@ class Create(Handler):
             if total > squares_n:
                 parts = " and ".join(f"{labels[k]} needs {needs[k]}" for k in keys)
                 raise RuleError(
-                    f"Row {row + 1} has only {squares_n} square slots: {parts}. Move one of them to another row."
+                    f"Row {row + 1} has only {count(squares_n, 'square slot')}: {parts}. Move one of them to another row."
                 )
 
         combat_die = level_die(pack, "combat", 1)
@@ -316,7 +323,7 @@ class ChooseClass(Handler):
         if adv is None:
             raise RuleError("You have no adventurer yet. Create one with `/adventurer create`.")
         if adv.class_id:
-            raise RuleError(f"{adv.name} is already a {ctx.pack_for(state).classes[adv.class_id].name}; "
+            raise RuleError(f"{adv.name} is already {a_or_an(ctx.pack_for(state).classes[adv.class_id].name)}; "
                             "a class is a permanent choice.")
         if state.battle:
             raise RuleError("Choose your class between battles.")
@@ -329,7 +336,7 @@ class ChooseClass(Handler):
         adv = state.adventurers[owner]
         adv.class_id = Create.check_class(state, ctx.pack_for(state), action.args.get("klass"), owner)
         name = ctx.pack_for(state).classes[adv.class_id].name
-        return state, [Event("class-chosen", f"{adv.name} becomes a {name} (novice side).",
+        return state, [Event("class-chosen", f"{adv.name} becomes {a_or_an(name)} (novice side).",
                              {"player": owner, "class": adv.class_id})]
 
 

@@ -12,6 +12,7 @@ from rulesets.tes.battle import flow
 from rulesets.tes.battle.model import Ctx, require_battle
 from engine.bounds import Flag, OneHex, Hexes, Int, Mapping, Pairs, Player, Players, Text
 from engine.core import RuleError
+from engine.text import a_or_an
 from rulesets.tes.rules.table import PICKS, TURN_HOOKS, UNIT, Handler, action, subject
 from rulesets.tes.rules.adventurer import Create
 
@@ -400,7 +401,7 @@ class ChooseRewardClass(Handler):
         Create.check_class(state, pack, pick, owner)
         adv.class_id = pick
         del state.class_rewards[owner]  # the last battle's summary keeps what was offered, as saved campaigns do
-        return state, events + [Event("class-chosen", f"{adv.name} becomes a {pack.classes[pick].name} (novice side).",
+        return state, events + [Event("class-chosen", f"{adv.name} becomes {a_or_an(pack.classes[pick].name)} (novice side).",
                                       {"player": owner, "class": pick})]
 
 

@@ -160,7 +160,7 @@ class OfferTimeout(_Timeout):
 
     def fire(self, c, minutes, key):
         owner = c.b.offers[0].owner
-        c.say("timeout", f"⏰ {c.adv(owner).name} made no move within {minutes} minutes, so they stay where "
+        c.say("timeout", f"⏰ {c.adv(owner).name} made no move within {c.count(minutes, 'minute')}, so they stay where "
                          "they are.", player=owner)
         flow.react(c, owner, {"stay": True})
 
@@ -178,6 +178,6 @@ class PreventTimeout(_Timeout):
     def fire(self, c, minutes, key):
         owner = c.b.asking.owner
         adv = c.state.adventurers.get(owner)
-        c.say("timeout", f"⏰ {adv.name if adv else 'The adventurer'} got no prevention choice within {minutes} "
-                         "minutes, so the automatic choice applies.", player=owner, ask=key)
+        c.say("timeout", f"⏰ {adv.name if adv else 'The adventurer'} got no prevention choice within "
+                         f"{c.count(minutes, 'minute')}, so the automatic choice applies.", player=owner, ask=key)
         flow.answer_prevention(c, owner, "auto")

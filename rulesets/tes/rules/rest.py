@@ -14,6 +14,7 @@ the leftmost on the track (the ones that would come back first). Expert's
 from __future__ import annotations
 
 from engine.core import Event, RuleError
+from engine.text import count
 from rulesets.tes.rules.table import Handler, action
 
 REST = {"apprentice": (2, 2), "adept": (1, 1), "expert": (1, 1)}  # difficulty -> (cooldown dice removed, HP healed)
@@ -49,5 +50,5 @@ class Rest(Handler):
             events.append(Event("rest", f"{adv.name} rests: " + ", ".join(bits) + ".",
                                 {"player": owner, "healed": healed, "cleared": len(removed)}))
         events.insert(0, Event("rest", f"The party takes the Adventurers Rest ({state.difficulty.title()}: "
-                                       f"{hp} HP and {dice} cooldown die each).", {"difficulty": state.difficulty}))
+                                       f"{hp} HP and {count(dice, 'cooldown die', 'cooldown dice')} each).", {"difficulty": state.difficulty}))
         return state, events
