@@ -6,13 +6,15 @@ thread (``asyncio.to_thread``).
 from __future__ import annotations
 
 from render.battlemap import render_map
+from render.delve import render_delve_map, render_placements
 from render.dice import render_roll
 from render.mat import render_mat
 from render.skirmish import render_skirmish
 
 __all__ = ["render", "render_map", "render_mat", "render_roll"]
 
-_KINDS = {"mat": render_mat, "map": render_map, "roll": render_roll, "skirmish": render_skirmish}
+_KINDS = {"mat": render_mat, "map": render_map, "roll": render_roll, "skirmish": render_skirmish,
+          "delvemap": render_delve_map, "placements": render_placements}
 
 
 def render(kind: str, view: dict) -> bytes:

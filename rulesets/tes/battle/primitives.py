@@ -18,7 +18,7 @@ from rulesets.tes.content.schema import STATUS_EFFECTS, TARGETS
 from rulesets.tes.content import BATTLE_FORM_NAMES
 from rulesets.tes.battle.moves import route, stepped
 
-SELF_OR_ALLIES = ("self", "ally", "allies-in-range")
+SELF_OR_ALLIES = ("self", "ally", "allies-in-range", "adventurers", "tile-adventurers")
 
 
 def _hexes(v) -> str | None:

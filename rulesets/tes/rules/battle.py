@@ -54,7 +54,7 @@ class TurnAction(Handler):
 class Start(Handler):
     type = "battle.start"
     leader_only = True
-    summary = "Set up a clash battle: map, enemies, deployment, round 1."
+    summary = "Set up a battle (a clash, a delve or a dungeon): map, enemies, deployment, round 1."
 
     def check(self, state, action, ctx):
         if state.battle:
@@ -379,6 +379,10 @@ def whose_turn(state):
         return b.asking.owner, f"b{b.no}-r{b.round}-ask-{len(b.log)}"
     if b.offers:
         return b.offers[0].owner, f"b{b.no}-r{b.round}-offer-{len(b.log)}"
+    if b.choices:  # a card's choice (a delve)
+        return b.choices[0].owner, f"b{b.no}-r{b.round}-choice-{b.choices[0].id}"
+    if b.delve is not None and b.delve.exploring is not None and b.delve.exploring.stage == "place":
+        return b.delve.exploring.owner, f"b{b.no}-r{b.round}-place-{b.delve.explorations}"
     if b.step == "adventurer" and b.turn.owner:
         t = b.turn
         return t.owner, f"b{b.no}-r{b.round}-{t.unit}"
