@@ -359,9 +359,10 @@ def _pill_text(no, parts: list[dict]) -> str:
     return f"T{no}" + (" " + " ".join(live) if live else "")
 
 
-def _anchor(tile: dict, occupied: set, marks: set) -> tuple[int, int] | None:
+def _anchor(tile: dict, occupied: set, marks: set, blocked: set) -> tuple[int, int] | None:
     """Where a tile's number goes: a hex of the tile without a unit or a mark, nearest its middle."""
-    hexes = [tuple(h) for h in tile.get("hexes") or []]
+    hexes = [tuple(h) for h in tile.get("hexes") or [] if tuple(h) not in blocked] or \
+        [tuple(h) for h in tile.get("hexes") or []]
     if not hexes:
         return None
     mq = sum(q for q, _ in hexes) / len(hexes)
@@ -385,9 +386,10 @@ def _draw_delve(d: ImageDraw.ImageDraw, lay, view: dict, width: float) -> None:
     occupied = {_qr(u) for u in view.get("units") or [] if isinstance(u, dict) and _qr(u) is not None}
     marks = {_qr(x) for x in dv.get("doors") or []} | {_qr(c) for c in view.get("caches") or []}
     cards = {c.get("tile"): c for c in dv.get("cards") or []}
+    blocked = {_qr(h) for h in view.get("hexes") or [] if isinstance(h, dict) and h.get("impassable")}
     f = font(max(18, int(s * 0.3)), True)
     for t in dv.get("tiles") or []:
-        at = _anchor(t, occupied, marks)
+        at = _anchor(t, occupied, marks, blocked)
         if at is None:
             continue
         cx, cy = lay.centre(*at)

@@ -69,12 +69,17 @@ def setup(c: Ctx, enc, ep: int | None, session_table: int | None) -> None:
         lines.append(_words(c, u, label))
     if lines:
         c.say("setup", "Named units, free of the enemy pool: " + "; ".join(lines) + ".")
-    # 2. the numbered hexes: the pool, then free level 1 draws up to ``fill``
+    # 2. the numbered hexes: the pool, then free level 1 draws up to ``fill``; the chips of the enemies that
+    # fight for the party are out of the bags already
+    allied = {pack.enemies[x].chip for x in enc.allies}
+
+    def taken() -> set[str]:
+        return pool.chips_out(pack, b) | allied
+
     numbered = sorted(m.slots.items())
     levels = pool.plan_levels(ep, len(numbered))
     prov = dungeon.province
-    drawn = pool.draw(pack, levels, c.dice, required=enc.required_enemies, taken=pool.chips_out(pack, b),
-                      province=prov)
+    drawn = pool.draw(pack, levels, c.dice, required=enc.required_enemies, taken=taken(), province=prov)
     placed = []
     for eid, (n, h) in zip(drawn, numbered):
         placed.append(_words(c, _add(c, eid, h, str(n)), str(n)))
@@ -82,7 +87,7 @@ def setup(c: Ctx, enc, ep: int | None, session_table: int | None) -> None:
     free = []
     if enc.fill:
         for n, h in numbered[len(drawn):enc.fill]:
-            got = pool.draw(pack, [1], c.dice, taken=pool.chips_out(pack, b), province=prov)
+            got = pool.draw(pack, [1], c.dice, taken=taken(), province=prov)
             if not got:
                 break
             free.append(_words(c, _add(c, got[0], h, str(n)), str(n)))
@@ -103,7 +108,7 @@ def setup(c: Ctx, enc, ep: int | None, session_table: int | None) -> None:
                 if areas[a]:
                     rounds.append(areas[a].pop(0))
         levels = pool.plan_levels(ep, len(rounds))
-        drawn = pool.draw(pack, levels, c.dice, taken=pool.chips_out(pack, b), province=prov)
+        drawn = pool.draw(pack, levels, c.dice, taken=taken(), province=prov)
         stars = []
         for eid, h in zip(drawn, rounds):
             u = _add(c, eid, h, "*", caged=dungeon.caged)
@@ -139,6 +144,8 @@ def free(c: Ctx, owner: str, target) -> None:
     if dungeon is None or not dungeon.caged:
         raise RuleError("There are no cages in this battle: `/battle free` opens a cage in a dungeon that has "
                         "them, from a hex next to it.")
+    if turn.more.get("freed"):
+        raise RuleError("You already tried a cage's lock this turn (once per turn).")
     cages = [u for u in c.units(CAPTIVE)]
     if not cages:
         raise RuleError("Nobody is caged any more: every cage is open. Carry on with `/move` or `/engage`.")
@@ -153,8 +160,6 @@ def free(c: Ctx, owner: str, target) -> None:
         u = find_unit(c, target, side=CAPTIVE)
     if distance(pos(u), pos(me)) != 1:
         raise RuleError(f"{u.name}'s cage is in hex {u.q},{u.r}; move next to it first.")
-    if turn.more.get("freed"):
-        raise RuleError("You already tried a cage's lock this turn (once per turn).")
     turn.more["freed"] = True
     turn.acted = True
     code, keys, attempts = dungeon.lock

@@ -313,7 +313,13 @@ def find_unit(c: Ctx, text: Any, *, side: str | None = None) -> Unit:
             h = None
     if not t:
         raise RuleError("Name a target: an enemy's name (e.g. `High Elf Bandit`), its label or its hex (`q,r`).")
-    cands = [u for u in c.units() if side is None or u.side == side]
+    cands = c.units(side) if side else c.units()
+    if side != CAPTIVE:  # a dungeon's caged unit is in its hex, but nobody may act on it until it is freed
+        caged = [u for u in c.units(CAPTIVE) if (h is not None and pos(u) == h) or u.name.lower() == t.lower()
+                 or u.short.lower() == t.lower()]
+        if caged:
+            raise RuleError(f"{caged[0].name} is caged: it has no HP chips and nobody may target it until its cage "
+                            "is opened (`/battle free` from a hex next to it).")
     if h is not None:
         found = [u for u in cands if pos(u) == h]
         if found:

@@ -63,6 +63,9 @@ def map_view(state, pack) -> dict[str, Any]:
     engage = {"from": line[0], "to": line[1]} if len(line) == 2 else None
     left = b.caches  # None: not set up yet (every chip of the map is there)
     caches = [{"q": h.q, "r": h.r, "opened": left is not None and f"{h.q},{h.r}" not in left} for h in m.caches]
+    if b.delve is not None and left:  # a delve's chips come with its cards, not with the tiles' marks
+        caches += [{"q": int(k.split(",")[0]), "r": int(k.split(",")[1]), "opened": False} for k in left
+                   if tuple(map(int, k.split(","))) not in {(h.q, h.r) for h in m.caches}]
     view = {"title": f"{b.name} — round {b.round}", "round": b.round,
             "fatigue_round": b.fatigue_round, "version": f"{b.encounter}-{b.no}-v{b.map_version}",
             "hexes": hexes, "caches": caches,
