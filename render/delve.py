@@ -56,8 +56,15 @@ _CACHE_MAX = 8
 _stats = {"hits": 0, "misses": 0}
 
 
+def label_px() -> int:
+    """A hex label's font size, in px of the picture: a little over PHONE_LABEL_PX on a 400 px wide screen, so
+    that its digits' ink is at least 7 px there too."""
+    return math.ceil(PHONE_LABEL_PX * 1.08 * W / PHONE_W)
+
+
 def label_size() -> float:
-    """The hex size (centre to corner) at which a hex label is PHONE_LABEL_PX tall on a 400 px screen."""
+    """The smallest hex size (centre to corner) drawn: the one at which the battle map's own labels would be
+    PHONE_LABEL_PX tall on a 400 px screen (a hex is then wide enough for a label of label_px())."""
     return PHONE_LABEL_PX * W / PHONE_W / bm.COORD_SCALE
 
 
@@ -190,7 +197,7 @@ def _draw_static(view: dict) -> tuple[Image.Image, _Full]:
                 d.line([pts[i], pts[(i + 1) % 6]], fill=(52, 44, 36), width=thick)
     dv = view.get("delve") or {}
     doors = {_qr(x): x.get("state") for x in dv.get("doors") or [] if _qr(x) is not None}
-    fcoord = font(max(14, int(s * bm.COORD_SCALE)), "condensed")
+    fcoord = font(max(label_px(), int(s * bm.COORD_SCALE)), "condensed")
     fslot = font(max(14, int(s * 0.26)), True)
     stars = {tuple(x) for x in dv.get("stars") or []}
     letters = {_qr(x): str(x.get("label") or "") for x in dv.get("letters") or [] if _qr(x) is not None}
@@ -333,6 +340,16 @@ def shown_hexes(view: dict) -> set[tuple[int, int]]:
     return out
 
 
+def picture_centre(view: dict, q: int, r: int) -> tuple[float, float] | None:
+    """Where hex q,r's centre is in the picture ``render_delve_map(view)`` draws (None: not in the shown part)."""
+    st = _static(printable_view(view))
+    x0, y0, x1, y1 = window(view, st)
+    cx, cy = st.full.centre(q, r)
+    if not (x0 <= cx <= x1 and y0 <= cy <= y1):
+        return None
+    return cx - x0 + (W - (x1 - x0)) / 2, cy - y0 + bm.HEADER_H
+
+
 # ---------------------------------------------------------- dynamic parts --
 def _pill(d: ImageDraw.ImageDraw, cx: float, cy: float, text: str, f, fill, fg=WHITE, outline=WHITE,
           within: float | None = None) -> float:
@@ -429,7 +446,7 @@ def _panel_lines(view: dict) -> list[tuple[str, tuple]]:
     for c in dv.get("cards") or []:
         for p in c.get("parts") or []:
             kind = {"trap": "TRAP", "skyshard": "SKYSHARD", "environment": "ENVIRONMENT"}.get(p.get("kind"), "")
-            state = "" if p.get("active") else " (done)"
+            state = "" if p.get("active") or p.get("kind") == "skyshard" else " (done)"
             col = _card_colour([p]) if p.get("active") else NEUTRAL
             out.append((f"T{c.get('no')} {c.get('name')}: {kind} {p.get('text')}{state}", col))
     return out
@@ -666,5 +683,5 @@ def render_placements(view: dict) -> bytes:
     return encode_png(img)
 
 
-__all__ = ["render_delve_map", "render_placements", "label_size", "window", "shown_hexes", "cache_info",
-           "clear_cache"]
+__all__ = ["render_delve_map", "render_placements", "label_size", "window", "shown_hexes", "picture_centre",
+           "cache_info", "clear_cache"]

@@ -71,3 +71,36 @@ def place_where(s, pred) -> int:
         if pred(hexes, tile_hexes(tile, Hex(q, r), rot)):
             return i
     raise AssertionError("no placement fits")
+
+
+def grown_delve(tiles: int = 8, seed: int = 1, xp: int = 4):
+    """A delve grown to ``tiles`` delve tiles or more by exploring its explorable hexes in turn (every choice
+    takes its first option, every tile its suggested placement), with Shannon moved onto the newest door hex."""
+    from engine.core import Dice
+    from rulesets.tes.battle import delve as dv
+    from rulesets.tes.battle.model import Ctx
+
+    s = party()
+    s.xp_dial = xp
+    s.seed = seed
+    s, _ = run(s, "battle.start", "S", {"encounter": "brinehollow-caves", "hexes": {"S": "1,0", "R": "1,1"}})
+    b = s.battle
+    b.delve.required = 9
+    c = Ctx(s, PACK, Dice(seed=seed))
+    for i in range(60):
+        if len(b.delve.numbers) >= tiles:
+            break
+        open_ = dv.explorable(c)
+        if not open_:
+            break
+        at = open_[i % len(open_)]
+        u = c.unit("a:S")
+        if c.occupant(at) is None:
+            u.q, u.r = at.q, at.r
+        dv.start_exploration(c, "S", at, "explores", 0, False)
+        while b.choices:
+            dv.choose(c, b.choices[0].owner, 1)
+        if b.delve.exploring is not None:
+            dv.choose_place(c, "S", None)
+    b.log = b.log[-6:]
+    return s

@@ -232,14 +232,15 @@ def test_a_printed_level_above_the_pool_becomes_the_highest_level_that_fits():
 
 
 def test_enemies_stop_when_the_tile_has_no_enemy_hex_left_and_caches_when_it_has_no_cache_hex():
-    # Crab Midden: 4 adventurers draw [5, 1, 1]; Salt Niche has one enemy hex and one cache hex
+    # Smuggler's Nook: 4 adventurers draw [1, 1] and 2 common caches; the Collapsed Alcove has one hex that is
+    # both its only enemy hex and its only cache hex
     s, _ = delve(xp=20, hexes={"S": "1,0", "R": "1,1"})
     s.battle.order = ["S", "R"]
     on_top(s, "crab-midden")
     s.battle.delve.stacks["6"] = []
     s.battle.delve.deck.remove("smugglers-nook")
-    s.battle.delve.deck.insert(0, "smugglers-nook")  # 2 common caches; Salt Niche has one cache hex
-    tiles_first(s, 3, "niche-3b")
+    s.battle.delve.deck.insert(0, "smugglers-nook")
+    tiles_first(s, 3, "alcove-3a")
     s, ev = run(s, "battle.explore", "S", {})
     ex = s.battle.delve.exploring
     if ex is not None:

@@ -46,7 +46,8 @@ def drain_dice(c: Ctx, owner: str, what: str, n: int, label: str) -> int:
             adv.drained.append(die)
     if took:
         names = ", ".join(track.die_label(c.pack, adv, d) for d in took)
-        c.say("drain", f"{label}: {adv.name} drains {names} (off the mat until the battle ends).",
+        what = f"a {names} die" if len(took) == 1 else f"{len(took)} dice ({names})"
+        c.say("drain", f"{label}: {adv.name} drains {what} (off the mat until the battle ends).",
               unit=f"a:{owner}", amount=len(took))
     else:
         c.say("drain", f"{label}: {adv.name} has no {DRAIN_WHAT.get(what, what)} die left to drain.",

@@ -263,7 +263,7 @@ def place(c: Ctx, n: int, why: str) -> None:
         if card.trap:
             kept.append(f"the trap {card.trap.name} ({_code(card.trap)})")
         if card.environment:
-            kept.append(f"an environment: {card.environment.text}")
+            kept.append(f"an environment: {card.environment.text.rstrip('.')}")
         c.say("card", f"🂠 {card.name} stays beside tile {d.numbers[ex.tile]}: " + "; ".join(kept) + ".",
               tile=ex.tile, card=card.id)
     else:
@@ -300,6 +300,11 @@ def _fully_drawn(c: Ctx) -> None:
         d.more["full"] = True
         c.say("delve", f"🗺️ Every skyshard of the delve has been drawn ({d.required}): no hex is explorable any "
                        "more.")
+    elif d.drawn < d.required and not explorable(c) and not d.more.get("closed"):
+        d.more["closed"] = True  # every door is explored or shut in: the rest of the skyshards cannot be found
+        c.say("delve", "🗺️ No hex of the delve is explorable any more (every door hex is explored or closed in): "
+                       f"only {d.drawn} of its {d.required} skyshards can be found. Gain those, or the party leader "
+                       "retreats with `/battle retreat`.")
 
 
 def _place_caches(c: Ctx, card, tile_id: str, at: Hex) -> None:

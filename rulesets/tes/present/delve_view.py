@@ -48,13 +48,13 @@ def delve_view(state, pack, m) -> dict[str, Any] | None:
             if card.skyshards:
                 parts.append({"kind": "skyshard", "active": spot.shards > 0,
                               "text": f"{card.skyshards} skyshard{'s' if card.skyshards > 1 else ''}"
-                                      + ("" if spot.shards > 0 else " gained")})
+                                      + (" to gain (move onto the tile)" if spot.shards > 0 else " gained")})
             if card.trap:
                 from rulesets.tes.battle.lockpick import code_text
 
                 parts.append({"kind": "trap", "active": spot.trap,
-                              "text": f"trap {card.trap.name} {code_text(card.trap.code, card.trap.keys)}"
-                                      + ("" if spot.trap else " (done)")})
+                              "text": f"{card.trap.name} {code_text(card.trap.code, card.trap.keys)} "
+                                      f"({card.trap.attempts} attempts): {card.trap.part.text}"})
             if card.environment:
                 parts.append({"kind": "environment", "active": spot.environment,
                               "text": card.environment.text})
