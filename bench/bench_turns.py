@@ -65,7 +65,10 @@ GOAL_LINE = "Goal on a 2-core machine: whole turn with map render under 50 ms at
 # starting lines whose form can target an enemy: light, heavy, ranged, magic
 LINES = ("one-hand-and-shield", "two-handed", "bow", "destruction-staff")
 NAMES = ("Shannon", "Ryan", "Ilsa", "Doran", "Mirel", "Tavi", "Quill", "Brann")
-TURN_KINDS = ("battle start", "move", "engage", "resolve", "endturn", "battle prevent")
+TURN_KINDS = ("battle start", "move", "engage", "resolve", "endturn", "battle prevent", "explore", "battle choose",
+              "lockpick")
+DELVE = "brinehollow-caves"  # --delve: the delve every channel plays (grown past 8 tiles: see Bench.__init__)
+GROWN = 8  # a delve with this many tiles or more counts as grown
 MAX_REFUSED_IN_A_ROW = 6
 
 
@@ -83,6 +86,7 @@ class TurnRec:
     total: float = 0.0
     ok: bool = True
     error: str = ""
+    tiles: int = -1  # a delve's placed tiles after the turn (-1: not a delve)
 
 
 _turn: contextvars.ContextVar[TurnRec | None] = contextvars.ContextVar("bench_turn", default=None)
@@ -198,6 +202,7 @@ class Config:
     all_pictures: bool = False
     tracemalloc: bool = False
     profile: int = 0  # top N lines; 0 = off
+    delve: bool = False  # play a delve instead of the clashes
 
 
 @dataclass
@@ -221,6 +226,12 @@ class Bench:
         self.profiler = profiler
         self.pack = load_pack("starter")
         self.encounters = [k for k, e in self.pack.encounters.items() if e.mode == "clash"]
+        if cfg.delve:
+            # the delve keeps growing: more skyshards to find than its tiles hold (the loaded pack, for this run)
+            from dataclasses import replace
+
+            self.pack.encounters[DELVE] = replace(self.pack.encounters[DELVE], skyshards=9)
+            self.encounters = [DELVE]
         self.races = sorted(self.pack.races)
 
     # ---- plumbing -----------------------------------------------------
@@ -244,12 +255,12 @@ class Bench:
             t1 = time.perf_counter()
             draw = self.profiler.render if self.profiler else render.render
             for pic in reply.pictures:
-                if pic.kind != "map" and not self.cfg.all_pictures:
+                if pic.kind not in ("map", "delvemap") and not self.cfg.all_pictures:
                     continue
                 t = time.perf_counter()
                 await asyncio.to_thread(draw, pic.kind, pic.view)
                 spent = time.perf_counter() - t
-                if pic.kind == "map":
+                if pic.kind in ("map", "delvemap"):
                     rec.render_map += spent
                 else:
                     rec.render_other += spent
@@ -258,6 +269,9 @@ class Bench:
             _turn.reset(token)
         rec.run, rec.total = t1 - t0, t2 - t0
         rec.ok = not reply.error
+        latest = self.service.latest.get(channel)
+        if latest is not None and latest.battle is not None and latest.battle.delve is not None:
+            rec.tiles = len(latest.battle.delve.numbers)
         if rec.ok:
             self.res.turns.append(rec)
         else:
@@ -312,7 +326,8 @@ class Bench:
                     continue
                 encounter = self.encounters[next_encounter % len(self.encounters)]
                 next_encounter += 1
-                rec = await self.turn(channel, leader, "battle start", {"encounter": encounter})
+                start = {"encounter": encounter} | ({"ep": 1} if cfg.delve else {})  # a delve: 1 level 1 a tile
+                rec = await self.turn(channel, leader, "battle start", start)
                 if rec.ok:
                     self.res.battles_started += 1
                     in_battle = True
@@ -360,6 +375,15 @@ class Bench:
 def decide(state, pack) -> tuple[str, str, dict]:
     """The command the table waits for: (user, command name, options)."""
     b = state.battle
+    if b.delve is not None:
+        found = decide_delve(state, pack)
+        if found is not None:
+            return found
+    return decide_clash(state, pack)
+
+
+def decide_clash(state, pack) -> tuple[str, str, dict]:
+    b = state.battle
     if b.get("await"):
         return b["await"]["owner"], "battle prevent", {"use": "auto"}
     turn = b.get("turn") or {}
@@ -370,6 +394,8 @@ def decide(state, pack) -> tuple[str, str, dict]:
         return owner, "resolve", {}
     adv = state.adventurers[owner]
     me = b["units"][f"a:{owner}"]
+    if not on_map(me):  # defeated during their own turn (a Riposte, a trap): only /endturn is left
+        return owner, "endturn", {}
     here = Hex(me["q"], me["r"])
     m = map_info(pack, b)
     statuses = {e["status"] for e in adv.cooldown if "status" in e}
@@ -388,6 +414,51 @@ def decide(state, pack) -> tuple[str, str, dict]:
         if dest is not None:
             return owner, "move", {"to": f"{dest.q},{dest.r}"}
     return owner, "endturn", {}
+
+
+def decide_delve(state, pack) -> tuple[str, str, dict] | None:
+    """In a delve: answer a card's choice (its first option), place a tile where it suggests, let a trap's check
+    go, explore whenever the rules allow, and walk toward an explorable hex when no enemy is near."""
+    from rulesets.tes.battle.delve_map import explorable
+    from rulesets.tes.battle.model import Ctx
+
+    b = state.battle
+    if b.asking:
+        return None
+    if b.choices:
+        return b.choices[0].owner, "battle choose", {"option": 1}
+    ex = b.delve.exploring
+    if ex is not None and ex.stage == "place":
+        return ex.owner, "explore", {"place": ex.default}
+    if b.lockpick is not None:
+        return b.lockpick.owner, "lockpick", {"stop": True}
+    turn = b.turn
+    owner = turn.owner
+    if b.step != "adventurer" or not owner or b.pending:
+        return None
+    if turn.explore_here:
+        return owner, "explore", {}
+    c = Ctx(state, pack, None)
+    me = b.units[f"a:{owner}"]
+    if not on_map(me):
+        return None
+    here = Hex(me.q, me.r)
+    open_ = explorable(c)
+    stamina = state.adventurers[owner].stat("stamina")
+    if open_ and not turn.explored and not turn.moves and not turn.engages:
+        for h in open_:
+            if c.sight(here, h) and (c.range_to(here, h) or 99) <= stamina:
+                return owner, "explore", {"at": f"{h.q},{h.r}"}
+    if turn.explored:  # no move action after the explore action: engage if an enemy is in reach, else end
+        found = decide_clash(state, pack)
+        return found if found[1] != "move" else (owner, "endturn", {})
+    if open_ and turn.moves < 2 and not turn.engages:
+        blocked = {Hex(u.q, u.r) for u in b.units.values() if on_map(u) and u.id != me.id}
+        goal = min(open_, key=lambda h: (c.range_to(here, h) or 99, h.q, h.r))
+        path = toward(here, goal, stamina, c.map.passable, blocked)
+        if path:
+            return owner, "move", {"to": f"{path[-1].q},{path[-1].r}"}
+    return None
 
 
 def usable_dice(adv, pack, form: str) -> list[str]:
@@ -461,7 +532,8 @@ def report(cfg: Config, res: Results, db: Path, rss_before: float, trace_peak: i
     out = io.StringIO()
     w = lambda s="": out.write(s + "\n")  # noqa: E731
     kinds = Counter(r.kind for r in t)
-    w(f"Hexpost turn bench: {cfg.channels} channels x {cfg.turns} turns, concurrency {cfg.concurrency}, "
+    w(f"Hexpost turn bench{' (a delve)' if cfg.delve else ''}: {cfg.channels} channels x {cfg.turns} turns, "
+      f"concurrency {cfg.concurrency}, "
       f"seed {cfg.seed}, think {cfg.think_ms:g} ms" + (", all pictures" if cfg.all_pictures else ""))
     w(f"machine: {os.cpu_count()} CPUs, Python {platform.python_version()}, SQLite file (WAL) in a temp dir")
     w(f"played: {len(t)} turns (" + ", ".join(f"{k} {kinds[k]}" for k in TURN_KINDS if kinds[k]) + f"); "
@@ -489,6 +561,12 @@ def report(cfg: Config, res: Results, db: Path, rss_before: float, trace_peak: i
         w(row("other pictures (rolls, mat)", [r.render_other for r in t if r.render_other]))
     w(row("whole turn (run + map render)" if not cfg.all_pictures else "whole turn (run + all pictures)",
           [r.total for r in t]))
+    grown = [r for r in t if r.tiles >= GROWN]
+    if cfg.delve:
+        w(row(f"map render, delve of {GROWN}+ tiles", [r.render_map for r in grown if r.render_map]))
+        w(row(f"whole turn, delve of {GROWN}+ tiles", [r.total for r in grown]))
+        w(f"  (delve tiles placed at the end of the run: "
+          f"{', '.join(str(n) for n in sorted({r.tiles for r in t if r.tiles >= 0})) or 'none'})")
     w()
     w("whole turn by command:")
     for k in TURN_KINDS:
@@ -536,10 +614,13 @@ def parse_args(argv: list[str] | None) -> Config:
     ap.add_argument("--tracemalloc", action="store_true", help="report the tracemalloc peak (slows everything)")
     ap.add_argument("--profile", type=int, nargs="?", const=25, default=0, metavar="N",
                     help="cProfile the run (event loop and render threads) and print the top N (default 25)")
+    ap.add_argument("--delve", action="store_true",
+                    help=f"every channel plays a delve ({DELVE}) that grows past {GROWN} tiles instead of the clashes")
     a = ap.parse_args(argv)
     if a.channels < 1 or a.turns < 1 or a.concurrency < 1:
         ap.error("--channels, --turns and --concurrency must be at least 1")
-    return Config(a.channels, a.turns, a.concurrency, a.seed, a.think_ms, a.all_pictures, a.tracemalloc, a.profile)
+    return Config(a.channels, a.turns, a.concurrency, a.seed, a.think_ms, a.all_pictures, a.tracemalloc, a.profile,
+                  a.delve)
 
 
 def db_growth(db: Path) -> dict:
@@ -567,6 +648,9 @@ def warm_up() -> None:
     render.render("mat", battle_mat_view())
     render.render("roll", example_roll_view())
     battlemap.clear_cache()
+    from render import delve as delve_pictures
+
+    delve_pictures.clear_cache()
 
 
 async def run_bench(cfg: Config) -> str:

@@ -31,16 +31,17 @@ from PIL import Image, ImageDraw
 from engine.hexes import POINTY, Hex, Point
 from engine.hexes import Layout as HexLayout
 from render import battlemap as bm
-from render.common import (BG, GOLD, INK, INK_SOFT, WHITE, build_palette, colour_counts, draw_text, encode_png,
-                           fit_font, font, mix, printable_view, text_width, wrap)
+from render.common import (BG, GOLD, INK, INK_SOFT, WHITE, build_palette, colour_counts, draw_text, ellipsize,
+                           encode_png, fit_font, font, mix, printable_view, text_width)
 
 PHONE_W = 400
 PHONE_LABEL_PX = 10.0  # a hex label's font, in px, once the picture is shown 400 px wide
 W = bm.TARGET_W
 M = bm.M
 MAP_W = W - 20  # the map part runs almost edge to edge
-MAP_H = 1300  # the most of the map one picture shows (phones scroll down; only the width is scaled)
+MAP_H = 820  # the most of the map one picture shows (phones scroll down; only the width is scaled)
 PANEL_FONT = 28  # 10 px on a phone
+OVERVIEW_W, OVERVIEW_H = 330, 260  # the inset with the whole map, over the shown part's top-right corner
 SIZE_MAX = 96
 DOOR = (96, 64, 30)
 DOOR_OPEN = (176, 122, 44)
@@ -229,7 +230,7 @@ def _overview(view: dict, full: _Full) -> tuple[Image.Image, float, _Full]:
     coords = [_qr(h) for h in hexes]
     probe = _Full(coords, 1.0)
     wu, hu = probe.max_x - probe.min_x, probe.max_y - probe.min_y
-    s = max(6.0, min((MAP_W - 20) / wu, 420 / hu))
+    s = max(5.0, min(OVERVIEW_W / wu, OVERVIEW_H / hu))
     ov = _Full(coords, s)
     img = Image.new("RGB", (ov.width, ov.height), (236, 230, 216))
     d = ImageDraw.Draw(img)
@@ -254,6 +255,22 @@ def _my_colours() -> list[tuple[int, int, int]]:
             mix(TRAP, WHITE, 0.55), mix(SKY, WHITE, 0.55), mix(ENV, WHITE, 0.55), (200, 194, 184)]
 
 
+_specimens: dict = {}
+
+
+def _specimen(full: _Full) -> dict:
+    """The colours the per-picture layer draws at this hex size (battlemap's specimen), counted once per size."""
+    key = round(full.s, 1)
+    hit = _specimens.get(key)
+    if hit is None:
+        hit = colour_counts(bm._draw_specimen(_Shift(full, 0, 0))) or {}
+        with _lock:
+            if len(_specimens) > 16:
+                _specimens.clear()
+            _specimens[key] = hit
+    return dict(hit)
+
+
 def _static_key(view: dict) -> str:
     dv = view.get("delve") or {}
     blob = json.dumps([view.get("hexes") or [], [(x.get("q"), x.get("r"), x.get("state") != "closed")
@@ -276,7 +293,7 @@ def _static(view: dict) -> _Static:
     fits = img.width <= MAP_W + 8 and img.height <= MAP_H + 8
     ov, scale, ov_full = (None, 0.0, None) if fits else _overview(view, full)
     counts = colour_counts(img) or {}
-    spec = colour_counts(bm._draw_specimen(_Shift(full, 0, 0))) or {}
+    spec = _specimen(full)
     for c, n in spec.items():
         counts[c] = counts.get(c, 0) + n
     palette = build_palette(exact=bm._dynamic_colours() + _my_colours(), counts=counts)
@@ -335,7 +352,8 @@ def shown_hexes(view: dict) -> set[tuple[int, int]]:
             continue
         cx, cy = st.full.centre(*qr)
         s = st.full.s
-        if x0 <= cx - s * 0.8 and cx + s * 0.8 <= x1 and y0 <= cy - s and cy + s <= y1:
+        if x0 <= cx - s * 0.8 and cx + s * 0.8 <= x1 and y0 <= cy - s and cy + s <= y1 \
+                and picture_centre(view, *qr) is not None:
             out.add(qr)
     return out
 
@@ -347,7 +365,12 @@ def picture_centre(view: dict, q: int, r: int) -> tuple[float, float] | None:
     cx, cy = st.full.centre(q, r)
     if not (x0 <= cx <= x1 and y0 <= cy <= y1):
         return None
-    return cx - x0 + (W - (x1 - x0)) / 2, cy - y0 + bm.HEADER_H
+    px, py = cx - x0 + int((W - (x1 - x0)) / 2), cy - y0 + bm.HEADER_H
+    inset = inset_box(st)
+    s = st.full.s
+    if inset is not None and px + s > inset[0] and py - s < inset[3]:
+        return None  # under the overview
+    return px, py
 
 
 # ---------------------------------------------------------- dynamic parts --
@@ -440,9 +463,10 @@ def _panel_lines(view: dict) -> list[tuple[str, tuple]]:
     out: list[tuple[str, tuple]] = []
     sk = dv.get("skyshards")
     if sk:
+        full = sk.get("drawn", 0) >= sk.get("required", 3)
         out.append((f"Skyshards gained: {sk.get('gained', 0)}/{sk.get('required', 3)}"
-                    + ("  (all drawn: nothing left to explore)" if sk.get("drawn", 0) >= sk.get("required", 3)
-                       else ""), SKY))
+                    + (" (all drawn: nothing left to explore)" if full else
+                       " · doors you may explore are rimmed in gold"), SKY))
     for c in dv.get("cards") or []:
         for p in c.get("parts") or []:
             kind = {"trap": "TRAP", "skyshard": "SKYSHARD", "environment": "ENVIRONMENT"}.get(p.get("kind"), "")
@@ -452,28 +476,47 @@ def _panel_lines(view: dict) -> list[tuple[str, tuple]]:
     return out
 
 
+PANEL_ROWS = 4
+
+
 def _panel(view: dict) -> tuple[list[tuple[list[str], tuple]], int]:
+    """The skyshard tally and the cards in play, one line each (their whole texts: /battle status)."""
     f = font(PANEL_FONT, True)
     rows = []
-    h = 0
-    for text, col in _panel_lines(view):
-        lines = wrap(text, f, MAP_W - 40, max_lines=3)
-        rows.append((lines, col))
-        h += len(lines) * (PANEL_FONT + 8) + 6
-    return rows, (h + 24 if rows else 0)
+    entries = _panel_lines(view)
+    if len(entries) > PANEL_ROWS:
+        entries = entries[:PANEL_ROWS - 1] + [(f"and {len(entries) - PANEL_ROWS + 1} more: /battle status", NEUTRAL)]
+    for text, col in entries:
+        rows.append(([ellipsize(text, f, W - 2 * M - 44)], col))
+    h = len(rows) * (PANEL_FONT + 10)
+    return rows, (h + 16 if rows else 0)
 
 
 def _draw_panel(d: ImageDraw.ImageDraw, y: float, rows, height: int) -> None:
     d.rounded_rectangle([M, y, W - M, y + height - 6], radius=10, fill=(255, 252, 245), outline=(120, 110, 98),
                         width=2)
     f = font(PANEL_FONT, True)
-    yy = y + 10
+    yy = y + 8
     for lines, col in rows:
         d.rectangle([M + 10, yy + 4, M + 22, yy + PANEL_FONT], fill=col)
         for line in lines:
             draw_text(d, (M + 32, yy), line, f, INK, "la")
-            yy += PANEL_FONT + 8
-        yy += 6
+            yy += PANEL_FONT + 10
+
+
+_legends: dict = {}
+
+
+def _legend_strip(dungeon: bool) -> Image.Image:
+    """The key under the map, drawn once (per kind of map) and pasted into every picture."""
+    hit = _legends.get(dungeon)
+    if hit is None:
+        strip = Image.new("RGB", (W, 140), BG)
+        d = ImageDraw.Draw(strip)
+        d.line([(M, 4), (W - M, 4)], fill=(200, 190, 172), width=2)
+        end = _legend(d, 12, dungeon)
+        hit = _legends[dungeon] = strip.crop((0, 0, W, int(end)))
+    return hit
 
 
 def _legend(d: ImageDraw.ImageDraw, y: float, dungeon: bool) -> float:
@@ -510,36 +553,46 @@ def _legend(d: ImageDraw.ImageDraw, y: float, dungeon: bool) -> float:
     return y + 44
 
 
-def _draw_overview(img: Image.Image, y: int, st: _Static, view: dict, box) -> int:
-    """The whole map, small, with the shown part framed and the units as dots."""
+def inset_box(st: _Static) -> tuple[int, int, int, int] | None:
+    """Where the overview of the whole map sits in the picture (over the shown part's top-right corner)."""
+    if st.overview is None:
+        return None
+    pad = 8
+    x = W - st.overview.width - pad * 2 - 6
+    y = bm.HEADER_H + 6
+    return x, y, x + st.overview.width + 2 * pad, y + st.overview.height + 2 * pad + PANEL_FONT + 6
+
+
+def _draw_overview(img: Image.Image, top: int, st: _Static, view: dict, box) -> None:
+    """The whole map, small, over the top-right corner of the shown part: the shown part framed, the tiles'
+    numbers and the units as dots."""
     d = ImageDraw.Draw(img)
-    draw_text(d, (M, y + 4), "THE WHOLE MAP (the framed part is shown above; /battle map at:q,r looks elsewhere)",
-              fit_font("THE WHOLE MAP (the framed part is shown above; /battle map at:q,r looks elsewhere)",
-                       MAP_W, PANEL_FONT, True, min_size=20), INK_SOFT, "la")
-    y += PANEL_FONT + 14
-    ox = int((W - st.overview.width) / 2)
-    img.paste(st.overview, (ox, y))
     ov = st.ov_full
+    pad = 8
+    x, y, x1, y1 = inset_box(st)
+    d.rounded_rectangle([x, y, x1, y1], radius=10, fill=(255, 252, 245), outline=INK_SOFT, width=3)
+    draw_text(d, (x + pad, y + pad - 2), "WHOLE MAP", font(PANEL_FONT - 4, True), INK_SOFT, "la")
+    ox, oy = x + pad, y + pad + PANEL_FONT + 4
+    img.paste(st.overview, (int(ox), int(oy)))
     k = st.ov_scale
     x0, y0, x1, y1 = box
-    d.rectangle([ox + x0 * k, y + y0 * k, ox + x1 * k, y + y1 * k], outline=SKY, width=4)
-    fnum = font(max(PANEL_FONT, int(ov.s * 1.2)), True)
+    d.rectangle([ox + x0 * k, oy + y0 * k, ox + x1 * k, oy + y1 * k], outline=SKY, width=3)
+    fnum = font(max(20, int(ov.s * 1.3)), True)
     for t in (view.get("delve") or {}).get("tiles") or []:
         hexes = [tuple(h) for h in t.get("hexes") or []]
         if not hexes:
             continue
         xs = [ov.centre(*h) for h in hexes]
         cx, cy = sum(p[0] for p in xs) / len(xs), sum(p[1] for p in xs) / len(xs)
-        draw_text(d, (ox + cx, y + cy), str(t.get("no")), fnum, INK, "mm")
+        draw_text(d, (ox + cx, oy + cy), str(t.get("no")), fnum, INK, "mm")
     for u in view.get("units") or []:
         qr = _qr(u) if isinstance(u, dict) else None
         if qr is None or u.get("defeated"):
             continue
         cx, cy = ov.centre(*qr)
-        r = max(4, ov.s * 0.45)
+        r = max(3, ov.s * 0.45)
         col = bm.SIDE_COLOURS.get(u.get("side"), (90, 90, 90))
-        d.ellipse([ox + cx - r, y + cy - r, ox + cx + r, y + cy + r], fill=col, outline=WHITE)
-    return y + st.overview.height + 10
+        d.ellipse([ox + cx - r, oy + cy - r, ox + cx + r, oy + cy + r], fill=col)
 
 
 # --------------------------------------------------------------- pictures --
@@ -575,30 +628,29 @@ def render_delve_map(view: dict) -> bytes:
     log_h = bm._log_height(log_lines)
     roster, roster_h = bm._roster_layout(units, W)
     rows, panel_h = _panel(view)
-    ov_h = (st.overview.height + PANEL_FONT + 34) if st.overview is not None else 0
+    ov_h = 0
     dungeon = (view.get("delve") or {}).get("kind") == "dungeon"
-    legend_h = 140
-    H = bm.HEADER_H + part.height + 16 + panel_h + ov_h + legend_h + log_h + (roster_h + 4 if roster_h else 0)
+    legend = _legend_strip(dungeon) if dungeon or not rows else None  # a delve's panel says what its marks mean
+    H = bm.HEADER_H + part.height + 12 + panel_h + ov_h + (legend.height if legend else 0) + log_h + (roster_h + 4 if roster_h else 0) + 6
     img = Image.new("RGB", (W, int(H)), BG)
     d = ImageDraw.Draw(img)
     d.rectangle([0, 0, W, bm.HEADER_H - 6], fill=bm.HEADER_BG)
     bm._draw_header(d, W, str(view.get("title") or "Delve"), view.get("round"), bool(view.get("fatigue_round")))
     img.paste(part, (int((W - part.width) / 2), bm.HEADER_H))
+    if st.overview is not None:
+        _draw_overview(img, bm.HEADER_H, st, view, box)
     y = bm.HEADER_H + part.height + 12
     if panel_h:
         _draw_panel(d, y, rows, panel_h)
         y += panel_h
-    if st.overview is not None:
-        y = _draw_overview(img, y, st, view, box)
-    d.line([(M, y + 4), (W - M, y + 4)], fill=(200, 190, 172), width=2)
-    y = _legend(d, y + 12, dungeon)
+    if legend is not None:
+        img.paste(legend, (0, int(y)))
+        y += legend.height
     if log_lines:
         bm._draw_log(d, W, y, log_lines, flog)
         y += log_h
     if roster:
         bm._draw_roster(d, W, y, roster, roster_h)
-        y += roster_h + 4
-    img = img.crop((0, 0, W, int(min(H, y + 6))))
     return encode_png(img, palette_image=st.palette)
 
 
