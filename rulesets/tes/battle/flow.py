@@ -448,12 +448,15 @@ def react(c: Ctx, owner: str, args: dict) -> None:
         c.say("interrupt", f"⚡ Interrupt: {adv.name} spends {o.cost} tenacity on {o.source}.", unit=u.id,
               ability=o.ability, player=owner)
     start = pos(u)
+    path, stopped = moves.cut(c, u, path)  # (a delve's trap stops only a move on the adventurer's own turn)
     u.q, u.r = path[-1].q, path[-1].r
     line = [[start.q, start.r]] + [[h.q, h.r] for h in path]
     b.enemy_acts.setdefault("moves", []).append({"unit": u.id, "path": line, "side": u.side})
     c.say("move", f"🚶 {u.name} makes a free move ({o.source}): {start} → " + " → ".join(str(h) for h in path)
           + ".", unit=u.id, path=line)
     moves.stepped(c, u, path)
+    if on_map(u):
+        moves.entered(c, u, start, path, stopped, 0)  # a delve: skyshards on the tiles it moved onto
     b.offers.pop(0)
     if o.effects:
         run_effects(Use(c, u, o.source, form=adv.battle_form), o.effects)
