@@ -79,10 +79,11 @@ class Drain(Primitive):
 
 
 def possible(c: Ctx, owner: str, effects: list[dict]) -> bool:
-    """Whether an option can be carried out: every drain in it finds its dice."""
+    """Whether an option can be carried out: every drain in it finds its dice (a drain of "value" dice: one)."""
     for eff in effects:
-        if eff.get("type") == "drain" and len(drainable(c, owner, eff.get("what", "combat"))) < int(
-                eff.get("amount", 1) if isinstance(eff.get("amount", 1), int) else 1):
+        n = eff.get("amount", 1)
+        if eff.get("type") == "drain" and len(drainable(c, owner, eff.get("what", "combat"))) < (
+                n if isinstance(n, int) else 1):
             return False
     return True
 

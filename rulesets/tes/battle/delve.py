@@ -274,9 +274,7 @@ def place(c: Ctx, n: int, why: str) -> None:
 
 
 def _code(trap) -> str:
-    from rulesets.tes.battle.lockpick import code_text
-
-    return f"{code_text(trap.code, trap.keys)}, {trap.attempts} attempt{'s' if trap.attempts != 1 else ''}"
+    return f"{lockpick.code_text(trap.code, trap.keys)}, {trap.attempts} attempt{'s' if trap.attempts != 1 else ''}"
 
 
 def _resume_move(c: Ctx, owner: str, left: int) -> None:

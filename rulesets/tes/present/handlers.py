@@ -241,7 +241,9 @@ class TesPresenter:
     def help_lines(self) -> str:
         return ("**Adventurers**: `/adventurer create` (or `/adventurer guide` for menus) → `/adventurer show`.\n"
                 "**Battle**: the leader `/battle start encounter:jailbreak`; on your turn `/move`, `/engage`, "
-                "`/resolve` (or the buttons), `/ability`, `/endturn`. `/battle map` any time; `/content races`.")
+                "`/resolve` (or the buttons), `/ability`, `/endturn`. `/battle map` any time; `/content races`.\n"
+                "**Delves**: `/battle start encounter:brinehollow-caves`; `/explore` the door hexes rimmed in gold and "
+                "choose where each new tile goes; walk onto tiles with skyshards.")
 
     def settings_lines(self, state) -> list[tuple[str, str]]:
         from rulesets.tes.rules.battle_prompts import prevent_timeout_minutes as timeout_of
