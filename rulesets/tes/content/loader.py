@@ -704,7 +704,7 @@ def _load_encounters(folder: Path, errors: list[str], tiles: dict[str, Tile], en
             if mode == "delve" and (kinds != ["entrance"] or len(tiles[placements[0].tile].doors) != 2):
                 e.err("a delve starts with its entrance tile only: tiles = [{ tile = <an entrance tile with "
                       "2 door hexes d> }]")
-            elif e.ok and mode != "delve":
+            elif e.ok and mode == "clash":  # a dungeon's entrance is checked once, with the dungeon
                 problem = entrance_problem(assemble_map(tiles, placements), touch_only=kept)
                 if problem:
                     e.err(problem)
