@@ -65,8 +65,8 @@ GOAL_LINE = "Goal on a 2-core machine: whole turn with map render under 50 ms at
 # starting lines whose form can target an enemy: light, heavy, ranged, magic
 LINES = ("one-hand-and-shield", "two-handed", "bow", "destruction-staff")
 NAMES = ("Shannon", "Ryan", "Ilsa", "Doran", "Mirel", "Tavi", "Quill", "Brann")
-TURN_KINDS = ("battle start", "move", "engage", "resolve", "endturn", "battle prevent", "explore", "battle choose",
-              "lockpick")
+TURN_KINDS = ("battle start", "move", "engage", "resolve", "endturn", "battle prevent", "battle stay", "explore",
+              "battle choose", "lockpick")
 DELVE = "brinehollow-caves"  # --delve: the delve every channel plays (grown past 8 tiles: see Bench.__init__)
 GROWN = 8  # a delve with this many tiles or more counts as grown
 MAX_REFUSED_IN_A_ROW = 6
@@ -386,6 +386,8 @@ def decide_clash(state, pack) -> tuple[str, str, dict]:
     b = state.battle
     if b.get("await"):
         return b["await"]["owner"], "battle prevent", {"use": "auto"}
+    if b.offers:  # a free move an interrupt offered during the enemies' turn: stay
+        return b.offers[0].owner, "battle stay", {}
     turn = b.get("turn") or {}
     owner = turn.get("owner")
     if b.get("step") != "adventurer" or not owner:

@@ -39,7 +39,7 @@ PHONE_LABEL_PX = 10.0  # a hex label's font, in px, once the picture is shown 40
 W = bm.TARGET_W
 M = bm.M
 MAP_W = W - 20  # the map part runs almost edge to edge
-MAP_H = 820  # the most of the map one picture shows (phones scroll down; only the width is scaled)
+MAP_H = 700  # the most of the map one picture shows (phones scroll down; only the width is scaled)
 PANEL_FONT = 28  # 10 px on a phone
 OVERVIEW_W, OVERVIEW_H = 330, 260  # the inset with the whole map, over the shown part's top-right corner
 SIZE_MAX = 96
@@ -77,6 +77,7 @@ def cache_info() -> dict[str, int]:
 def clear_cache() -> None:
     with _lock:
         _cache.clear()
+        _palettes.clear()
         _stats["hits"] = _stats["misses"] = 0
 
 
@@ -255,6 +256,30 @@ def _my_colours() -> list[tuple[int, int, int]]:
             mix(TRAP, WHITE, 0.55), mix(SKY, WHITE, 0.55), mix(ENV, WHITE, 0.55), (200, 194, 184)]
 
 
+_palettes: dict = {}
+
+
+def _palette(img: Image.Image, full: _Full) -> Image.Image:
+    """The palette pictures of this hex size are quantized against: built from the first static layer of that size
+    (every tile colour and mark is one of a fixed few) and the specimen, then kept: a tile placed later does not
+    pay for a new one."""
+    key = round(full.s, 1)
+    hit = _palettes.get(key)
+    if hit is None:
+        counts = colour_counts(img) or {}
+        for c, n in _specimen(full).items():
+            counts[c] = counts.get(c, 0) + n
+        for c in bm.TILE_PALETTE:  # every tile colour (and its entrance tint), whatever this map has
+            counts[c] = counts.get(c, 0) + 5000
+            counts[mix(c, bm.ENTRANCE_TINT, 0.55)] = counts.get(mix(c, bm.ENTRANCE_TINT, 0.55), 0) + 500
+        hit = build_palette(exact=bm._dynamic_colours() + _my_colours(), counts=counts)
+        with _lock:
+            if len(_palettes) > 16:
+                _palettes.clear()
+            _palettes[key] = hit
+    return hit
+
+
 _specimens: dict = {}
 
 
@@ -292,11 +317,7 @@ def _static(view: dict) -> _Static:
     img, full = _draw_static(view)
     fits = img.width <= MAP_W + 8 and img.height <= MAP_H + 8
     ov, scale, ov_full = (None, 0.0, None) if fits else _overview(view, full)
-    counts = colour_counts(img) or {}
-    spec = _specimen(full)
-    for c, n in spec.items():
-        counts[c] = counts.get(c, 0) + n
-    palette = build_palette(exact=bm._dynamic_colours() + _my_colours(), counts=counts)
+    palette = _palette(img, full)
     built = _Static(img, full, palette, ov, scale, ov_full)
     with _lock:
         _cache[key] = built
@@ -469,6 +490,8 @@ def _panel_lines(view: dict) -> list[tuple[str, tuple]]:
                        " · doors you may explore are rimmed in gold"), SKY))
     for c in dv.get("cards") or []:
         for p in c.get("parts") or []:
+            if p.get("kind") == "skyshard":  # its tile's tag says SKY; the tally above counts them
+                continue
             kind = {"trap": "TRAP", "skyshard": "SKYSHARD", "environment": "ENVIRONMENT"}.get(p.get("kind"), "")
             state = "" if p.get("active") or p.get("kind") == "skyshard" else " (done)"
             col = _card_colour([p]) if p.get("active") else NEUTRAL
@@ -476,7 +499,8 @@ def _panel_lines(view: dict) -> list[tuple[str, tuple]]:
     return out
 
 
-PANEL_ROWS = 4
+PANEL_ROWS = 3
+LOG_ENTRIES = 5  # the newest entries of the log drawn under a delve's map (the post has them all)
 
 
 def _panel(view: dict) -> tuple[list[tuple[list[str], tuple]], int]:
@@ -624,7 +648,7 @@ def render_delve_map(view: dict) -> bytes:
     for eng in view.get("engages") or []:
         bm._draw_engage(pd, lay, eng, 0)
     flog = font(bm.LOG_FONT)
-    log_lines = bm._log_lines(view, W, flog)
+    log_lines = bm._log_lines({"log": list(view.get("log") or [])[-LOG_ENTRIES:]}, W, flog)
     log_h = bm._log_height(log_lines)
     roster, roster_h = bm._roster_layout(units, W)
     rows, panel_h = _panel(view)
