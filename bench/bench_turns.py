@@ -528,6 +528,17 @@ def rss_mib() -> float:
     return ru / (1024 * 1024) if sys.platform == "darwin" else ru / 1024
 
 
+def cache_counts(cfg: Config) -> dict[str, int]:
+    """The map pictures' static-layer cache counters (a delve's own cache too, with --delve)."""
+    out = dict(battlemap.cache_info())
+    if cfg.delve:
+        from render import delve as delve_pictures
+
+        d = delve_pictures.cache_info()
+        out["delve_hits"], out["delve_misses"] = d["hits"], d["misses"]
+    return out
+
+
 def report(cfg: Config, res: Results, db: Path, rss_before: float, trace_peak: int | None,
            cache: dict, growth: dict | None = None) -> str:
     t = res.turns
@@ -585,7 +596,8 @@ def report(cfg: Config, res: Results, db: Path, rss_before: float, trace_peak: i
          else "; tracemalloc off (--tracemalloc)"))
     size = sum(p.stat().st_size for p in db.parent.glob(db.name + "*") if p.exists())
     w(f"database: {size / 2**20:.2f} MiB (with WAL); map static-layer cache: {cache['hits']} hits, "
-      f"{cache['misses']} misses")
+      f"{cache['misses']} misses" + (f"; delve maps: {cache['delve_hits']} hits, {cache['delve_misses']} misses"
+                                     if "delve_hits" in cache else ""))
     g = growth
     if g and g["entries"]:
         w(f"database growth per action: {size / g['entries'] / 1024:.2f} KiB of file "
@@ -683,7 +695,7 @@ async def run_bench(cfg: Config) -> str:
                     trace_peak = tracemalloc.get_traced_memory()[1]
                     tracemalloc.stop()
             growth = db_growth(db)
-            text = report(cfg, res, db, rss_before, trace_peak, battlemap.cache_info(), growth)
+            text = report(cfg, res, db, rss_before, trace_peak, cache_counts(cfg), growth)
         finally:
             ActionTable.execute = _real_execute
             _handlers.random = saved_random
