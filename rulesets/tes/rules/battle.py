@@ -65,7 +65,7 @@ class Start(Handler):
     leader_only = True
     args = {"encounter": Text(), "first": Player(), "deploy": Hexes(8), "ep": Int(0, 400), "session": Int(1, 3),
             "order": Players(), "hexes": Mapping(Player(), OneHex())}
-    summary = "Set up a clash battle: map, enemies, deployment, round 1."
+    summary = "Set up a battle (a clash, a delve or a dungeon): map, enemies, deployment, round 1."
 
     def check(self, state, action, ctx):
         if state.battle:
@@ -413,6 +413,10 @@ def whose_turn(state):
         return b.asking.owner, f"b{b.no}-r{b.round}-ask-{len(b.log)}"
     if b.offers:
         return b.offers[0].owner, f"b{b.no}-r{b.round}-offer-{len(b.log)}"
+    if b.choices:  # a card's choice (a delve)
+        return b.choices[0].owner, f"b{b.no}-r{b.round}-choice-{b.choices[0].id}"
+    if b.delve is not None and b.delve.exploring is not None and b.delve.exploring.stage == "place":
+        return b.delve.exploring.owner, f"b{b.no}-r{b.round}-place-{b.delve.explorations}"
     if b.step == "adventurer" and b.turn.owner:
         t = b.turn
         return t.owner, f"b{b.no}-r{b.round}-{t.unit}"
