@@ -32,7 +32,7 @@ from engine.hexes import POINTY, Hex, Point
 from engine.hexes import Layout as HexLayout
 from render import battlemap as bm
 from render.common import (BG, GOLD, INK, INK_SOFT, WHITE, build_palette, colour_counts, draw_text, ellipsize,
-                           encode_png, fit_font, font, mix, printable_view, text_width)
+                           encode_png, fit_font, font, min_text, mix, printable_view, text_width)
 
 PHONE_W = 400
 PHONE_LABEL_PX = 10.0  # a hex label's font, in px, once the picture is shown 400 px wide
@@ -115,6 +115,8 @@ class _Shift:
     def __init__(self, full: _Full, dx: float, dy: float):
         self.full, self.dx, self.dy, self.s = full, dx, dy, full.s
         self.width = W
+        self.u = min_text(W)  # the smallest type the picture may use (10 px on a phone)
+        self.f = max(self.u, int(round(self.s * bm.COORD_SCALE)))  # the type inside the hexes
 
     def centre(self, q: int, r: int) -> tuple[float, float]:
         x, y = self.full.centre(q, r)

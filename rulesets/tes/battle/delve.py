@@ -61,17 +61,19 @@ def build_stacks(pack, dice) -> dict[str, list[str]]:
     return {k: _shuffle(v, dice) for k, v in sorted(stacks.items(), key=lambda kv: int(kv[0]))}
 
 
-def setup(c: Ctx, enc, ep: int | None) -> None:
-    """Delve Setup (p.74): the entrance tile only, no caches and no enemies; the deck and the tile stacks."""
+def setup(c: Ctx, enc, ep: int | None, province: str | None = None) -> None:
+    """Delve Setup (p.74): the entrance tile only, no caches and no enemies; the deck and the tile stacks.
+    ``province``: the session's province, when the day starts the delve (else the encounter's own)."""
     b = c.b
-    d = Delve(required=int(enc.skyshards or 3), province=enc.province)
-    d.deck = build_deck(c.pack, enc.province, c.dice)
+    where = province or enc.province
+    d = Delve(required=int(enc.skyshards or 3), province=where)
+    d.deck = build_deck(c.pack, where, c.dice)
     d.stacks = build_stacks(c.pack, c.dice)
     if ep is not None:
         d.more["ep"] = int(ep)  # the leader's enemy pool for each tile (/battle start ep:)
     b.delve = d
     b.caches = {}  # cache chips come with the delve cards
-    province = f" and {enc.province}" if enc.province else ""
+    province = f" and {where}" if where else ""
     c.say("setup", f"🔦 A delve: only the entrance tile is on the map. The delve deck holds {len(d.deck)} cards "
                    f"(general{province}); tiles wait in their stacks. Gain {d.required} skyshards to explore it "
                    "fully. No caches or enemies yet: they come with each tile explored.")

@@ -25,6 +25,7 @@ from engine.text import count
 from rulesets.tes.state import encounter_rules
 
 FATIGUE_AFTER = 5
+DELVE_BATTLES = True  # delve and dungeon battles are played (an overland card's delve choice starts one)
 
 
 # ----------------------------------------------------------------- setup --
@@ -53,11 +54,11 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
     )  # its map is the encounter's layout until a tile is placed (model.place_tile)
     c.say("battle", f"⚔️ Battle {count}: {strong(enc.name)}. {enc.description}")
     if enc.mode == "delve":
-        delve.setup(c, enc, ep)
+        delve.setup(c, enc, ep, province=province)
     elif enc.mode == "dungeon":
         dungeon.setup(c, enc, ep, session_table)
     else:
-        _clash_enemies(c, enc, ep, session_table, xp)
+        _clash_enemies(c, enc, ep, session_table, xp, province)
     rules_text = battle_rules(pack, enc, n_adv)
     if rules_text:  # posted with the start, not kept in the battle's log (/battle status shows it)
         c.events.append(Event("setup", rules_text, {}))
@@ -77,7 +78,7 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
     next_adventurer(c)
 
 
-def _clash_enemies(c: Ctx, enc, ep: int | None, session_table: int | None, xp: int) -> None:
+def _clash_enemies(c: Ctx, enc, ep: int | None, session_table: int | None, xp: int, province: str | None) -> None:
     """Clash Setup step 3 (p.71): the enemy pool fills the numbered hexes; named units take the lettered ones."""
     pack, state = c.pack, c.state
     m = c.map

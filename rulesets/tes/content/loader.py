@@ -1128,7 +1128,7 @@ def _load_folder(folder: Path, *, kept: bool = False) -> Pack:
     dungeons_ok = _count_errors(errors, "dungeons/", n)
     n = len(errors)
     encounters = _load_encounters(folder, errors, tiles, enemies, classes, tiles_ok, enemies_ok, classes_ok, kept,
-                                  dungeons, dungeons_ok)
+                                  dungeons=dungeons, dungeons_ok=dungeons_ok)
     enc_ok = _count_errors(errors, "encounters.toml", n)
     quests = _load_quests(folder, errors, encounters, enc_ok)
     # the campaign's day: overland cards, provinces and their gazetteers (rulesets.tes.content.overland)
