@@ -20,9 +20,11 @@ CHOICES = [(cid, ch.number) for cid, card in sorted(PACK.overland_cards.items())
 
 
 def prepared(state):
-    """Something for every effect to change: HP below the top, tenacity, dice on the tracks, Speech, Shadow."""
+    """Something for every effect to change: HP below the top, tenacity, dice on the tracks, Speech, Shadow,
+    and a weapon in Shannon's pack (for a choice that needs one)."""
     train(state, SHANNON, "speech", ["stern-presence", "stern-presence"])
     train(state, SHANNON, "shadow", [], slot=(4, "R"))
+    state.adventurers[SHANNON].pack.append("iron-sword")
     for adv in state.adventurers.values():
         adv.hp = adv.max_hp - 2
         adv.tenacity = 2

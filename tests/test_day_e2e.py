@@ -123,7 +123,8 @@ async def test_the_days_through_discord(world: World) -> None:  # noqa: F811
     assert "Day 3 — New Day Phase" in public(res)
 
     # ---- day 3: Gullet Crossing's unstable die shows the caravan
-    await stack("chainmail-shirt", "stamina-tonic", "lockpick-set", "ebony-greaves", "bow", "speech")
+    await stack("chainmail-shirt", "stamina-tonic", "lockpick-set", "ebony-greaves", "bow", "speech",
+                "ge-p03")  # the caravan's draws, and The Old Milestone (moon, sun) for the End of Day
     res = await w.slash(lena, "day route", {"to": "Gullet Crossing"})
     await force(3)
     res = await w.slash(bob, "day agree")
@@ -144,7 +145,7 @@ async def test_the_days_through_discord(world: World) -> None:  # noqa: F811
     res = await w.slash(bob, "adventurer rest")
 
     # ---- day 4: Smugglers' Steps: the Tollmen's clash, then the day goes on
-    await stack("sm-c01")
+    await stack("sm-c01", "ge-p02")  # the Tollmen, and Pedlar's Cart (rain) for the End of Day
     res = await w.slash(lena, "day route", {"to": "4,5"})
     res = await w.slash(bob, "day agree")
     await force(1, 1, 1, 1)

@@ -50,8 +50,10 @@ def draw(pack, levels: list[int], dice: Dice, *, bag_only: tuple[str, ...] = (),
     bags only there (pp.12, 15): a battle outside a session draws only chips without a province code.
     """
     chips: dict[str, dict[int, str]] = {}
+    # the chips an encounter names (its own bag, its required enemies) are in its bags whatever their province
+    named = {pack.enemies[i].chip for i in (*bag_only, *required) if i in pack.enemies}
     for e in pack.enemies.values():
-        if e.quest_unit or (e.province is not None and e.province != province):
+        if e.quest_unit or (e.province is not None and e.province != province and e.chip not in named):
             continue
         chips.setdefault(e.chip, {})[e.level] = e.id
     if bag_only:
