@@ -12,11 +12,12 @@ HEXES = {"S": "-2,2", "R": "-2,1"}
 
 
 def _draws(*enemy_ids: str) -> list[int]:
-    """The bag rolls that draw these level 1 enemies in order (the bag: every level 1 chip, sorted)."""
+    """The bag rolls that draw these level 1 enemies in order (the bag of a battle outside a session: every
+    level 1 chip without a province code, sorted)."""
     from rulesets.tes.content import load_pack
 
     pack = load_pack("starter")
-    chips = sorted({e.chip for e in pack.enemies.values() if e.level == 1 and not e.quest_unit})
+    chips = sorted({e.chip for e in pack.enemies.values() if e.level == 1 and not e.quest_unit and e.province is None})
     rolls = []
     for eid in enemy_ids:
         chip = pack.enemies[eid].chip

@@ -113,15 +113,18 @@ def test_the_saltmire_chips_have_two_sides_tagged_sm():
         sides = sorted((e for e in PACK.enemies.values() if e.chip == chip), key=lambda e: e.level)
         assert [e.level for e in sides] in ([1, 5], [10, 20]), chip
         assert all(e.province == "SM" for e in sides), chip
-    tagged = {e.chip for e in PACK.enemies.values() if e.province}
-    assert tagged == set(SM_CHIPS)
+    tagged = {e.chip for e in PACK.enemies.values() if e.province and not e.quest_unit}
+    assert set(SM_CHIPS) <= tagged  # the delves' and the dungeon's Saltmire chips are tagged too
+    for chip in tagged:
+        sides = [e for e in PACK.enemies.values() if e.chip == chip]
+        assert len(sides) == 2 and all(e.province == "SM" for e in sides), chip
 
 
 def test_a_session_in_the_saltmire_fills_its_bags_with_general_and_saltmire_chips():
     from day_helpers import examples_party
 
     s, ev = run(examples_party(), "day.start", RYAN, {"province": "saltmire"})
-    assert "Enemy bags for SM: 15 chips in the level 1/5 bag, 8 in the level 10/20 bag" in said(ev)
+    assert "Enemy bags for SM: 18 chips in the level 1/5 bag, 14 in the level 10/20 bag" in said(ev)
 
 
 def test_a_chip_of_another_province_stays_out_of_the_saltmire_bags(monkeypatch):
@@ -137,9 +140,9 @@ def test_a_chip_of_another_province_stays_out_of_the_saltmire_bags(monkeypatch):
     assert seen & {"mudcrab", "salt-wretch", "argonian-bandit", "slaughterfish"}
     assert all(pack.enemies[e].province in (None, "SM") for e in seen)
     outside = set()
-    for face in range(1, 16):  # a battle outside a session keeps every chip
+    for face in range(1, 10):  # a battle outside a session draws only chips without a province code
         outside |= set(pool.draw(pack, [1], Dice(0, 0, [face])))
-    assert "wolf" in outside
+    assert outside and all(pack.enemies[e].province is None for e in outside)
 
 
 def test_crab_season_deploys_a_mudcrab_and_only_general_or_saltmire_enemies():
