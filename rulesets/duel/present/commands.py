@@ -465,7 +465,8 @@ async def duel_declare(inv: Invocation, use, player=None) -> Reply:
 
 
 @command("duel reroll", "Spend 2 Fame to reroll one die of the roll (leave die out to pass).",
-         Opt("die", int, "The die to reroll (1 = the first)", **Reroll.args["die"].range), PLAYER, ruleset=NAME, renders=True)
+         Opt("die", int, "The die to reroll (1 = the first)", **Reroll.args["die"].range), PLAYER, ruleset=NAME,
+         renders=True)
 async def duel_reroll(inv: Invocation, die=None, player=None) -> Reply:
     await _state(inv)
     return fight_reply(inv, await inv.do("duel.reroll", {"die": die} if die else {}, player=player))

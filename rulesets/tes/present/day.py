@@ -245,7 +245,8 @@ async def day_object(inv: Invocation, reason=None) -> Reply:
 
 
 @command("day choose", "Leader: take one of the overland card's choices (by its number).",
-         Opt("choice", int, "The choice's number on the card", required=True, **Choose.args["choice"].range), renders=True)
+         Opt("choice", int, "The choice's number on the card", required=True, **Choose.args["choice"].range),
+         renders=True)
 async def day_choose(inv: Invocation, choice) -> Reply:
     out = await inv.do("day.choose", {"choice": choice})
     return await day_reply(inv, out)
