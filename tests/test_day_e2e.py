@@ -205,8 +205,12 @@ async def test_every_day_command_answers_over_the_wire(world: World) -> None:  #
     assert_refused(res, "Promotion requirement of the Acrobat")
     res = await w.slash(bob, "adventurer promote", {"confirm": True})
     assert "master side" in public(res) and png_files(res)
+    # the End of Day's peaceful card, drawn from the campaign's own dice otherwise: High Tide (movement 2), so
+    # Reedwick, 4 hexes away, is in reach on day 2 (with the Flood's movement 1 the route would be refused)
+    await w.bot.table.service.execute(str(w.chan.id), Action("day.stack", str(lena.id), {"cards": ["sm-p02"]}))
     res = await w.slash(lena, "town done")
     res = await w.slash(bob, "town done")
+    assert "High Tide" in public(res)
     res = await w.slash(bob, "day trade", {"item": "Iron Sword", "to": "Ryan"})
     assert_refused(res, "not in your")  # Shannon carries nothing
     res = await w.slash(lena, "adventurer rest")

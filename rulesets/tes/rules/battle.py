@@ -10,7 +10,7 @@ from rulesets.tes.battle import checks
 from rulesets.tes.battle import engage as eng
 from rulesets.tes.battle import flow
 from rulesets.tes.battle.model import Ctx, require_battle
-from engine.bounds import Flag, OneHex, Hexes, Int, Mapping, Pairs, Player, Players, Text
+from engine.bounds import CONFIRM, Flag, OneHex, Hexes, Int, Mapping, Pairs, Player, Players, Text
 from engine.core import RuleError
 from engine.text import a_or_an
 from rulesets.tes.rules.table import PICKS, TURN_HOOKS, UNIT, Handler, action, subject
@@ -173,7 +173,7 @@ class Deploy(TurnAction):
 @action
 class Move(TurnAction):
     type = "battle.move"
-    args = {"to": Hexes(), "path": Hexes(), "free": Flag(), "pick": PICKS, "stay": Flag()}
+    args = {"to": Hexes(), "path": Hexes(), "free": Flag(), "pick": PICKS, "stay": Flag(), "confirm": CONFIRM}
     summary = "Move up to your Stamina in hexes (or make a free move an interrupt offered you)."
     answers = True
 
@@ -210,7 +210,8 @@ class Stay(React):
 @action
 class Engage(TurnAction):
     type = "battle.engage"
-    args = {"dice": Pairs(0, 60, 30), "target": UNIT, "form": Text(), "item": Text(), "overtax": Flag()}
+    args = {"dice": Pairs(0, 60, 30), "target": UNIT, "form": Text(), "item": Text(), "overtax": Flag(),
+            "confirm": CONFIRM}
     summary = "Choose form, target and dice, and roll."
 
     def step(self, c, owner, args):
@@ -277,7 +278,7 @@ class Escape(TurnAction):
 @action
 class Ability(TurnAction):
     type = "battle.ability"
-    args = {"name": Text(), "form": Text(), "target": UNIT, "to": Hexes()}
+    args = {"name": Text(), "form": Text(), "target": UNIT, "to": Hexes(), "confirm": CONFIRM}
     summary = "Use your race ability or a class ability."
 
     def step(self, c, owner, args):
