@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.text import count
+
 
 def _hx(h) -> list[int]:
     return [h.q, h.r]
@@ -110,7 +112,7 @@ def delve_status(state, pack) -> str:
             card = pack.delve_cards[spot.card]
             bits = []
             if card.skyshards:
-                bits.append(f"{card.skyshards} skyshard(s)" + (" gained" if not spot.shards else " to gain"))
+                bits.append(count(card.skyshards, "skyshard") + (" gained" if not spot.shards else " to gain"))
             if card.trap:
                 from rulesets.tes.battle.lockpick import code_text
 
