@@ -120,6 +120,7 @@ class _Static(NamedTuple):
     overview: Image.Image | None  # the whole map, small (only when it does not fit one picture)
     ov_scale: float
     ov_full: bm._Layout | None
+    ov_numbers: Image.Image | None  # the tiles' numbers over it (transparent elsewhere), pasted over the units' dots
 
 
 # ------------------------------------------------------------ static layer --
@@ -181,8 +182,9 @@ def _draw_static(view: dict) -> tuple[Image.Image, bm._Layout]:
     return img, lay
 
 
-def _overview(view: dict, full: bm._Layout) -> tuple[Image.Image, float, bm._Layout]:
-    """The whole map, small: tiles and their outlines only (numbers, units and the frame are drawn per picture)."""
+def _overview(view: dict, full: bm._Layout) -> tuple[Image.Image, float, bm._Layout, Image.Image]:
+    """The whole map, small: tiles and their outlines, and the tiles' numbers on a layer of their own (the units
+    and the frame are drawn per picture, under the numbers)."""
     hexes = _hexes(view)
     probe = bm._Layout(hexes, size=1.0)
     wu, hu = probe.max_x - probe.min_x, probe.max_y - probe.min_y
@@ -205,7 +207,16 @@ def _overview(view: dict, full: bm._Layout) -> tuple[Image.Image, float, bm._Lay
             nb = tiles.get((q + dq, r + dr))
             if nb is None or nb.get("tile") != h.get("tile"):
                 d.line([pts[i], pts[(i + 1) % 6]], fill=(52, 44, 36), width=max(2, int(s / 6)))
-    return img, s / full.s, ov
+    numbers = Image.new("RGBA", img.size, (0, 0, 0, 0))
+    nd = ImageDraw.Draw(numbers)
+    fnum = font(U, True)
+    for t in (view.get("delve") or {}).get("tiles") or []:
+        cells = [tuple(h) for h in t.get("hexes") or []]
+        if cells:
+            xs = [ov.centre(*h) for h in cells]
+            nd.text((sum(p[0] for p in xs) / len(xs), sum(p[1] for p in xs) / len(xs)), str(t.get("no")), font=fnum,
+                    fill=INK, anchor="mm", stroke_width=3, stroke_fill=WHITE)  # readable on a dark hex too
+    return img, s / full.s, ov, numbers
 
 
 def _my_colours() -> list[tuple[int, int, int]]:
@@ -270,9 +281,9 @@ def _static(view: dict) -> _Static:
             return hit
         _stats["misses"] += 1
     img, full = _draw_static(view)
-    ov, scale, ov_full = (None, 0.0, None) if _fits(full) else _overview(view, full)
+    ov, scale, ov_full, numbers = (None, 0.0, None, None) if _fits(full) else _overview(view, full)
     palette = _palette(img, full, _legend_strip((view.get("delve") or {}).get("kind") == "dungeon"))
-    built = _Static(img, full, palette, ov, scale, ov_full)
+    built = _Static(img, full, palette, ov, scale, ov_full, numbers)
     with _lock:
         _cache[key] = built
         while len(_cache) > _CACHE_MAX:
@@ -595,21 +606,15 @@ def _draw_overview(img: Image.Image, st: _Static, view: dict, box) -> None:
         r = max(3, ov.s * 0.45)
         col = bm.SIDE_COLOURS.get(u.get("side"), (90, 90, 90))
         d.ellipse([ox + cx - r, oy + cy - r, ox + cx + r, oy + cy + r], fill=col)
-    fnum = font(U, True)
-    for t in (view.get("delve") or {}).get("tiles") or []:
-        hexes = [tuple(h) for h in t.get("hexes") or []]
-        if not hexes:
-            continue
-        xs = [ov.centre(*h) for h in hexes]
-        cx, cy = sum(p[0] for p in xs) / len(xs), sum(p[1] for p in xs) / len(xs)
-        d.text((ox + cx, oy + cy), str(t.get("no")), font=fnum, fill=INK, anchor="mm", stroke_width=3,
-               stroke_fill=WHITE)  # readable on a dark (impassable) hex too
+    img.paste(st.ov_numbers, (int(ox), int(oy)), st.ov_numbers)
 
 
 # --------------------------------------------------------------- pictures --
 def draw_delve_map(view: dict) -> tuple[Image.Image, Image.Image]:
     """The finished delve or dungeon map and the palette it is encoded with (``render_delve_map`` encodes them)."""
-    view = printable_view(view or {})
+    view = view or {}
+    hexes = view.get("hexes")  # coordinates, tile ids and flags: nothing there is printed as it is
+    view = printable_view({k: v for k, v in view.items() if k != "hexes"}) | {"hexes": hexes}
     st = _static(view)
     box = window(view, st)
     x0, y0, x1, y1 = box
