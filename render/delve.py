@@ -10,7 +10,7 @@ part's top-right corner, the shown part framed in it.
 
 The static layer (the battle map's tiles, outlines and labels, with the delve's door hexes and a dungeon's star
 hexes) is drawn once per map version, i.e. when a tile is placed, and cached; every picture crops it and draws the
-rest on top: caches, explorable doors, each tile's number with the card beside it, enemy hexes and a dungeon's
+rest on top: caches, explorable doors, each tile's number with the card beside it, a dungeon's numbered and
 lettered hexes, moves, units (a dungeon's caged units behind bars) and engages.  Under the map, as on the battle
 map: the cards in play and the skyshard tally, what just happened, who is who and the key.
 
@@ -428,7 +428,7 @@ def _draw_tags(d: ImageDraw.ImageDraw, lay, view: dict, width: float) -> None:
 
 
 def _slot_hexes(view: dict) -> list[dict]:
-    """The hexes whose mark the battle map draws like an enemy slot: enemy hexes and a dungeon's lettered hexes."""
+    """The hexes whose mark the battle map draws like an enemy slot: a dungeon's numbered and lettered hexes."""
     out = [h for h in view.get("hexes") or [] if isinstance(h, dict)]
     for x in (view.get("delve") or {}).get("letters") or []:
         qr = _qr(x)
@@ -513,7 +513,7 @@ def _draw_panel(d: ImageDraw.ImageDraw, y: float, rows, height: int) -> float:
 def legend_items(dungeon: bool) -> list[tuple[str, object, float]]:
     """The key under a delve's or a dungeon's map: the battle map's marks that such a map shows, and its own."""
     size = U
-    drop = {"escape"} | ({"enemy slot"} if not dungeon else set())
+    drop = {"escape"} | ({"enemy slot"} if not dungeon else set())  # a delve's enemies come with their card
     items = [(label, draw, w) for key, label, draw, w in bm.legend_items(size) if key not in drop]
     icon_w = size * 1.5
     fc = font(size, "condensed")
@@ -535,8 +535,6 @@ def legend_items(dungeon: bool) -> list[tuple[str, object, float]]:
 
         items.append(("caged (no HP yet)", caged, size * 1.65 + 10))
     else:
-        items.insert(next((i for i, it in enumerate(items) if it[0] == "entrance"), len(items)),
-                     ("enemy hex", lambda dd, cx, cy: bm._slot(dd, cx, cy, size * 0.72, "1", size), icon_w))
         items += [("door", lambda dd, cx, cy: _door(dd, cx, cy - size * 1.2, size * 1.45, DOOR), icon_w)]
 
         def explorable(dd, cx, cy):
