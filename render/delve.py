@@ -224,15 +224,15 @@ def _my_colours() -> list[tuple[int, int, int]]:
             mix(TRAP, WHITE, 0.55), mix(SKY, WHITE, 0.55), mix(ENV, WHITE, 0.55), (120, 80, 0)]
 
 
-def _palette(img: Image.Image, full: bm._Layout, legend: Image.Image) -> Image.Image:
-    """The palette pictures of this hex size are quantized against: built from the first static layer of that size
-    (every tile colour and mark is one of a fixed few), the battle map's specimen and the key, then kept: a tile
-    placed later does not pay for a new one."""
-    key = round(full.s, 1)
+def _palette(img: Image.Image, full: bm._Layout, dungeon: bool) -> Image.Image:
+    """The palette pictures of this hex size (and kind: delve or dungeon) are quantized against: built from the first
+    static layer of that size (every tile colour and mark is one of a fixed few), the battle map's specimen and the
+    key, then kept: a tile placed later does not pay for a new one."""
+    key = (round(full.s, 1), dungeon)  # a delve's and a dungeon's keys differ
     hit = _palettes.get(key)
     if hit is None:
         counts = colour_counts(img) or {}
-        for part in (_specimen(full), colour_counts(legend) or {}):
+        for part in (_specimen(full), colour_counts(_legend_strip(dungeon)) or {}):
             for c, n in part.items():
                 counts[c] = counts.get(c, 0) + n
         for c in bm.TILE_PALETTE:  # every tile colour (and its entrance tint), whatever this map has
@@ -282,7 +282,7 @@ def _static(view: dict) -> _Static:
         _stats["misses"] += 1
     img, full = _draw_static(view)
     ov, scale, ov_full, numbers = (None, 0.0, None, None) if _fits(full) else _overview(view, full)
-    palette = _palette(img, full, _legend_strip((view.get("delve") or {}).get("kind") == "dungeon"))
+    palette = _palette(img, full, (view.get("delve") or {}).get("kind") == "dungeon")
     built = _Static(img, full, palette, ov, scale, ov_full, numbers)
     with _lock:
         _cache[key] = built
