@@ -229,7 +229,9 @@ def main() -> None:
         v["units"][0]["q"] += i % 2
         warm.append(v)
     delve_pictures.render_delve_map(warm[0])
-    print(_line("delve map (warm)", *_time(delve_pictures.render_delve_map, warm)))
+    times, ft, size = _paired(delve_pictures.render_delve_map, delve_pictures.draw_delve_map, warm)
+    print(_line("delve map (warm)", times, size, _ms(ft)[1]))
+    print(_line("  delve floor (encode alone)", ft))
     print("caches: map", battlemap.cache_info(), "mat", mat.cache_info(), "delve", delve_pictures.cache_info())
     for name, ratio in (("map", map_ratio), ("mat", mat_ratio)):
         verdict = "PASS" if ratio <= GOALS[name] else "MISS"

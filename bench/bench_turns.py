@@ -542,8 +542,8 @@ def decide_delve(state, pack) -> tuple[str, str, dict] | None:
         blocked = {Hex(u.q, u.r) for u in b.units.values() if on_map(u) and u.id != me.id}
         goal = min(open_, key=lambda h: (c.range_to(here, h) or 99, h.q, h.r))
         path = toward(here, goal, stamina, c.map.passable, blocked)
-        if path:
-            return owner, "move", {"to": f"{path[-1].q},{path[-1].r}"}
+        if path:  # a second move says yes to giving up the engage (the bot asks first)
+            return owner, "move", {"to": f"{path[-1].q},{path[-1].r}"} | ({"confirm": True} if turn.moves else {})
     return None
 
 

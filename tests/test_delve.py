@@ -95,7 +95,7 @@ def test_moving_into_an_explorable_hex_lets_you_explore_and_the_move_goes_on():
     assert s.battle.turn.explore_here == [1, 0] and s.battle.turn.explore_left == 2
     s, ev = explored_first(s, forced=[1])
     t = texts(ev)
-    assert "Shannon explores hex 1,0" in t and "may still move 2 hex(es) of it" in t
+    assert "Shannon explores hex 1,0" in t and "may still move 2 hexes of it" in t
     assert s.battle.turn.free_move == 2 and not s.battle.turn.explored
 
 

@@ -1,7 +1,7 @@
 """The delve's and the dungeon's map pictures, as a phone shows them (about 400 px wide): every hex label at least
 10 px tall, the part around the action shown with an overview of every placed tile, the cards beside their
 tiles, the static layer drawn again only when a tile is placed; the picture of a revealed tile's placements.
-``python tests/test_delve_render.py`` writes docs/images/map-delve.png."""
+``python tests/picture_views.py`` writes docs/images/map-delve.png with the other pictures."""
 from __future__ import annotations
 
 import io
@@ -10,6 +10,7 @@ from pathlib import Path
 from PIL import Image
 from delve_helpers import PACK, grown_delve
 
+from render import battlemap as bm
 from render import delve as rd
 from rulesets.tes.present.battle import map_picture
 from rulesets.tes.present.delve_view import placements_view
@@ -44,7 +45,7 @@ def test_a_grown_delve_keeps_every_hex_label_readable_on_a_phone():
     rd.clear_cache()
     view = view_of(s)
     img = _open(rd.render_delve_map(view))
-    assert img.width == 1100
+    assert img.width == rd.W
     scale = PHONE_W / img.width
     st = rd._static(rd.printable_view(view))
     s_ = st.full.s
@@ -58,7 +59,7 @@ def test_a_grown_delve_keeps_every_hex_label_readable_on_a_phone():
             continue
         at = rd.picture_centre(view, *qr)
         cx, cy = at
-        base = cy - s_ * 0.48
+        base = cy - s_ * bm.COORD_Y + 1  # the label's baseline (as the battle map draws it)
         box = (int(cx - s_ * 0.5), int(base - s_ * 0.45), int(cx + s_ * 0.5), int(base))
         height = _ink_rows(img, box, lambda p: sum(p) < 200)
         assert height * scale >= MIN_LABEL_INK, (qr, height * scale)
@@ -143,7 +144,7 @@ def test_the_placements_picture_numbers_each_legal_placement():
     assert [o["n"] for o in view["options"]] == list(range(1, n + 1))
     assert sum(o["default"] for o in view["options"]) == 1
     img = _open(rd.render_placements(view))
-    assert img.width == 1100 and img.height > 80 + (n + 1) // 2 * 300
+    assert img.width == rd.W and img.height > 80 + (n + 1) // 2 * 300
 
 
 def test_a_dungeon_map_shows_its_cages():
@@ -156,18 +157,59 @@ def test_a_dungeon_map_shows_its_cages():
     caged = [u for u in view["units"] if u["side"] == "captive"]
     assert caged and all(u["label"].endswith("(caged)") for u in caged)
     img = _open(rd.render_delve_map(view))
-    assert img.width == 1100
+    assert img.width == rd.W
 
 
-def write_doc_image(path: str) -> None:
-    """docs/images/map-delve.png: a delve grown to 8 tiles, as the bot posts it."""
+def test_the_picture_follows_the_battle_map_the_delve_under_the_map_then_what_happened_who_is_who_and_the_key():
     s = grown_delve(8)
-    s.battle.delve.required = max(3, s.battle.delve.drawn + 1)  # it grew past the usual 3 to be drawn here
-    Path(path).write_bytes(rd.render_delve_map(view_of(s)))
+    view = view_of(s)
+    img, _palette = rd.draw_delve_map(view)
+    parts = img.info["parts"]
+    order = [parts[k] for k in ("map", "panel", "caption", "roster", "legend")]
+    assert all(a[1] <= b[0] for a, b in zip(order, order[1:])) and order[-1][1] == img.height
+    assert all(hi - lo > 40 for lo, hi in order), parts
+    # who is who names every unit with its hex and HP, even those outside the part of the map shown
+    placed, _h = bm._roster_layout(view["units"], rd.W, rd.U)
+    words = [" ".join(lines) for _u, _y, lines in placed]
+    assert len(words) == len(view["units"])
+    for u in view["units"]:
+        if u.get("q") is not None and not u.get("defeated"):
+            assert any(f"{u['q']},{u['r']} · {u['hp']}/{u['max_hp']} HP" in w for w in words), u
+    # the key: the battle map's marks and the delve's own
+    labels = [label for label, _draw, _w in rd.legend_items(dungeon=False)]
+    assert {"adventurer", "enemy", "whose turn", "HP", "cache", "door", "door you may explore", "trap",
+            "environment"} <= set(labels) and not {"escape", "enemy slot"} & set(labels)
+    dungeon = [label for label, _draw, _w in rd.legend_items(dungeon=True)]
+    assert {"star hex", "lettered hex", "caged (no HP yet)", "enemy slot"} <= set(dungeon)
 
 
-if __name__ == "__main__":  # refresh docs/images/map-delve.png
-    import sys
+def test_a_delve_that_ended_is_pictured_as_its_map_with_the_result():
+    from picture_views import delve_end_view
 
-    sys.path.insert(0, str(Path(__file__).parent))
-    write_doc_image(sys.argv[1] if len(sys.argv) > 1 else "docs/images/map-delve.png")
+    view = delve_end_view()
+    assert view["result"] == "victory" and view["round"] is None
+    assert all(d["state"] != "explorable" for d in view["delve"]["doors"])  # nothing is explorable any more
+    lines = [t for t, _ in rd._panel_lines(view)]
+    assert lines[0] == f"Skyshards gained: {view['delve']['skyshards']['gained']}/" \
+                       f"{view['delve']['skyshards']['required']}"
+    img = _open(rd.render_delve_map(view))
+    assert img.width == rd.W
+    # the header's badge says it: the VICTORY green is in the header band
+    band = img.crop((rd.W // 2, 0, rd.W, bm.HEADER_H - 6))
+    assert bm.RESULT_COLOURS["victory"] in {c for _n, c in band.getcolors(1 << 16)}
+
+
+def test_caged_units_are_named_in_who_is_who_without_hp():
+    from battle_helpers import party, run
+
+    s = party()
+    s, _ = run(s, "battle.start", "S", {"encounter": "gaol-riot", "session": 1})
+    view = view_of(s)
+    caged = [u for u in view["units"] if u["side"] == "captive"]
+    for u in caged:
+        text = bm._roster_text(u)
+        assert text.endswith(f"{u['q']},{u['r']} · no HP until freed") and " HP ·" not in text, text
+
+
+if __name__ == "__main__":  # docs/images/map-delve.png is written with every other picture
+    raise SystemExit("python tests/picture_views.py writes docs/images (map-delve.png among them)")

@@ -8,6 +8,7 @@ from pathlib import Path
 from PIL import Image
 
 from commands.core import Table
+from render import delve as delve_pictures
 from commands.local import LocalTable
 from engine.service import CampaignService, replay
 from engine.store import Store
@@ -52,7 +53,7 @@ async def test_a_delve_played_to_a_survey_victory(tmp_path):
         assert sum("placements" in n for n in names) == 6  # one picture of the choices for each tile placed
         maps = [p for p in local.images if "-map-" in p.name]
         with Image.open(maps[-1]) as im:
-            assert im.format == "PNG" and im.width == 1100
+            assert im.format == "PNG" and im.width == delve_pictures.W  # as wide as the battle map
         assert replay(log).to_dict() == state.to_dict()
     finally:
         await store.close()
@@ -89,6 +90,8 @@ async def test_a_dungeon_battle_played_to_its_end(tmp_path):
             assert line in text, line
         sam, ryan = state.adventurers["sam"], state.adventurers["ryan"]
         assert (sam.hp, ryan.hp) == (4, 3)  # the first fatigue round (6) took 1 from each
+        ends = [p for p in local.images if "-result-" in p.name]  # the end drawn as the dungeon's map
+        assert len(ends) == 1 and "delvemap" in ends[0].name
         assert replay(log).to_dict() == state.to_dict()
     finally:
         await store.close()

@@ -860,7 +860,7 @@ async def test_a_delve_through_discord_explores_answers_a_choice_and_places_a_ti
     await force(*rolls, 3, 2, 3, 2, 3, 2)  # and the tile stacks left in their printed order
     encounters = await fake.autocomplete(w.leader, w.chan, "battle start", focused="encounter", value="brine")
     assert [c["value"] for c in encounters] == ["brinehollow-caves"]
-    res = await w.slash(w.leader, "battle start", {"encounter": "brinehollow-caves", "deploy": "1,0 1,1"})
+    res = await start_battle(w, {"encounter": "brinehollow-caves", "deploy": "1,0 1,1"})  # Cara sits it out
     text, ephemeral = answer(res)
     assert not ephemeral and "A delve: only the entrance tile is on the map" in text, text
     assert "Shannon starts the turn in explorable hex 1,0" in text

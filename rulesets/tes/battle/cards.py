@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.effects import Field, Primitive, amount, one_of, show
+from engine.text import a_or_an, count
 from rulesets.tes.battle import track
 from rulesets.tes.battle.effects import REGISTRY, Use, _to, amount_of, register, run_effects, units_for
 from rulesets.tes.battle.model import Ctx, prevent_timeout_minutes
@@ -46,11 +47,13 @@ def drain_dice(c: Ctx, owner: str, what: str, n: int, label: str) -> int:
             adv.drained.append(die)
     if took:
         names = ", ".join(track.die_label(c.pack, adv, d) for d in took)
-        what = f"a {names} die" if len(took) == 1 else f"{len(took)} dice ({names})"
+        word = a_or_an(names)  # "a Combat", "an ..."
+        what = f"{word} die" if len(took) == 1 else f"{count(len(took), 'die')} ({names})"
         c.say("drain", f"{label}: {adv.name} drains {what} (off the mat until the battle ends).",
               unit=f"a:{owner}", amount=len(took))
     else:
-        c.say("drain", f"{label}: {adv.name} has no {DRAIN_WHAT.get(what, what)} die left to drain.",
+        word = DRAIN_WHAT.get(what, what)
+        c.say("drain", f"{label}: {adv.name} has no {word} die left to drain.",
               unit=f"a:{owner}", amount=0)
     return len(took)
 

@@ -32,6 +32,7 @@ from typing import Any
 
 from engine.core import RuleError, strong
 from engine.hexes import Hex
+from engine.text import a_or_an, count
 from rulesets.tes import args as args_
 from rulesets.tes.battle import checks, lockpick, moves, pool
 from rulesets.tes.battle.delve_map import best, explorable, farthest_first, placements
@@ -74,9 +75,10 @@ def setup(c: Ctx, enc, ep: int | None, province: str | None = None) -> None:
     b.delve = d
     b.caches = {}  # cache chips come with the delve cards
     province = f" and {where}" if where else ""
-    c.say("setup", f"🔦 A delve: only the entrance tile is on the map. The delve deck holds {len(d.deck)} cards "
-                   f"(general{province}); tiles wait in their stacks. Gain {d.required} skyshards to explore it "
-                   "fully. No caches or enemies yet: they come with each tile explored.")
+    c.say("setup", f"🔦 A delve: only the entrance tile is on the map. The delve deck holds "
+                   f"{count(len(d.deck), 'card')} (general{province}); tiles wait in their stacks. Gain "
+                   f"{count(d.required, 'skyshard')} to explore it fully. No caches or enemies yet: they come with "
+                   "each tile explored.")
 
 
 def tile_pool(c: Ctx) -> int:
@@ -139,8 +141,9 @@ def explore(c: Ctx, owner: str, at: Any = None) -> None:
         dist = c.range_to(here, target)
         stamina = adv.stat("stamina")
         if dist is None or dist > stamina:
-            raise RuleError(f"Hex {target} is {dist if dist is not None else 'too many'} hexes away; the explore "
-                            f"action reaches as far as your Stamina ({stamina}).")
+            far = count(dist, "hex") if dist is not None else "too many hexes"
+            raise RuleError(f"Hex {target} is {far} away; the explore action reaches as far as your Stamina "
+                            f"({stamina}).")
         turn.explored = True
         action = True
         left = 0
@@ -166,7 +169,7 @@ def start_exploration(c: Ctx, owner: str, target: Hex, how: str, left: int, acti
         return _resume_move(c, owner, left)
     card = c.pack.delve_cards[card_id]
     c.say("explore", f"🔦 {u.name} {how} hex {target} and draws {strong(card.name)} ({card.code}): "
-                     f"a {card.shape}-hex tile.", unit=u.id, card=card_id, hex=[target.q, target.r])
+                     f"{a_or_an(str(card.shape) + '-hex')} tile.", unit=u.id, card=card_id, hex=[target.q, target.r])
     stack = d.stacks.get(str(card.shape)) or []
     if not stack:
         d.facedown.append(card_id)
@@ -283,8 +286,8 @@ def _resume_move(c: Ctx, owner: str, left: int) -> None:
     turn = c.b.turn
     if left > 0 and turn.owner == owner:
         turn.free_move = int(turn.free_move) + left
-        c.say("move", f"The exploration interrupted the move: {c.adv(owner).name} may still move {left} hex(es) "
-                      "of it (`/move ... free:yes`).", unit=adv_uid(owner), amount=left)
+        c.say("move", f"The exploration interrupted the move: {c.adv(owner).name} may still move "
+                      f"{count(left, 'hex')} of it (`/move ... free:yes`).", unit=adv_uid(owner), amount=left)
 
 
 def _gain(d: Delve, n: int) -> int:
@@ -336,7 +339,7 @@ def _deploy(c: Ctx, card, tile_id: str, at: Hex) -> None:
     n_adv = max(1, min(4, len(b.order)))
     row = list(card.scale.get(n_adv, ()))
     if not row:
-        c.say("enemies", f"👹 {card.name}: no enemies for {n_adv} adventurer{'s' if n_adv > 1 else ''}.",
+        c.say("enemies", f"👹 {card.name}: no enemies for {count(n_adv, 'adventurer')}.",
               tile=tile_id)
         return
     m = c.map
@@ -423,7 +426,7 @@ def _entered(c: Ctx, u: Unit, start: Hex, path: list, stopped: bool, left: int) 
                            code=list(card.trap.code), keys=list(card.trap.keys), attempts=card.trap.attempts,
                            move_left=left)
         lp.more["entered_from"] = prev  # the tile the adventurer came from (to tell if they entered a new tile)
-        lockpick.begin(c, lp, f"{u.name} steps onto tile {c.b.delve.numbers.get(spot.tile, '?')} and triggers the "
+        lockpick.begin(c, lp, f"{u.name} enters tile {c.b.delve.numbers.get(spot.tile, '?')} and triggers the "
                               f"trap {strong(card.trap.name)} ({_on_words(card.trap)}): a lockpick check comes "
                               "before anything else the hex does.")
         return
@@ -506,7 +509,7 @@ def trap_ended(c: Ctx, lp: LockpickCheck, success: bool) -> None:
     left = int(lp.move_left or 0)
     if left > 0 and c.b.turn.owner == lp.owner:
         c.b.turn.free_move = int(c.b.turn.free_move) + left
-        c.say("move", f"The trap interrupted the move: {u.name} may still move {left} hex(es) of it "
+        c.say("move", f"The trap interrupted the move: {u.name} may still move {count(left, 'hex')} of it "
                       "(`/move ... free:yes`).", unit=u.id, amount=left)
     lockpick.note_cache(c, u, 0, 0)
     if pos(u) == h:

@@ -59,10 +59,13 @@ def open_doors(tile_of: dict[Hex, str], doors) -> list[Hex]:
 
 def explorable(c: Ctx) -> list[Hex]:
     """The delve's explorable hexes now, by (q, r); none once every skyshard has been drawn."""
-    d = c.b.delve
+    return explorable_on(c.b.delve, c.map)
+
+
+def explorable_on(d, m: MapInfo) -> list[Hex]:
+    """The explorable hexes of delve ``d`` (a ``Battle.delve``) on its map ``m``."""
     if d is None or d.drawn >= d.required:
         return []
-    m = c.map
     return open_doors(m.tile_of, m.doors)
 
 
@@ -122,5 +125,5 @@ def farthest_first(m: MapInfo, origin: Hex, spots) -> list[Hex]:
     return sorted(spots, key=lambda h: (far(h), h.q, h.r))
 
 
-__all__ = ["Placement", "best", "edge", "explorable", "explored", "farthest_first", "open_doors", "placements",
+__all__ = ["Placement", "best", "edge", "explorable", "explorable_on", "explored", "farthest_first", "open_doors", "placements",
            "tile_hexes"]

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from engine.core import RuleError, strong
 from engine.hexes import distance
+from engine.text import count
 from rulesets.tes.battle import checks, lockpick, pool
 from rulesets.tes.battle.companion import controller_name, deploy
 from rulesets.tes.battle.model import CAPTIVE, Ctx, adv_uid, find_unit, pos, short_label
@@ -180,7 +181,7 @@ def cage_ended(c: Ctx, lp: LockpickCheck, success: bool) -> None:
     u.hp = u.max_hp
     u.controller = lp.owner
     u.party = False
-    c.say("lockpick-end", f"🔓 {adv.name} opens the cage: {strong(u.name)} takes its {u.hp} HP chips and fights "
+    c.say("lockpick-end", f"🔓 {adv.name} opens the cage: {strong(u.name)} takes its {count(u.hp, 'HP chip')} and fights "
                           f"for the party as {adv.name}'s companion.", unit=u.id, success=True)
 
 

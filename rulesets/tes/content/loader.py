@@ -609,7 +609,8 @@ def _load_tiles(folder: Path, errors: list[str], kept: bool = False, rel: str = 
             e.err("a delve entrance's 2 door hexes (d) must be next to each other")
         if kind == "delve":
             if len(cells) not in DELVE_SHAPES:
-                e.err(f"a delve tile has {', '.join(map(str, DELVE_SHAPES))} hexes (its shape), got {len(cells)}")
+                e.err(f"a delve tile's shape is its number of hexes, one of {', '.join(map(str, DELVE_SHAPES))}; "
+                      f"this one has {len(cells)}")
             if not delve["door"]:
                 e.err("a delve tile needs at least one door hex (d) to connect it")
             if slots or caches or esc:
@@ -773,7 +774,7 @@ def _load_encounters(folder: Path, errors: list[str], tiles: dict[str, Tile], en
             if k not in ("units", "text", "escape_at"):
                 oe.err(f'has an unknown field "{k}" (allowed: "type", "units", "text", "escape_at")')
         if otype in ("survey", "uncover") and mode != "delve":
-            oe.err(f'"{otype}" is a delve objective (gain the skyshards); this encounter is a {mode}')
+            oe.err(f'"{otype}" is a delve objective (gain the skyshards); this encounter\'s mode is "{mode}"')
         if otype == "escape-or-eliminate-all" and e.ok and placements:
             if not assemble_map(tiles, placements).escape:
                 oe.err("an escape objective needs escape hexes (x) on a tile")

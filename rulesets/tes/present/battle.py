@@ -97,7 +97,7 @@ def map_view(state, pack, battle: Battle | None = None, vitals: dict | None = No
         o = b.offers[0]
         spots = offer_destinations(Ctx(state, pack, None), o.owner, o.amount, o.through)
         view["choices"] = [{"q": h.q, "r": h.r, "n": i} for i, h in enumerate(spots, 1)]
-    delve = delve_view(state, pack, m)  # a delve's doors, tile numbers and cards; a dungeon's special hexes
+    delve = delve_view(state, pack, m, battle)  # a delve's doors, tile numbers and cards; a dungeon's special hexes
     if delve is not None:
         view["delve"] = delve
     if b.enemy_acts and ((not turn.acted and not turn.path) or side != "adventurer"):
@@ -252,8 +252,8 @@ async def battle_reply(inv: Invocation, out, *, mat_for: str | None = None, titl
     else:
         end = next((e for e in out.events if e.kind == "battle-end"), None)
         view = result_view(state, pack, end)
-        if view is not None:
-            pictures.insert(0, Picture("result", view, f"result-{out.seq}.png"))
+        if view is not None:  # a delve's or a dungeon's end is drawn around the action like its map
+            pictures.insert(0, Picture("delvemap" if "delve" in view else "result", view, f"result-{out.seq}.png"))
     if mat_for and mat_for in state.adventurers:
         adv = state.adventurers[mat_for]
         pictures.append(Picture("mat", mat_view(state, adv, pack, inv.name_of(mat_for)),

@@ -9,25 +9,27 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.text import count
+
 
 def _hx(h) -> list[int]:
     return [h.q, h.r]
 
 
-def delve_view(state, pack, m) -> dict[str, Any] | None:
-    """The delve or dungeon part of the map view (None for a clash)."""
-    b = state.battle
+def delve_view(state, pack, m, battle=None) -> dict[str, Any] | None:
+    """The delve or dungeon part of the map view (None for a clash): of the battle going on, or of ``battle``
+    (one that has ended: nothing is explorable any more)."""
+    b = battle or state.battle
     d = b.delve
     if d is None and not b.dungeon:
         return None
     from rulesets.tes.battle.delve_map import explored
-    from rulesets.tes.battle.model import Ctx
 
     out: dict[str, Any] = {"kind": "delve" if d is not None else "dungeon"}
     if d is not None:
-        from rulesets.tes.battle.delve_map import explorable
+        from rulesets.tes.battle.delve_map import explorable_on
 
-        open_ = set(explorable(Ctx(state, pack, None)))
+        open_ = set(explorable_on(d, m)) if battle is None else set()
         out["doors"] = [{"q": h.q, "r": h.r, "state": "explorable" if h in open_ else
                          ("explored" if explored(h, m.tile_of, m.doors) else "closed")}
                         for h in sorted(m.doors, key=lambda h: (h.r, h.q))]
@@ -110,7 +112,7 @@ def delve_status(state, pack) -> str:
             card = pack.delve_cards[spot.card]
             bits = []
             if card.skyshards:
-                bits.append(f"{card.skyshards} skyshard(s)" + (" gained" if not spot.shards else " to gain"))
+                bits.append(count(card.skyshards, "skyshard") + (" gained" if not spot.shards else " to gain"))
             if card.trap:
                 from rulesets.tes.battle.lockpick import code_text
 

@@ -7,6 +7,7 @@ repeated firing changes nothing.
 """
 from __future__ import annotations
 
+from engine.text import count
 from rulesets.tes.battle import delve, dungeon, flow
 from rulesets.tes.rules.battle import TurnAction
 from rulesets.tes.rules.battle_prompts import _Timeout, choice_key, place_key
@@ -63,7 +64,7 @@ class PlaceTimeout(_Timeout):
 
     def fire(self, c, minutes, key):
         ex = c.b.delve.exploring
-        c.say("timeout", f"⏰ Nobody chose where the tile goes within {minutes} minutes.", player=ex.owner)
+        c.say("timeout", f"⏰ Nobody chose where the tile goes within {count(minutes, 'minute')}.", player=ex.owner)
         delve.choose_place(c, ex.owner, None, timeout=True)
         flow.proceed(c)
 
@@ -80,6 +81,7 @@ class ChooseTimeout(_Timeout):
 
     def fire(self, c, minutes, key):
         owner = c.b.choices[0].owner
-        c.say("timeout", f"⏰ {c.adv(owner).name}'s player made no choice within {minutes} minutes.", player=owner)
+        c.say("timeout", f"⏰ {c.adv(owner).name}'s player made no choice within {count(minutes, 'minute')}.",
+              player=owner)
         delve.choose(c, owner, None, timeout=True)
         flow.proceed(c)
