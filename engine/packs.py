@@ -1,4 +1,5 @@
-"""Content pack versions: a pack is pinned by the hash of its files, not only by its name.
+"""Content packs: a ruleset's packs found and parsed (``Packs``), and their versions: a pack is pinned by the hash
+of its files, not only by its name.
 
 A campaign records the hash of its pack when it begins; a ruleset that keeps
 old versions of a pack (the Elder Scrolls keeps them in ``.versions/``) plays
@@ -9,7 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
+from functools import lru_cache
 from pathlib import Path
+from typing import Any, Callable
 
 
 def pack_files(folder: Path) -> list[Path]:
@@ -35,3 +39,49 @@ def content_hash(folder: Path | str) -> str:
         data = path.read_bytes()
         digest.update(len(rel).to_bytes(4, "big") + rel + len(data).to_bytes(8, "big") + data)
     return digest.hexdigest()[:16]
+
+
+# ------------------------------------------------------------------ a ruleset's packs --
+PACK_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,59}")
+CONTENT = Path(__file__).resolve().parent.parent / "content"  # the project's content/ folder
+
+
+class ContentError(Exception):
+    """Everything wrong with a pack, found at once: ``errors`` holds one line a problem."""
+
+    def __init__(self, errors: list[str]):
+        self.errors = errors
+        super().__init__("; ".join(errors))
+
+
+class Packs:
+    """A ruleset's content packs: folders of ``content/`` holding its ``marks`` (the files that say a folder is
+    one of its packs: ``list``), found by id, parsed by ``parse`` (which raises ``ContentError``) and kept until
+    one of their files changes.  An id that is not a plain name is read as a folder path (the local table's own
+    packs).  ``load`` wants a folder with the ``required`` files; a missing mark is then the parser's to report."""
+
+    def __init__(self, parse: Callable[[Path], Any], default: str, marks: tuple[str, ...],
+                 required: tuple[str, ...] = (), root: Path = CONTENT):
+        self.parse, self.default, self.marks, self.required, self.root = parse, default, marks, required, root
+        self._cached = lru_cache(maxsize=8)(lambda path, mtime: parse(Path(path)))
+
+    def dir(self, pack_id: str) -> Path:
+        return self.root / pack_id if PACK_ID.fullmatch(pack_id) else Path(pack_id)
+
+    def _is_pack(self, folder: Path, marks: tuple[str, ...]) -> bool:
+        return all((folder / m).is_file() for m in marks)
+
+    def load(self, pack_id: str | None = None):
+        """The pack called ``pack_id``, checked; ``FileNotFoundError`` when there is none."""
+        folder = self.dir(str(pack_id or self.default))
+        try:
+            found = folder.is_dir() and self._is_pack(folder, self.required)
+        except (OSError, ValueError):
+            found = False
+        if not found:
+            raise FileNotFoundError(pack_id)
+        mtime = max((p.stat().st_mtime for p in folder.glob("*.toml")), default=0.0)
+        return self._cached(str(folder), mtime)
+
+    def list(self) -> list[str]:
+        return sorted(p.name for p in self.root.iterdir() if p.is_dir() and self._is_pack(p, self.marks))

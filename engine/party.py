@@ -12,6 +12,8 @@ from typing import Any, Callable
 from engine.actions import ActionTable, Handler
 from engine.bounds import CONFIRM, Int, Numbers, Player
 from engine.core import Event, RuleError
+from engine.packs import ContentError
+from engine.text import echo
 
 MAX_PARTY = 4
 MAX_FORCE = 1000  # die results one /force may queue (a state never holds more than engine.transfer.MAX_FORCED)
@@ -21,6 +23,35 @@ BASE_SETTINGS: dict[str, tuple[int, int, int]] = {
     # remind the player whose move it is after this many hours; 0 turns reminders off
     "reminder_hours": (0, 24 * 14, 24),
 }
+
+
+def refuse_second_campaign(state) -> None:
+    """A channel holds one campaign at a time: opening another waits for ``/campaign end``."""
+    if state is not None and not state.ended:
+        raise RuleError(f"This channel already has a campaign, {state.name}. Ask its leader to end it "
+                        "with /campaign end first, or play in another channel.")
+
+
+def pack_to_open(load: Callable[[str], Any], game: str, pack_id: str):
+    """The content pack a new campaign names (``load`` is the ruleset's ``load_pack``), or why it cannot open."""
+    try:
+        return load(pack_id)
+    except ContentError as exc:
+        first = "\n".join(f"- {e}" for e in exc.errors[:5])
+        raise RuleError(f"The content pack {echo(pack_id)} has problems; choose another:\n{first}") from exc
+    except (FileNotFoundError, NotADirectoryError, OSError, ValueError):
+        raise RuleError(f"There is no {game} content pack called {echo(pack_id)}. "
+                        "Leave the pack option empty for the standard one.") from None
+
+
+def pack_on_this_bot(load: Callable[[str], Any], game: str, pack_id: str, what: str = "campaign") -> None:
+    """An imported campaign's pack must be on this bot and whole (``what``: how the ruleset calls a campaign)."""
+    try:
+        load(pack_id)
+    except ContentError as exc:
+        raise RuleError(f"The {what}'s {game} pack `{pack_id}` has problems on this bot.") from exc
+    except (FileNotFoundError, NotADirectoryError, OSError, ValueError):
+        raise RuleError(f"This bot has no {game} pack `{pack_id}`, which the {what} uses.") from None
 
 
 @dataclass

@@ -214,6 +214,8 @@ OPTION_BOUNDS = [
     ("mini settings", "rounds", "engage", "campaign.settings", "rounds"),
     ("mini settings", "intercept_minutes", "engage", "campaign.settings", "intercept_minutes"),
     ("duel reroll", "die", "duel", "duel.reroll", "die"),
+    ("explore", "place", "tes", "battle.place", "place"),
+    ("battle choose", "option", "tes", "battle.choose", "option"),
     ("duel settings", "ask_minutes", "duel", "campaign.settings", "ask_minutes"),
     ("duel settings", "place_hours", "duel", "campaign.settings", "place_hours"),
 ]

@@ -95,7 +95,7 @@ def test_twelve_sided_dice_as_many_as_the_tier():
     t2 = troll()
     t2.place("bob", "firebolt")
     t2.force(10, 13, 1, 1)
-    assert "does not fit a 12-sided die" in t2.refused("ann", "duel.place", cards=[])
+    assert "does not fit a die with 12 sides" in t2.refused("ann", "duel.place", cards=[])
 
 
 def test_a_bonus_on_each_die_the_rulebook_example():

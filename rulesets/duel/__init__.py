@@ -28,7 +28,7 @@ RULESET = register(Ruleset(
 ))
 
 from rulesets.duel.present import commands as _commands  # noqa: E402,F401
-from rulesets.duel.present import prompts as _prompts  # noqa: E402,F401
+from rulesets.duel.present import buttons as _buttons  # noqa: E402,F401
 from rulesets.duel.present.presenter import DuelPresenter  # noqa: E402
 
 RULESET.present = DuelPresenter()

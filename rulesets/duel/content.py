@@ -13,13 +13,12 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from engine.packs import ContentError, Packs
 from rulesets.duel.effects import ONGOING, REGISTRY, REVEAL_ONLY
 
-ROOT = Path(__file__).resolve().parent.parent.parent / "content"
 DEFAULT_PACK = "duel"
 META = "duel.toml"
 CARD_TYPES = ("base", "spell", "gear", "action")
@@ -27,12 +26,6 @@ ATTACK_TYPES = ("base", "spell", "gear")
 TARGETS = ("least-grit", "most-grit", "most-fame", "token")
 DIE = 12  # every die of the duel has twelve sides
 MAX_TIER = 5
-
-
-class ContentError(Exception):
-    def __init__(self, errors: list[str]):
-        self.errors = errors
-        super().__init__("; ".join(errors))
 
 
 @dataclass(frozen=True)
@@ -363,31 +356,7 @@ def parse_pack(folder: Path) -> Pack:
     return pack
 
 
-PACK_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,59}")
-
-
-def pack_dir(pack_id: str) -> Path:
-    """A pack id names a folder of ``content/``; anything else is read as a folder path (the local table)."""
-    return ROOT / pack_id if PACK_ID.fullmatch(pack_id) else Path(pack_id)
-
-
-@lru_cache(maxsize=8)
-def _cached(path: str, mtime: float) -> Pack:
-    return parse_pack(Path(path))
-
-
-def load_pack(pack_id: str | None = None) -> Pack:
-    """The pack called ``pack_id`` (a folder of ``content/``), checked; cached until its files change."""
-    folder = pack_dir(str(pack_id or DEFAULT_PACK))
-    try:
-        found = folder.is_dir() and (folder / META).is_file()
-    except (OSError, ValueError):
-        found = False
-    if not found:
-        raise FileNotFoundError(pack_id)
-    mtime = max((p.stat().st_mtime for p in folder.glob("*.toml")), default=0.0)
-    return _cached(str(folder), mtime)
-
-
-def list_packs() -> list[str]:
-    return sorted(p.name for p in ROOT.iterdir() if (p / META).is_file())
+PACKS = Packs(parse_pack, DEFAULT_PACK, (META,), required=(META,))
+pack_dir = PACKS.dir
+load_pack = PACKS.load  # the pack called ``pack_id``, checked; cached until its files change
+list_packs = PACKS.list

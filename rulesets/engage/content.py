@@ -13,23 +13,17 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from engine.packs import ContentError, Packs
 from engine.hexes import Hex, from_odd_r
 
-ROOT = Path(__file__).resolve().parent.parent.parent / "content"
 DEFAULT_PACK = "engage"
+ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")  # an id the pack gives a unit type or a spell
 EFFECTS = ("harm", "daze", "stun", "heal", "steady")
 TARGETS = ("enemy", "ally")
 MIN_UNIT_TYPES = 8
-
-
-class ContentError(Exception):
-    def __init__(self, errors: list[str]):
-        self.errors = errors
-        super().__init__("; ".join(errors))
 
 
 @dataclass(frozen=True)
@@ -157,15 +151,6 @@ def _bool(d: dict, key: str, where: str, errors: list[str]) -> bool:
         errors.append(f"{where}: `{key}` must be true or false (found {v!r})")
         return False
     return v
-
-
-PACK_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,59}")
-ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
-
-
-def pack_dir(pack_id: str) -> Path:
-    """A pack id names a folder of ``content/``; anything else is read as a folder path (the local table)."""
-    return ROOT / pack_id if PACK_ID.fullmatch(pack_id) else Path(pack_id)
 
 
 def _spells(folder: Path, pack: Pack, errors: list[str]) -> None:
@@ -297,24 +282,7 @@ def parse_pack(folder: Path) -> Pack:
     return pack
 
 
-@lru_cache(maxsize=8)
-def _cached(path: str, mtime: float) -> Pack:
-    return parse_pack(Path(path))
-
-
-def load_pack(pack_id: str | None = None) -> Pack:
-    """The pack called ``pack_id`` (a folder of ``content/``), checked; cached until its files change."""
-    folder = pack_dir(str(pack_id or DEFAULT_PACK))
-    try:
-        found = folder.is_dir()
-    except (OSError, ValueError):
-        found = False
-    if not found:
-        raise FileNotFoundError(pack_id)
-    mtime = max((p.stat().st_mtime for p in folder.glob("*.toml")), default=0.0)
-    return _cached(str(folder), mtime)
-
-
-def list_packs() -> list[str]:
-    return sorted(p.name for p in ROOT.iterdir()
-                  if (p / "units.toml").exists() and (p / "map.toml").exists() and (p / "spells.toml").exists())
+PACKS = Packs(parse_pack, DEFAULT_PACK, ("units.toml", "map.toml", "spells.toml"))
+pack_dir = PACKS.dir
+load_pack = PACKS.load  # the pack called ``pack_id``, checked; cached until its files change
+list_packs = PACKS.list

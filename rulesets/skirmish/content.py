@@ -7,23 +7,16 @@ every problem is reported at once as a ``ContentError`` listing them.
 """
 from __future__ import annotations
 
-import re
 import tomllib
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent.parent / "content"
+from engine.packs import ContentError, Packs
+
 DEFAULT_PACK = "skirmish"
 KINDS = ("double", "triple", "quad")  # ability dice, weakest first
 EFFECTS = ("dash", "mend", "bolt")
-
-
-class ContentError(Exception):
-    def __init__(self, errors: list[str]):
-        self.errors = errors
-        super().__init__("; ".join(errors))
 
 
 @dataclass(frozen=True)
@@ -116,14 +109,6 @@ def _int(d: dict, key: str, where: str, errors: list[str], lo: int = 0, hi: int 
     return v
 
 
-PACK_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,59}")
-
-
-def pack_dir(pack_id: str) -> Path:
-    """A pack id names a folder of ``content/``; anything else is read as a folder path (the local table)."""
-    return ROOT / pack_id if PACK_ID.fullmatch(pack_id) else Path(pack_id)
-
-
 def parse_pack(folder: Path) -> Pack:
     errors: list[str] = []
     if not folder.is_dir():
@@ -198,23 +183,7 @@ def parse_pack(folder: Path) -> Pack:
     return pack
 
 
-@lru_cache(maxsize=8)
-def _cached(path: str, mtime: float) -> Pack:
-    return parse_pack(Path(path))
-
-
-def load_pack(pack_id: str | None = None) -> Pack:
-    """The pack called ``pack_id`` (a folder of ``content/``), checked; cached until its files change."""
-    folder = pack_dir(str(pack_id or DEFAULT_PACK))
-    try:
-        found = folder.is_dir()
-    except (OSError, ValueError):
-        found = False
-    if not found:
-        raise FileNotFoundError(pack_id)
-    mtime = max((p.stat().st_mtime for p in folder.glob("*.toml")), default=0.0)
-    return _cached(str(folder), mtime)
-
-
-def list_packs() -> list[str]:
-    return sorted(p.name for p in ROOT.iterdir() if (p / "fighters.toml").exists() and (p / "factions.toml").exists())
+PACKS = Packs(parse_pack, DEFAULT_PACK, ("fighters.toml", "factions.toml"))
+pack_dir = PACKS.dir
+load_pack = PACKS.load  # the pack called ``pack_id``, checked; cached until its files change
+list_packs = PACKS.list

@@ -15,21 +15,20 @@ from typing import Any
 
 from engine.commands import Invocation, Opt, command, group
 from engine.core import RuleError
-from engine.present import say
 from engine.prompts import open_prompt
-from engine.reply import COLOR_BATTLE, COLOR_INFO, Embed, Picture, Reply, clip
+from engine.reply import COLOR_BATTLE, COLOR_INFO, Embed, Reply, clip
 from engine.text import echo, slug
 from rulesets.duel.content import load_pack
-from rulesets.duel.present.view import STEP_WORDS, picture_view
+from rulesets.duel.present.prompts import hand_reply, turn_line
+from rulesets.duel.present.replies import fight_reply, names_of, pictures, placed_reply, plain_reply
+from rulesets.duel.present.view import STEP_WORDS
 from rulesets.duel.rules.actions import Reroll
-from rulesets.duel.rules.flow import frame_now
 from rulesets.duel.rules.harm import effect_words
 from rulesets.duel.rules.table import TABLE
 from rulesets.duel.state import AILMENTS, NAME
 
 PLAYER = Opt("player", str, "Act for this player (party leader only)", user=True)
 SETTING = TABLE.handlers["campaign.settings"].args  # the bounds of this game's settings (engine.party)
-MAX_PICTURES = 10  # Discord's limit of attachments on one message
 group("duel", "Duels: characters, fights, cards and Fame rerolls")
 
 
@@ -89,98 +88,6 @@ def fighter_id(state, text: str | None, what: str) -> str:
 
 JOIN_WORDS = {"in": "in", "join": "in", "yes": "in", "accept": "in", "fight": "in", "out": "out", "no": "out",
               "stay": "out", "decline": "out", "a": "a", "challenger": "a", "b": "b", "rival": "b"}
-
-
-# ------------------------------------------------------------------ posts --
-def names_of(state, inv: Invocation):
-    def name(uid: str) -> str:
-        return state.names.get(uid) or inv.name_of(uid)
-
-    return name
-
-
-def pictures(inv: Invocation, state, out=None, fresh: bool = False) -> list[Picture]:
-    """One picture of each moment the action kept (one per resolved action), or of the fight as it stands."""
-    if state.fight is None:
-        return []
-    pack = _pack(state)
-    frames = list(state.fight.frames) if out is not None and not fresh else []
-    if not frames:
-        frames = [frame_now(state, pack)]
-    seq = out.seq if out is not None else 0
-    return [Picture("duel", picture_view(state, fr, names_of(state, inv)), f"duel-{seq}-{k}.png")
-            for k, fr in enumerate(frames, 1)]
-
-
-def chunks(lines: list[str], limit: int) -> list[str]:
-    """Lines packed into messages of at most ``limit`` characters (a line is cut only if it alone is longer)."""
-    out: list[str] = []
-    cur = ""
-    for line in lines:
-        line = clip(line, limit)
-        if cur and len(cur) + 1 + len(line) > limit:
-            out.append(cur)
-            cur = line
-        else:
-            cur = f"{cur}\n{line}" if cur else line
-    if cur or not out:
-        out.append(cur)
-    return out
-
-
-def fight_reply(inv: Invocation, out, fresh: bool = False) -> Reply:
-    """The public post after a fight action: what happened, the pictures, and the question the fight waits on.
-    A long round is split into several messages; the last one carries the pictures, the question and the ping.
-    ``fresh``: picture the fight as it stands (after an undo, the kept moments are the undone action's)."""
-    from rulesets.duel.present.prompts import attach
-
-    state = out.state
-    parts = chunks([say(e) for e in out.events], 1500)
-    pics = pictures(inv, state, out, fresh)
-    last = Reply(content=parts[-1], pictures=pics[:MAX_PICTURES])
-    attach(inv, out.campaign_id, state, last)
-    more = [Reply(content="(more pictures of this round)", pictures=pics[k:k + MAX_PICTURES])
-            for k in range(MAX_PICTURES, len(pics), MAX_PICTURES)]
-    if len(parts) == 1:
-        last.followups = more
-        return last
-    first = Reply(content=parts[0])
-    first.followups = [Reply(content=p) for p in parts[1:-1]] + [last] + more
-    return first
-
-
-def plain_reply(out) -> Reply:
-    return Reply(content=clip("\n".join(say(e) for e in out.events), 1990))
-
-
-def turn_line(state) -> tuple[str, str | None]:
-    """Who the duel waits for, worded with a mention, and the id to ping."""
-    fight = state.fight
-    if fight is None:
-        return "", None
-    p = open_prompt(state)
-    if p is None:
-        if fight.over:
-            return f"Fight {fight.no} is over: {fight.result}.", None
-        return "", None
-    who = f"<@{p.owner}>"
-    name = p.data.get("name") or "your character"
-    if p.kind == "join":
-        return f"{who}, does {name} join the fight? Choose below (or /duel join).", p.owner
-    if p.kind == "place":
-        f = fight.fighters.get(f"c:{p.owner}")
-        n = len(f.hand) if f else 0
-        return (f"{who}, place up to two of {name}'s {n} cards face-down: press **Choose my cards** (only you "
-                "will see your hand) or use /duel place.", p.owner)
-    if p.kind == "declare":
-        return (f"{who}, {name}'s Base Attack is face-up: attack with it, or take the Priority token? "
-                "(/duel declare)", p.owner)
-    roll = fight.roll
-    shown = ", ".join(f"{v}{'*' if r else ''}" for v, r in zip(roll.dice, roll.rerolled)) if roll else ""
-    need = f" (needs {roll.need})" if roll and roll.need else ""
-    return (f"{who}, {roll.label if roll else 'the roll'} shows {shown}{need}. Spend 2 of {name}'s "
-            f"{p.data.get('fame', 0)} Fame to reroll one die (* rerolled already), or pass? (/duel reroll)",
-            p.owner)
 
 
 # ---------------------------------------------------------------- looking --
@@ -406,8 +313,6 @@ async def duel_join(inv: Invocation, answer, gear=None, player=None) -> Reply:
 @command("duel hand", "Your hand, face-down cards and discard pile (only you see them).", ruleset=NAME,
          private=True)
 async def duel_hand(inv: Invocation) -> Reply:
-    from rulesets.duel.present.prompts import hand_reply
-
     state = await _state(inv)
     return hand_reply(inv, state, await inv.service.campaign_id(inv.channel_id))
 
@@ -438,15 +343,6 @@ async def duel_place(inv: Invocation, cards, target=None, ally=None, base=None) 
         args["base"] = words
     out = await inv.do("duel.place", args)
     return placed_reply(inv, out, picks, pack)
-
-
-def placed_reply(inv: Invocation, out, picks: list[str], pack) -> Reply:
-    """The private note to the player who placed (which cards), with the public post as its follow-up."""
-    what = ", ".join(pack.cards[c].name for c in picks) or "no card"
-    note = Reply(content=f"You placed {what} face-down; they stay hidden from the others until the reveal.",
-                 ephemeral=True)
-    note.followups.append(fight_reply(inv, out))
-    return note
 
 
 @command("duel pass", "Place no card this round (the leader may do it for an absent player).", PLAYER,

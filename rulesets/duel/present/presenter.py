@@ -32,12 +32,12 @@ class DuelPresenter:
         return f"{ch.name} leaves with you." if ch else ""
 
     async def after(self, inv, outcome) -> Reply | None:
-        from rulesets.duel.present.commands import fight_reply
+        from rulesets.duel.present.replies import fight_reply
 
         return fight_reply(inv, outcome, fresh=True) if outcome.state.fight is not None else None
 
     async def timeout_reply(self, inv, outcome) -> Reply:
-        from rulesets.duel.present.prompts import after_timeout
+        from rulesets.duel.present.buttons import after_timeout
 
         return await after_timeout(inv, outcome)
 

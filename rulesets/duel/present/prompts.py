@@ -16,12 +16,11 @@ and changes nothing.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from engine.commands import Invocation
-from engine.components import make_id, on_click
+from engine.components import make_id
 from engine.core import RuleError
-from engine.prompts import answer, open_prompt, visible_options
+from engine.prompts import open_prompt, visible_options
 from engine.reply import Button, Reply, Select, clip
 
 CLICK = "duel"
@@ -38,8 +37,6 @@ def _id(inv: Invocation, cid: int, prompt_id: str, verb: str) -> str:
 
 def attach(inv: Invocation, cid: int, state, reply: Reply) -> None:
     """The question's line, ping, buttons and deadline, added to a public post."""
-    from rulesets.duel.present.commands import turn_line
-
     turn, ping = turn_line(state)
     if turn:
         reply.content = clip(f"{reply.content}\n\n{turn}" if reply.content else turn, 1950)
@@ -61,6 +58,36 @@ def attach(inv: Invocation, cid: int, state, reply: Reply) -> None:
     line = deadline_line(state, p)
     if line:
         reply.content = clip(f"{reply.content}\n{line}", 1990)
+
+
+def turn_line(state) -> tuple[str, str | None]:
+    """Who the duel waits for, worded with a mention, and the id to ping."""
+    fight = state.fight
+    if fight is None:
+        return "", None
+    p = open_prompt(state)
+    if p is None:
+        if fight.over:
+            return f"Fight {fight.no} is over: {fight.result}.", None
+        return "", None
+    who = f"<@{p.owner}>"
+    name = p.data.get("name") or "your character"
+    if p.kind == "join":
+        return f"{who}, does {name} join the fight? Choose below (or /duel join).", p.owner
+    if p.kind == "place":
+        f = fight.fighters.get(f"c:{p.owner}")
+        n = len(f.hand) if f else 0
+        return (f"{who}, place up to two of {name}'s {n} cards face-down: press **Choose my cards** (only you "
+                "will see your hand) or use /duel place.", p.owner)
+    if p.kind == "declare":
+        return (f"{who}, {name}'s Base Attack is face-up: attack with it, or take the Priority token? "
+                "(/duel declare)", p.owner)
+    roll = fight.roll
+    shown = ", ".join(f"{v}{'*' if r else ''}" for v, r in zip(roll.dice, roll.rerolled)) if roll else ""
+    need = f" (needs {roll.need})" if roll and roll.need else ""
+    return (f"{who}, {roll.label if roll else 'the roll'} shows {shown}{need}. Spend 2 of {name}'s "
+            f"{p.data.get('fame', 0)} Fame to reroll one die (* rerolled already), or pass? (/duel reroll)",
+            p.owner)
 
 
 def deadline_line(state, p) -> str:
@@ -128,61 +155,6 @@ async def _open(inv: Invocation, cid: int, pid: str) -> Reply:
     return hand_reply(inv, state, cid)
 
 
-# ------------------------------------------------------------------ clicks --
-@on_click(CLICK)
-async def _click(inv: Invocation, arg: str, values: list[str]) -> Reply:
-    from rulesets.duel.present.commands import fight_reply, placed_reply
-
-    m = ARG.match(arg)
-    if m is None:
-        return Reply.fail(OLD)
-    cid, pid, verb = int(m.group(1)), m.group(2), m.group(3)
-    if await inv.service.campaign_id(inv.channel_id) != cid:
-        return Reply.fail(STALE)
-    if verb == "open":
-        return await _open(inv, cid, pid)
-    state = await inv.service.campaign(inv.channel_id)
-    picked: list[str] = []
-
-    def args(prompt) -> dict[str, Any]:
-        a: dict[str, Any] = {"prompt": prompt.id}
-        if prompt.kind == "place":
-            if verb == "none":
-                return a | {"cards": []}
-            hand = state.fight.fighters[f"c:{prompt.owner}"].hand
-            spots = values if verb == "pick" else verb.split(".")[1][1:].split("-") if verb.startswith("t") else []
-            try:
-                chosen = sorted({int(v) for v in spots})
-            except ValueError:
-                raise RuleError(OLD) from None
-            if not chosen or any(not 1 <= k <= len(hand) for k in chosen) or len(chosen) > 2:
-                raise RuleError("Pick one or two cards from the menu (or press Place no card).")
-            picked[:] = [hand[k - 1] for k in chosen]
-            a["cards"] = list(picked)
-            if verb.startswith("t"):
-                a["target"] = foes(state, prompt.owner)[int(verb.split(".")[0][1:]) - 1].id
-            elif needs_target(state, prompt.owner, picked):
-                raise _Ask(target_question(inv, cid, prompt, state, chosen))
-            return a
-        if prompt.kind == "fame":
-            return a | ({} if verb == "pass" else {"die": int(verb[1:])})
-        k = int(verb[1:]) if verb[:1] == "o" and verb[1:].isdigit() else 0
-        if not 1 <= k <= len(prompt.options):
-            raise RuleError(OLD)
-        return a | {prompt.data["arg"]: prompt.options[k - 1].value}
-
-    try:
-        out = await inv.service.execute(inv.channel_id, answer(pid, inv.user_id, args, stale=STALE,
-                                                               not_yours=_not_yours))
-    except _Ask as ask:
-        return ask.reply
-    if out.action.type == "duel.place" and out.action.args.get("cards"):
-        from rulesets.duel.content import load_pack
-
-        return placed_reply(inv, out, list(out.action.args["cards"]), load_pack(out.state.pack))
-    return fight_reply(inv, out)
-
-
 class _Ask(Exception):
     """A click that needs one more private step (the target of an attack)."""
 
@@ -210,20 +182,3 @@ def target_question(inv: Invocation, cid: int, prompt, state, chosen: list[int])
                for k, f in enumerate(foes(state, prompt.owner), 1)]
     return Reply(content="Your attack needs a target: which enemy?", buttons=buttons,
                  ephemeral=True)
-
-
-@on_click("duel-retire")
-async def _retire(inv: Invocation, arg: str, values: list[str]) -> Reply:
-    from rulesets.duel.present.commands import duel_retire
-
-    reply = await duel_retire(inv, confirm=True, player=arg if arg and arg != inv.user_id else None)
-    reply.update = not reply.error
-    return reply
-
-
-# ------------------------------------------------------------------ time-outs --
-async def after_timeout(inv: Invocation, out) -> Reply:
-    """The post after a time-out gave a question's default answer (``cogs/deadlines.py`` sends it)."""
-    from rulesets.duel.present.commands import fight_reply
-
-    return fight_reply(inv, out)

@@ -3,24 +3,17 @@ from __future__ import annotations
 
 from engine import party
 from engine.bounds import NEW_CAMPAIGN
-from engine.core import Event, RuleError
-from engine.text import clean_name, echo
+from engine.core import Event
+from engine.text import clean_name
 from rulesets.duel.rules.model import SETTINGS
 from rulesets.duel.rules.table import TABLE, Handler, action
 from rulesets.duel.state import RULES, Duel
 
 
 def _pack(pack_id: str):
-    from rulesets.duel.content import ContentError, load_pack
+    from rulesets.duel.content import load_pack
 
-    try:
-        return load_pack(pack_id)
-    except ContentError as exc:
-        first = "\n".join(f"- {e}" for e in exc.errors[:5])
-        raise RuleError(f"The content pack {echo(pack_id)} has problems; choose another:\n{first}") from exc
-    except (FileNotFoundError, NotADirectoryError, OSError, ValueError):
-        raise RuleError(f"There is no duel content pack called {echo(pack_id)}. "
-                        "Leave the pack option empty for the standard one.") from None
+    return party.pack_to_open(load_pack, "duel", pack_id)
 
 
 @action
@@ -32,9 +25,7 @@ class NewDuel(Handler):
     args = dict(NEW_CAMPAIGN)
 
     def check(self, state, action, ctx):
-        if state is not None and not state.ended:
-            raise RuleError(f"This channel already has a campaign, {state.name}. Ask its leader to end it "
-                            "with /campaign end first, or play in another channel.")
+        party.refuse_second_campaign(state)
         clean_name(action.args.get("name") or "", "campaign", max_len=60)
         _pack(action.args.get("pack") or "duel")
 
@@ -73,14 +64,9 @@ def check_state(data):
 
 
 def check_pack(pack_id: str) -> None:
-    from rulesets.duel.content import ContentError, load_pack
+    from rulesets.duel.content import load_pack
 
-    try:
-        load_pack(pack_id)
-    except ContentError as exc:
-        raise RuleError(f"The campaign's duel pack `{pack_id}` has problems on this bot.") from exc
-    except (FileNotFoundError, NotADirectoryError, OSError, ValueError):
-        raise RuleError(f"This bot has no duel pack `{pack_id}`, which the campaign uses.") from None
+    party.pack_on_this_bot(load_pack, "duel", pack_id)
 
 
 def export_refusal(state) -> str | None:

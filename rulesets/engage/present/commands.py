@@ -9,10 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from engine.commands import Invocation, Opt, command, group
+from engine.components import on_click
 from engine.core import RuleError
 from engine.present import say
+from engine.prompts import answer
 from engine.reply import COLOR_BATTLE, COLOR_INFO, Embed, Picture, Reply, clip
 from rulesets.engage.content import load_pack
+from rulesets.engage.present.prompts import ARG, CLICK, OLD, STALE, _not_yours, attach
 from rulesets.engage.present.view import map_view, player_name
 from rulesets.engage.rules.core import PHASE_NAMES, can_act, label, names
 from rulesets.engage.rules.muster import ZONE_NAMES
@@ -63,8 +66,6 @@ def pictures(state, inv: Invocation, out=None) -> list[Picture]:
 
 
 async def battle_reply(inv: Invocation, out) -> Reply:
-    from rulesets.engage.present.prompts import attach
-
     state = out.state
     text = "\n".join(say(e) for e in out.events)
     turn, ping = turn_line(state, inv)
@@ -275,3 +276,26 @@ def choices(inv: Invocation, state, source: str, current: str) -> list[tuple[str
             seen.add((label_, value))
             uniq.append((clip(label_, 100), value))
     return uniq[:25]
+
+
+# ------------------------------------------------------------ the intercept question's buttons --
+@on_click(CLICK)
+async def _click(inv: Invocation, arg: str, values: list[str]) -> Reply:
+    m = ARG.match(arg or "")
+    if m is None:
+        return Reply.fail(OLD)
+    cid, key, verb = int(m.group(1)), m.group(2), m.group(3)
+    if await inv.service.campaign_id(inv.channel_id) != cid:
+        return Reply.fail(STALE)
+
+    def args(prompt) -> dict:
+        if verb == "none":
+            return {"prompt": prompt.id, "choice": "none"}
+        if not values:
+            raise RuleError("Choose a unit from the menu (or press No intercept).")
+        return {"prompt": prompt.id, "choice": str(values[0])}
+
+    out = await inv.service.execute(inv.channel_id, answer(key, inv.user_id, args, stale=STALE,
+                                                           not_yours=_not_yours))
+    inv.done.append(out)
+    return await battle_reply(inv, out)

@@ -1,4 +1,4 @@
-"""The intercept question as buttons and a menu, and its answer by click.
+"""The intercept question as buttons and a menu (a click on them is answered in ``present.commands``).
 
 The question is the game's open prompt (``engine.prompts.Prompt``, built by ``rules.battle.open_prompt``): owned
 by the player who did not engage, with a deadline the service commits with the engage (the bot's deadline loop
@@ -15,8 +15,8 @@ import logging
 import re
 
 from engine.commands import Invocation
-from engine.components import make_id, on_click
-from engine.prompts import answer, open_prompt
+from engine.components import make_id
+from engine.prompts import open_prompt
 from engine.reply import Button, Reply, Select, clip
 
 log = logging.getLogger("hexpost.prompts")
@@ -60,29 +60,3 @@ def show(inv: Invocation, prompt, cid: int, reply: Reply, state) -> None:
 
 def _not_yours(prompt, state) -> str:
     return "This intercept question is for the player who did not engage; only they (or the party leader) answer it."
-
-
-@on_click(CLICK)
-async def _click(inv: Invocation, arg: str, values: list[str]) -> Reply:
-    from rulesets.engage.present.commands import battle_reply
-
-    m = ARG.match(arg or "")
-    if m is None:
-        return Reply.fail(OLD)
-    cid, key, verb = int(m.group(1)), m.group(2), m.group(3)
-    if await inv.service.campaign_id(inv.channel_id) != cid:
-        return Reply.fail(STALE)
-
-    def args(prompt) -> dict:
-        if verb == "none":
-            return {"prompt": prompt.id, "choice": "none"}
-        if not values:
-            from engine.core import RuleError
-
-            raise RuleError("Choose a unit from the menu (or press No intercept).")
-        return {"prompt": prompt.id, "choice": str(values[0])}
-
-    out = await inv.service.execute(inv.channel_id, answer(key, inv.user_id, args, stale=STALE,
-                                                           not_yours=_not_yours))
-    inv.done.append(out)
-    return await battle_reply(inv, out)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from engine import party
 from engine.bounds import NEW_CAMPAIGN
-from engine.core import Event, RuleError
-from engine.text import clean_name, echo
+from engine.core import Event
+from engine.text import clean_name
 from rulesets.engage.rules.engage import DEFAULT_INTERCEPT_MINUTES
 from rulesets.engage.rules.table import TABLE, Handler, action
 from rulesets.engage.state import RULES, Game
@@ -15,16 +15,9 @@ OWN_SETTINGS = {"points": (10, 1000, 50), "rounds": (1, 20, 6),
 
 
 def _pack(pack_id: str):
-    from rulesets.engage.content import ContentError, load_pack
+    from rulesets.engage.content import load_pack
 
-    try:
-        return load_pack(pack_id)
-    except ContentError as exc:
-        first = "\n".join(f"- {e}" for e in exc.errors[:5])
-        raise RuleError(f"The content pack {echo(pack_id)} has problems; choose another:\n{first}") from exc
-    except (FileNotFoundError, NotADirectoryError, OSError, ValueError) as exc:
-        raise RuleError(f"There is no engage content pack called {echo(pack_id)}. "
-                        "Leave the pack option empty for the standard one.") from exc
+    return party.pack_to_open(load_pack, "engage", pack_id)
 
 
 @action
@@ -36,9 +29,7 @@ class NewGame(Handler):
     args = dict(NEW_CAMPAIGN)
 
     def check(self, state, action, ctx):
-        if state is not None and not state.ended:
-            raise RuleError(f"This channel already has a campaign, {state.name}. Ask its leader to end it "
-                            "with /campaign end first, or play in another channel.")
+        party.refuse_second_campaign(state)
         clean_name(action.args.get("name") or "", "campaign", max_len=60)
         _pack(action.args.get("pack") or "engage")
 
@@ -81,14 +72,9 @@ def check_state(data):
 
 
 def check_pack(pack_id: str) -> None:
-    from rulesets.engage.content import ContentError, load_pack
+    from rulesets.engage.content import load_pack
 
-    try:
-        load_pack(pack_id)
-    except ContentError as exc:
-        raise RuleError(f"The game's engage pack `{pack_id}` has problems on this bot.") from exc
-    except (FileNotFoundError, NotADirectoryError, OSError, ValueError):
-        raise RuleError(f"This bot has no engage pack `{pack_id}`, which the game uses.") from None
+    party.pack_on_this_bot(load_pack, "engage", pack_id, what="game")
 
 
 from engine.transfer import install_import_action  # noqa: E402

@@ -354,6 +354,7 @@ class Rematch(Handler):
     """After a skirmish is over: the same warbands fight again, every fighter whole and back in its zone."""
 
     type = "skirmish.rematch"
+    args: dict = {}
     leader_only = True
     summary = "Fight again with the same warbands."
 

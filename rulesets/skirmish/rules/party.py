@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from engine import party
 from engine.bounds import NEW_CAMPAIGN
-from engine.core import Event, RuleError
-from engine.text import clean_name, echo
+from engine.core import Event
+from engine.text import clean_name
 from rulesets.skirmish.board import MAX_WARBANDS
 from rulesets.skirmish.rules.table import TABLE, Handler, action
 from rulesets.skirmish.state import Skirmish, rules_revision
@@ -14,16 +14,9 @@ OWN_SETTINGS = {"points": (100, 3000, 400), "rounds": (1, 12, 4)}
 
 
 def _pack(pack_id: str):
-    from rulesets.skirmish.content import ContentError, load_pack
+    from rulesets.skirmish.content import load_pack
 
-    try:
-        return load_pack(pack_id)
-    except ContentError as exc:
-        first = "\n".join(f"- {e}" for e in exc.errors[:5])
-        raise RuleError(f"The content pack {echo(pack_id)} has problems; choose another:\n{first}") from exc
-    except FileNotFoundError as exc:
-        raise RuleError(f"There is no skirmish content pack called {echo(pack_id)}. "
-                        "Leave the pack option empty for the standard one.") from exc
+    return party.pack_to_open(load_pack, "skirmish", pack_id)
 
 
 @action
@@ -35,9 +28,7 @@ class NewSkirmish(Handler):
     args = dict(NEW_CAMPAIGN)
 
     def check(self, state, action, ctx):
-        if state is not None and not state.ended:
-            raise RuleError(f"This channel already has a campaign, {state.name}. Ask its leader to end it "
-                            "with /campaign end first, or play in another channel.")
+        party.refuse_second_campaign(state)
         clean_name(action.args.get("name") or "", "campaign", max_len=60)
         _pack(action.args.get("pack") or "skirmish")
 
@@ -85,15 +76,9 @@ def check_state(data):
 
 
 def check_pack(pack_id: str) -> None:
-    from engine.core import RuleError
-    from rulesets.skirmish.content import ContentError, load_pack
+    from rulesets.skirmish.content import load_pack
 
-    try:
-        load_pack(pack_id)
-    except ContentError as exc:
-        raise RuleError(f"The campaign's skirmish pack `{pack_id}` has problems on this bot.") from exc
-    except (FileNotFoundError, NotADirectoryError, OSError, ValueError):
-        raise RuleError(f"This bot has no skirmish pack `{pack_id}`, which the campaign uses.") from None
+    party.pack_on_this_bot(load_pack, "skirmish", pack_id)
 
 
 from engine.transfer import install_import_action  # noqa: E402

@@ -41,7 +41,7 @@ async def _answer_click(click: str, inv: Invocation, arg: str, values: list[str]
             if not chosen:
                 raise RuleError(PICK_ONE[kind])
             if look.get("one") and len(chosen) > 1:  # (a menu posted before it took one pick only)
-                raise RuleError(f"A free move goes to one hex, and you picked {len(chosen)}. " + PICK_ONE[kind])
+                raise RuleError(f"Only one pick counts here, and you picked {len(chosen)}. " + PICK_ONE[kind])
             if not prompt.ordered:
                 chosen = sorted(chosen)
             if chosen != sorted(chosen):

@@ -262,10 +262,14 @@ async def battle_reply(inv: Invocation, out, *, mat_for: str | None = None, titl
 
     await attach_prompts(inv, out, reply)  # resolve / prevention buttons, changed mats, the time-out
     if state.battle is None and state.days is not None:  # a card's battle ended: the day goes on in this post
-        from rulesets.tes.present.day import attach_day
-
-        await attach_day(inv, out, reply, text=reply.content, picture=True)
+        for add in AFTER_BATTLE_IN_A_DAY:
+            await add(inv, out, reply)
     return reply
+
+
+# What a post adds when a battle inside a session's day has ended: the day's part (its picture, who acts now, the
+# buttons).  The day's present module (rulesets.tes.present.day), which sits above this one, puts it here.
+AFTER_BATTLE_IN_A_DAY: list = []
 
 
 # -------------------------------------------------------------- /battle --

@@ -18,6 +18,7 @@ from engine.prompts import open_prompt
 from engine.reply import Button, Embed, Picture, Reply, Select, clip
 from rulesets.tes.cards.actions import Check, Choose
 from rulesets.tes.day.actions import Settings as DaySettings
+from rulesets.tes.present.battle import AFTER_BATTLE_IN_A_DAY, battle_reply
 from rulesets.tes.present.common import PLAYER, _pack, _state
 from rulesets.tes.present.day_view import overland_view, waiting_line
 
@@ -34,8 +35,6 @@ async def day_reply(inv: Invocation, out, *, picture: bool | None = None, mat_fo
     """What happened, the overland picture, who acts now (pinged) and the question's buttons."""
     state = out.state
     if state.battle is not None:  # a card's clash began: the battle's own post
-        from rulesets.tes.present.battle import battle_reply
-
         return await battle_reply(inv, out)
     text = "\n".join(say(e) for e in out.events)
     reply = Reply()
@@ -73,6 +72,13 @@ async def attach_day(inv: Invocation, out, reply: Reply, *, text: str = "", pict
     cid = out.campaign_id or await inv.service.campaign_id(inv.channel_id)
     if cid is not None:
         buttons(inv, state, pack, cid, reply)
+
+
+async def _day_after_battle(inv: Invocation, out, reply: Reply) -> None:
+    await attach_day(inv, out, reply, text=reply.content, picture=True)
+
+
+AFTER_BATTLE_IN_A_DAY.append(_day_after_battle)  # a card's battle ended: the day goes on in the battle's post
 
 
 def _cid(inv: Invocation, cid: int, pid: str, verb: str, kind: str = "day") -> str:

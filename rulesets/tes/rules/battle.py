@@ -13,14 +13,16 @@ from rulesets.tes.battle.model import Ctx, require_battle
 from engine.bounds import CONFIRM, Flag, OneHex, Hexes, Int, Mapping, Pairs, Player, Players, Text
 from engine.core import RuleError
 from engine.text import a_or_an
+from rulesets.tes.outcomes.handlers import AFTER_BATTLE
 from rulesets.tes.rules.table import PICKS, TURN_HOOKS, UNIT, Handler, action, subject
 from rulesets.tes.rules.adventurer import Create
 
 
 def after_battle(c: Ctx) -> None:
-    from rulesets.tes.rules.days import after_battle as hand_back
-
-    hand_back(c)
+    """What follows an action that may have ended a battle: the day takes back a battle a card started
+    (``rulesets.tes.rules.days`` registers the hand-over in ``AFTER_BATTLE``)."""
+    for hand_back in AFTER_BATTLE:
+        hand_back(c)
 
 
 def _ctx(state, ctx) -> Ctx:

@@ -14,6 +14,7 @@ import re
 
 from rulesets.tes.battle import flow
 from rulesets.tes.battle.model import Ctx, prevent_timeout_minutes, require_battle  # noqa: F401
+from rulesets.tes.outcomes.handlers import AFTER_BATTLE
 from engine.bounds import KEY, Int
 from engine.core import RuleError
 from engine.prompts import Option, Prompt
@@ -187,9 +188,8 @@ class _Timeout(Handler):
             raise RuleError(self.off)
         c = Ctx(state, ctx.pack_for(state), ctx.dice, now=ctx.now)
         self.fire(c, int(action.args.get("minutes") or prevent_timeout_minutes(state)), key)
-        from rulesets.tes.rules.days import after_battle
-
-        after_battle(c)  # a battle a card started hands its result back to the day
+        for after_battle in AFTER_BATTLE:
+            after_battle(c)  # a battle a card started hands its result back to the day (rules.days)
         return state, c.events
 
 

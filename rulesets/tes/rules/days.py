@@ -16,6 +16,7 @@ from rulesets.tes.day import flow as day_flow
 from rulesets.tes.day.prompts import open_prompt as day_prompt
 from rulesets.tes.day.prompts import prompt_id
 from rulesets.tes.outcomes.context import DayCtx
+from rulesets.tes.outcomes.handlers import AFTER_BATTLE
 from rulesets.tes.reward import actions as _reward
 from rulesets.tes.rules.battle_prompts import open_prompt as battle_prompt
 from rulesets.tes.rules.table import TURN_HOOKS, action
@@ -36,6 +37,9 @@ def after_battle(c) -> None:
         return
     dc = DayCtx(state, c.pack, c.dice, c.events, now=c.now)
     day_flow.after_battle(dc)
+
+
+AFTER_BATTLE.append(after_battle)
 
 
 def open_prompt(state):

@@ -7,16 +7,18 @@ repeated firing changes nothing.
 """
 from __future__ import annotations
 
+from engine.bounds import Numbers, OneHex
 from engine.text import count
 from rulesets.tes.battle import delve, dungeon, flow
 from rulesets.tes.rules.battle import TurnAction
 from rulesets.tes.rules.battle_prompts import _Timeout, choice_key, place_key
-from rulesets.tes.rules.table import action
+from rulesets.tes.rules.table import UNIT, action
 
 
 @action
 class Explore(TurnAction):
     type = "battle.explore"
+    args = {"at": OneHex()}
     summary = "Explore a delve's hex: the one you stand in, or one in sight within your Stamina (the explore action)."
 
     def step(self, c, owner, args):
@@ -26,6 +28,7 @@ class Explore(TurnAction):
 @action
 class Place(TurnAction):
     type = "battle.place"
+    args = {"place": Numbers(1, 99, 1)}  # a number typed (/explore place:), or the menu's one pick ([2])
     summary = "Choose where a delve's revealed tile connects (one of the numbered placements)."
     answers = True
 
@@ -36,6 +39,7 @@ class Place(TurnAction):
 @action
 class Choose(TurnAction):
     type = "battle.choose"
+    args = {"option": Numbers(1, 9, 1)}  # a number typed (/battle choose option:), or the menu's one pick
     summary = "Answer a card's choice (e.g. drain a Combat die or gain bane)."
     answers = True
 
@@ -46,6 +50,7 @@ class Choose(TurnAction):
 @action
 class Free(TurnAction):
     type = "battle.free"
+    args = {"unit": UNIT}
     summary = "Pick the lock of a caged unit's cage next to you (a dungeon with cages)."
 
     def step(self, c, owner, args):
