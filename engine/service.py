@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterable
 from engine import rulesets
 from engine.actions import dice_for
 from engine.components import STALE_CAMPAIGN
+from engine.present import as_plain
 from engine.core import Action, Event, RuleError
 from engine.prompts import deadline_sync
 from engine.store import BIG_JSON, Busy, ChannelTaken, LogEntry, StaleWrite, Store
@@ -228,8 +229,9 @@ def entry_line(entry: LogEntry, game: rulesets.Ruleset | None = None) -> tuple[s
     line (the leader's "acts for" line set aside), else its action's summary; never its internal type."""
     for e in entry.events or []:
         if e.get("kind") != "acted-for" and str(e.get("text") or "").strip():
-            text = str(e["text"]).strip()
-            return (text if text[-1] in ".!?" else text + "."), dict(e.get("data") or {})
+            data = dict(e.get("data") or {})
+            text = as_plain(str(e["text"]).strip(), data)  # a member's words (a reason) as plain text
+            return (text if text[-1] in ".!?" else text + "."), data
     handler = game.actions.handlers.get(entry.type) if game is not None else None
     text = handler.summary if handler is not None and handler.summary else entry.type.replace(".", " ").replace("-", " ")
     return (text if text.endswith(".") else text + "."), {}

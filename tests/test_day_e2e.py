@@ -136,7 +136,6 @@ async def test_the_days_through_discord(world: World) -> None:  # noqa: F811
     assert "Ryan takes Ebony Greaves" in public(took)
     res = await w.slash(lena, "town done")
     res = await w.slash(bob, "town visit", {"feature": "trainer", "line": "speech"})
-    await stack("sm-p03")  # the End of Day's peaceful card: the Drowned Chapel's moon
     res = await w.slash(bob, "town done")
     state = await w.state()  # the caravan at an unstable landmark: 2 tenacity each; the moon moved the lantern
     assert all(a.tenacity == 3 for a in state.adventurers.values())

@@ -188,7 +188,7 @@ def test_an_ability_with_nothing_to_recover_is_asked_about():
     # with a skill die on the track it is simply used
     ryan.cooldown.insert(0, {"die": next(iter(ryan.dice))})
     s3, ev = run(s, "battle.ability", "R", {"name": "race"})
-    assert "recovers 1 skill dice" in texts(ev)
+    assert "recovers 1 skill die" in texts(ev)
 
 
 def test_a_class_ability_with_nothing_to_recover_says_what_it_would_cost():
