@@ -830,9 +830,10 @@ def warm_up() -> None:
     clear = getattr(getattr(render, "mat", None), "clear_cache", None)
     if clear is not None and "palette" in clear.__code__.co_varnames:
         clear(palette=False)  # the mat's panels too, so that their misses are real (its palette stays, like fonts)
-    from render import delve as delve_pictures
+    if (CODE / "render" / "delve.py").exists():  # a revision before the delve pictures has none to clear
+        from render import delve as delve_pictures
 
-    delve_pictures.clear_cache()
+        delve_pictures.clear_cache()
 
 
 async def run_bench(cfg: Config) -> str:
