@@ -777,7 +777,9 @@ def run_compare(rev: str, argv: list[str]) -> tuple[dict | None, str]:
 def parse_args(argv: list[str] | None) -> Config:
     ap = argparse.ArgumentParser(description="Hexpost whole-turn benchmark (see bench/README.md).")
     ap.add_argument("--channels", type=int, default=20, help="channels (campaigns) to play (default 20)")
-    ap.add_argument("--turns", type=int, default=30, help="timed battle turns per channel (default 30)")
+    ap.add_argument("--turns", type=int, default=None,
+                    help="timed battle turns per channel (default 30; with --delve 80, so that delves grow past "
+                         f"{GROWN} tiles before their parties fall)")
     ap.add_argument("--concurrency", type=int, default=4,
                     help="channels played at the same time with asyncio.gather (default 4)")
     ap.add_argument("--seed", type=int, default=1, help="seed for parties, encounters and campaign dice (default 1)")
@@ -796,6 +798,8 @@ def parse_args(argv: list[str] | None) -> Config:
     ap.add_argument("--delve", action="store_true",
                     help=f"every channel plays a delve ({DELVE}) that grows past {GROWN} tiles instead of the clashes")
     a = ap.parse_args(argv)
+    if a.turns is None:
+        a.turns = 80 if a.delve else 30
     if a.channels < 1 or a.turns < 1 or a.concurrency < 1:
         ap.error("--channels, --turns and --concurrency must be at least 1")
     return Config(a.channels, a.turns, a.concurrency, a.seed, a.think_ms, a.all_pictures, a.tracemalloc, a.profile,
