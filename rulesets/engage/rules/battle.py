@@ -45,6 +45,16 @@ def _my_turn(state, action) -> str:
     return who
 
 
+def _acting(state, action, ctx):
+    """The player whose turn it is, the pack, the board, the action's events so far and the unit they act with
+    (one of theirs still in the fight)."""
+    who = _my_turn(state, action)
+    u = find_unit(state, action.args.get("unit"), who)
+    if not u.on_field:
+        raise RuleError(f"{C.label(u)} is out of the fight. Choose another unit.")
+    return who, ctx.pack_for(state), ctx.board_for(state), [], u
+
+
 def _hex(text, what: str) -> Hex:
     try:
         return Hex.parse(str(text or ""))
@@ -65,12 +75,7 @@ class Engage(Handler):
     args = {"unit": Text(), "target": Text(), "jump": Flag(), "path": Text()}  # a path of at most ~50 hexes
 
     def apply(self, state, action, ctx):
-        who = _my_turn(state, action)
-        pack, board = ctx.pack_for(state), ctx.board_for(state)
-        events: list[Event] = []
-        u = find_unit(state, action.args.get("unit"), who)
-        if not u.on_field:
-            raise RuleError(f"{C.label(u)} is out of the fight. Choose another unit.")
+        who, pack, board, events, u = _acting(state, action, ctx)
         if state.turn.first:
             raise RuleError("There is no Engage phase in the first player's first turn of the game. Move, shoot "
                             "and cast this turn; engage from your next turn.")
@@ -215,12 +220,7 @@ class Move(Handler):
     args = {"unit": Text(), "to": OneHex(), "jump": Flag()}
 
     def apply(self, state, action, ctx):
-        who = _my_turn(state, action)
-        pack, board = ctx.pack_for(state), ctx.board_for(state)
-        events: list[Event] = []
-        u = find_unit(state, action.args.get("unit"), who)
-        if not u.on_field:
-            raise RuleError(f"{C.label(u)} is out of the fight. Choose another unit.")
+        who, pack, board, events, u = _acting(state, action, ctx)
         C.in_phase(state, pack, board, "move", ctx.dice, events)
         why = C.may_move(state, board, u)
         if why:
@@ -273,12 +273,7 @@ class Shoot(Handler):
     args = {"unit": Text(), "target": Text()}
 
     def apply(self, state, action, ctx):
-        who = _my_turn(state, action)
-        pack, board = ctx.pack_for(state), ctx.board_for(state)
-        events: list[Event] = []
-        u = find_unit(state, action.args.get("unit"), who)
-        if not u.on_field:
-            raise RuleError(f"{C.label(u)} is out of the fight. Choose another unit.")
+        who, pack, board, events, u = _acting(state, action, ctx)
         C.in_phase(state, pack, board, "shoot", ctx.dice, events)
         why = C.may_shoot(state, pack, board, u)
         if why:
@@ -310,12 +305,7 @@ class Cast(Handler):
     args = {"unit": Text(), "spell": Text(), "target": Text()}
 
     def apply(self, state, action, ctx):
-        who = _my_turn(state, action)
-        pack, board = ctx.pack_for(state), ctx.board_for(state)
-        events: list[Event] = []
-        u = find_unit(state, action.args.get("unit"), who)
-        if not u.on_field:
-            raise RuleError(f"{C.label(u)} is out of the fight. Choose another unit.")
+        who, pack, board, events, u = _acting(state, action, ctx)
         C.in_phase(state, pack, board, "cast", ctx.dice, events)
         why = C.may_cast(state, pack, u)
         if why:
