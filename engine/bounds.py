@@ -22,6 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.text import count
+
 MAX_TEXT = 200  # what a command accepts in one text option (engine.commands.MAX_OPTION_TEXT)
 HEX_LIMIT = 1000  # a coordinate of a hex: far beyond any map
 ID_TEXT = 48  # ids the bot makes (prompt keys, draft ids, player ids)
@@ -82,11 +84,11 @@ class Text(Bound):
         if not isinstance(value, str):
             return "must be a text"
         if len(value) > self.max:
-            return f"must be a text of at most {self.max} characters"
+            return f"must be a text of at most {count(self.max, 'character')}"
         return None
 
     def describe(self):
-        return f"a text of at most {self.max} characters"
+        return f"a text of at most {count(self.max, 'character')}"
 
 
 @dataclass(frozen=True)
@@ -141,7 +143,7 @@ class Hexes(Bound):
         if len(value) == 2 and all(_is_int(v) for v in value):
             return _hex_problem(value)
         if len(value) > self.max:
-            return f"must be at most {self.max} hexes"
+            return f"must be at most {count(self.max, 'hex')}"
         for h in value:
             bad = _hex_problem(h)
             if bad:
@@ -149,7 +151,7 @@ class Hexes(Bound):
         return None
 
     def describe(self):
-        return f"up to {self.max} hexes q,r"
+        return f"up to {count(self.max, 'hex')} q,r"
 
 
 @dataclass(frozen=True)
@@ -237,7 +239,7 @@ class Words(Bound):
             return f"must name at most {self.max}"
         for v in value:
             if not isinstance(v, str) or len(v) > self.length:
-                return f"must be words of at most {self.length} characters"
+                return f"must be words of at most {count(self.length, 'character')}"
         return None
 
     def describe(self):
@@ -271,14 +273,14 @@ class Players(Bound):
         if not isinstance(value, (list, tuple)):
             return "must be a list of players"
         if len(value) > self.max:
-            return f"must name at most {self.max} players"
+            return f"must name at most {count(self.max, 'player')}"
         for v in value:
             if Player().problem(v):
                 return "must be a list of players"
         return None
 
     def describe(self):
-        return f"up to {self.max} players"
+        return f"up to {count(self.max, 'player')}"
 
 
 @dataclass(frozen=True)
@@ -293,14 +295,14 @@ class Mapping(Bound):
         if not isinstance(value, dict):
             return "must be an object"
         if len(value) > self.max:
-            return f"must have at most {self.max} entries"
+            return f"must have at most {count(self.max, 'entry')}"
         for k, v in value.items():
             if self.key.problem(k) or (v is not None and self.value.problem(v)):
                 return f"must map {self.key.describe()} to {self.value.describe()}"
         return None
 
     def describe(self):
-        return f"at most {self.max} entries"
+        return f"at most {count(self.max, 'entry')}"
 
 
 @dataclass(frozen=True)

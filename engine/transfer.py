@@ -28,7 +28,7 @@ from typing import Any, Callable
 from engine.actions import ActionTable, Handler
 from engine.bounds import Data, Int, Player
 from engine.core import Event, RuleError
-from engine.text import clean_name
+from engine.text import clean_name, count
 
 # A player is named by their Discord id (digits) or, at the local table, a short name.
 PLAYER_ID = re.compile(r"[A-Za-z0-9_.-]{1,32}")
@@ -72,7 +72,7 @@ class Budget:
 
     def roll(self, rolled: int) -> None:
         if rolled >= self.dice:
-            raise ReplayStopped(f"An action of the file's log rolls more than {self.dice} dice on replay, which "
+            raise ReplayStopped(f"An action of the file's log rolls more than {count(self.dice, 'die')} on replay, which "
                                 "no action does, so the file was not imported; nothing was changed.")
         if rolled % 50 == 49:
             self.check()

@@ -813,7 +813,7 @@ def _items_sheet(data: dict) -> Image.Image:
     y += 6
     ft = font(TITLE, True)
     draw_text(d, (x, y), "PACK", ft, INK_SOFT, "la")
-    draw_text(d, (x + text_width("PACK", ft) + 12, y + 1), f"{len(pack)} item{'s' if len(pack) != 1 else ''}",
+    draw_text(d, (x + text_width("PACK", ft) + 12, y + 1), count(len(pack), "item"),
               font(U), INK_FAINT, "la")
     y += TITLE * 1.5
     if not pack:

@@ -381,7 +381,7 @@ def _draw_band(d, b: dict, y: float, bh: int, lines: list[str], W: int, u: int) 
     head = f"{b.get('name', '')} ({b.get('player', '')})"
     tags = []
     if "points" in b:
-        tags.append((f"{b['points']} points on the field", None))
+        tags.append((f"{count(b['points'], 'point')} on the field", None))
     if b.get("winner"):
         tags.append(("WINNER", WIN))
     elif b.get("turn"):
@@ -437,7 +437,7 @@ def render_initiative(view: dict) -> bytes:
         colour = rgb(row.get("colour"))
         d.rectangle([M, y + 6, M + u + 4, y + 10 + u], fill=colour)
         n = int(row.get("singles") or 0)
-        head = f"{row.get('player', '')}: {n} single{'' if n == 1 else 's'}"
+        head = f"{row.get('player', '')}: {count(n, 'single')}"
         draw_text(d, (M + u + 14, y + 8 + u / 2), ellipsize(head, fb, W - 2 * M - u - 14), fb, INK, "lm")
         y += fb.size * 1.6
         roll = [int(v) for v in row.get("roll") or []]

@@ -195,7 +195,7 @@ COUNT_NOUNS = {"hex": "hexes", "minute": "minutes", "hour": "hours", "page": "pa
                "critical": "criticals", "problem": "problems", "version": "versions"}
 _NOUN = re.compile(r"^ (?:more |other |free |bonus |light |heavy |ability |extra |new |legal |cooldown |HP )?("
                    + "|".join(sorted(set(COUNT_NOUNS) | set(COUNT_NOUNS.values()), key=len, reverse=True))
-                   + r")\b")
+                   + r")(?![\w-])")  # "face-down" is no count of faces
 # A number before a noun that is not a count a player can see at 1, each with why.
 NOT_A_COUNT = {
     # a name, a kind or a level before the noun, not a number
@@ -203,6 +203,12 @@ NOT_A_COUNT = {
     "{adv.name} rerolls", "{adv.name} turns", "{how} hex", "{status} die", "{eff.get('rarity', 'common')} item",
     "{eff.get('level', 1)} enemy", "{level} enemy", "{level} die", "{pack.lines[line_id].name} line",
     "{line.name} token", "{first_die.name} dice", "{first.name} dice", "{STEP_NAMES[step]} step",
+    "{die.name} dice", "{die.name} die", "{line.name} die", "{name} die", "{die.level} die",
+    "{STAT_NAMES[stat]} square", "{STAT_NAMES[stat]} token", "{names} dice", "{rarity} item",
+    "{eff.get('what', 'any').replace('-', ' ')} dice",
+    # a fighter, an attack or a place in a pack's file named before the noun ("Mara rerolls", "hero x: hit")
+    "{name} rerolls", "{t.label} hits", "{kinds} attacks", "{where} attack", "{where} hit", "{where} action",
+    "{aw} hit",
     # a count already worded by a condition beside it (n == 1 has its own words)
     "{n} die", "{n} more dice", "{n} enemy", "{n} dice", "{most} dice", "{actions} actions",
     # a fixed number that is never 1 (the party's and the field's sizes, the pack's limits)
@@ -210,6 +216,7 @@ NOT_A_COUNT = {
     "{MAX_PARTY} adventurers", "{MAX_PARTY} players", "{E.RETREAT_HEXES} hexes", "{ENTRANCE_HEXES} hexes",
     "{mat.inventory_max} cards", "{c.pack.mat.ready_slots} items", "{MAX_LOG_ENTRIES} actions",
     "{MAX_IMPORT_NESTING} times", "{MAX_DEPTH} levels",
+    "{MAX_TEXT} characters", "{MIN_UNIT_TYPES} unit",
     # a skirmish's points limit (at least 100) and a warband's fighter's wounds as a fraction ("3/4 wounds left")
     "{state.settings.get('points')} points", "{state.settings.get('points', pack.points)} points",
     "{pack.points} points", "{t.wounds} wounds",
@@ -220,7 +227,7 @@ NOT_A_COUNT = {
 }
 # "a" before words from a fixed list that all begin with a consonant sound (or numbers 1 to 6 on a die)
 A_BEFORE = {"{ab.cost}", "{die.kind}", "{before}", "{kind}", "{enc.mode}", "{lp.dice[i]}", "{v}", "{what}",
-            "{STEP_NAMES[step]}"}
+            "{STEP_NAMES[step]}", "{STAT_NAMES[stat]}"}  # Health, Stamina, Magicka
 
 
 def _code_files():
@@ -415,3 +422,19 @@ def test_the_challenge_line_counts_by_the_campaigns_rules(rules_revision, words)
         u.q, u.r = 5, 5  # every enemy far away
     REGISTRY.get("challenge").apply(Use(c, c.unit("a:S"), "Taunt"), {"type": "challenge", "within": 1})
     assert words in texts(c.events)
+
+
+def test_a_count_of_one_and_an_article_before_a_vowel_read_right():
+    """What the sweep above asks for, as a player reads it: "1 player", "1 wound", "an Archer", never "1 players",
+    "1 wounds" or "a Archer"."""
+    from engine.bounds import Hexes, Players, Text
+    from rulesets.engage.content import Spell
+
+    assert (Players(max=1).describe(), Players(max=1).problem(["1", "2"])) == (
+        "up to 1 player", "must name at most 1 player")
+    assert (Hexes(max=1).describe(), Text(max=1).problem("ab")) == (
+        "up to 1 hex q,r", "must be a text of at most 1 character")
+    assert Players(max=3).describe() == "up to 3 players"
+    harm = Spell("bolt", "Bolt", "harm", "enemy", 3, amount=1)
+    heal = Spell("mend", "Mend", "heal", "ally", 3, amount=2)
+    assert "the enemy loses 1 wound " in harm.text and "the ally gets back 2 wounds" in heal.text

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.packs import ContentError, Packs
+from engine.text import a_or_an, count
 from rulesets.duel.effects import ONGOING, REGISTRY, REVEAL_ONLY
 
 DEFAULT_PACK = "duel"
@@ -252,7 +253,7 @@ def _card(c: dict, skills: tuple[str, ...], errors: list[str]) -> Card | None:
     if priority is None and (attacks or card.effects or card.reveal):
         errors.append(f"{where}: a card without a Priority never enters a fight hand, so it can't have effects")
     if ctype in ("base", "action") and priority is None:
-        errors.append(f"{where}: a {ctype} card needs a `priority`")
+        errors.append(f"{where}: {a_or_an(ctype + ' card')} needs a `priority`")
     return card
 
 
@@ -313,7 +314,7 @@ def parse_pack(folder: Path) -> Pack:
             if x not in pack.gear:
                 errors.append(f"{where}: gear names {x!r}, which is not in gear.toml")
         if len(cards) > pack.max_cards or len(gear) > pack.max_gear:
-            errors.append(f"{where}: at most {pack.max_cards} cards and {pack.max_gear} pieces of gear")
+            errors.append(f"{where}: at most {count(pack.max_cards, 'card')} and {pack.max_gear} pieces of gear")
         pack.heroes[hid] = Hero(hid, _text(h, "name", where, errors), str(h.get("blurb") or ""),
                                 _int(h, "grit", where, errors, 1, 30), _int(h, "fame", where, errors, 0, 20),
                                 _skills(h.get("skills"), skills, where, errors), base, cards, gear)

@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.packs import ContentError, Packs
 from engine.hexes import Hex, from_odd_r
+from engine.text import a_or_an, count
 
 DEFAULT_PACK = "engage"
 ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")  # an id the pack gives a unit type or a spell
@@ -38,10 +39,10 @@ class Spell:
 
     @property
     def text(self) -> str:
-        what = {"harm": f"the enemy loses {self.amount} wound{'s' if self.amount != 1 else ''} (armour does not help)",
+        what = {"harm": f"the enemy loses {count(self.amount, 'wound')} (armour does not help)",
                 "daze": "the enemy is Dazed until the end of its player's next turn",
                 "stun": "the enemy is Stunned until the end of its player's next turn",
-                "heal": f"the ally gets back {self.amount} wound{'s' if self.amount != 1 else ''}",
+                "heal": f"the ally gets back {count(self.amount, 'wound')}",
                 "steady": "the ally is no longer Staggered"}[self.effect]
         check = "the cast check" + (f" at -{self.difficulty}" if self.difficulty else "")
         who = "an enemy" if self.target == "enemy" else "an ally (or the caster)"
@@ -168,7 +169,7 @@ def _spells(folder: Path, pack: Pack, errors: list[str]) -> None:
         else:
             wants = "enemy" if effect in ("harm", "daze", "stun") else "ally"
             if effect in EFFECTS and target != wants:
-                errors.append(f"{where}: a {effect} spell targets an {wants}")
+                errors.append(f"{where}: {a_or_an(effect + ' spell')} targets an {wants}")
         amount = _int(s, "amount", where, errors, 1, 5) if effect in ("harm", "heal") else 0
         pack.spells[sid] = Spell(sid, str(s.get("name") or sid), str(effect), str(target),
                                  _int(s, "range", where, errors, 1, 30),
@@ -224,7 +225,7 @@ def _map(folder: Path, pack: Pack, errors: list[str]) -> None:
     cells = []
     for row, tokens in enumerate(grid):
         if len(tokens) != width:
-            errors.append(f"map.toml: row {row + 1} has {len(tokens)} hexes; every row needs {width}")
+            errors.append(f"map.toml: row {row + 1} has {count(len(tokens), 'hex')}; every row needs {width}")
         for col, tok in enumerate(tokens):
             h = from_odd_r(col, row)
             cells.append((col, row, h))

@@ -17,7 +17,7 @@ from engine.commands import Invocation, Opt, command, group
 from engine.core import RuleError
 from engine.prompts import open_prompt
 from engine.reply import COLOR_BATTLE, COLOR_INFO, Embed, Reply, clip
-from engine.text import echo, slug
+from engine.text import count, echo, slug
 from rulesets.duel.content import load_pack
 from rulesets.duel.present.prompts import hand_reply, turn_line
 from rulesets.duel.present.replies import fight_reply, names_of, pictures, placed_reply, plain_reply
@@ -204,7 +204,7 @@ def status_reply(inv: Invocation, state) -> Reply:
             if f.effects:
                 bits.append("; ".join(f"{effect_words(e2)} ({e2.label})" for e2 in f.effects))
             if f.kind == "character" and fight.step not in ("join", "over"):
-                bits.append(f"{len(f.hand)} cards in hand" + (f", {sum(1 for p in f.placed if not p.shown)} "
+                bits.append(f"{count(len(f.hand), 'card')} in hand" + (f", {sum(1 for p in f.placed if not p.shown)} "
                                                               "face-down" if f.placed else ""))
             lines.append(f"{f.name}: " + ", ".join(bits))
         head = f"Fight {fight.no}, round {fight.round}: {STEP_WORDS.get(fight.step, fight.step)}"
@@ -225,7 +225,7 @@ def status_reply(inv: Invocation, state) -> Reply:
         e.description = ("No fight yet. Make characters with /duel character; then /duel fight monster: (see /duel "
                          "bestiary) or /duel fight rival:.")
     if state.history:
-        e.add("Fights so far", "\n".join(f"{h['no']}: {h['result']} ({h['rounds']} rounds)" for h in state.history[-5:]))
+        e.add("Fights so far", "\n".join(f"{h['no']}: {h['result']} ({count(h['rounds'], 'round')})" for h in state.history[-5:]))
     return reply
 
 
@@ -377,8 +377,8 @@ async def duel_settings(inv: Invocation, ask_minutes=None, place_hours=None) -> 
     state = await _state(inv)
     args = {k: v for k, v in {"ask_minutes": ask_minutes, "place_hours": place_hours}.items() if v is not None}
     if not args:
-        return Reply(content=f"{state.name}: questions wait {state.settings.get('ask_minutes')} minutes, placing "
-                             f"cards {state.settings.get('place_hours')} hours (0 = wait). Change them with "
+        return Reply(content=f"{state.name}: questions wait {count(state.settings.get('ask_minutes'), 'minute')}, placing "
+                             f"cards {count(state.settings.get('place_hours'), 'hour')} (0 = wait). Change them with "
                              "ask_minutes: or place_hours:.", ephemeral=True)
     return plain_reply(await inv.do("campaign.settings", args))
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from engine.packs import content_hash
 from engine.reply import Reply
+from engine.text import count
 from rulesets.duel.content import DEFAULT_PACK, list_packs, pack_dir
 
 
@@ -55,7 +56,7 @@ class DuelPresenter:
                 "/duel hand shows your cards privately; /duel status any time.")
 
     def settings_lines(self, state) -> list[tuple[str, str]]:
-        return [("ask_minutes", f"{state.settings.get('ask_minutes')} minutes to answer a join, declare or Fame "
+        return [("ask_minutes", f"{count(state.settings.get('ask_minutes'), 'minute')} to answer a join, declare or Fame "
                                 "question (change with /duel settings)"),
-                ("place_hours", f"{state.settings.get('place_hours')} hours to place cards (change with /duel "
+                ("place_hours", f"{count(state.settings.get('place_hours'), 'hour')} to place cards (change with /duel "
                                 "settings)")]

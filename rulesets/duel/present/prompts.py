@@ -22,6 +22,7 @@ from engine.components import make_id
 from engine.core import RuleError
 from engine.prompts import open_prompt, visible_options
 from engine.reply import Button, Reply, Select, clip
+from engine.text import count
 
 CLICK = "duel"
 ARG = re.compile(r"^c(\d+)\.(f\d+\.a\d+)\.([A-Za-z0-9_.-]+)$")
@@ -77,7 +78,7 @@ def turn_line(state) -> tuple[str, str | None]:
     if p.kind == "place":
         f = fight.fighters.get(f"c:{p.owner}")
         n = len(f.hand) if f else 0
-        return (f"{who}, place up to two of {name}'s {n} cards face-down: press **Choose my cards** (only you "
+        return (f"{who}, place up to two of {name}'s {count(n, 'card')} face-down: press **Choose my cards** (only you "
                 "will see your hand) or use /duel place.", p.owner)
     if p.kind == "declare":
         return (f"{who}, {name}'s Base Attack is face-up: attack with it, or take the Priority token? "
@@ -97,8 +98,8 @@ def deadline_line(state, p) -> str:
             "fame": f"{name} rerolls nothing"}[p.kind]
     if p.deadline is None:
         return "(No time-out is set: the fight waits for the answer.)"
-    span = (f"{state.settings.get('place_hours')} hours" if p.kind == "place"
-            else f"{state.settings.get('ask_minutes')} minutes")
+    span = (count(state.settings.get('place_hours'), 'hour') if p.kind == "place"
+            else count(state.settings.get('ask_minutes'), 'minute'))
     return f"⏳ Without an answer within {span} (<t:{int(p.deadline)}:R>), {what}."
 
 
@@ -120,7 +121,7 @@ def hand_reply(inv: Invocation, state, cid: int | None) -> Reply:
     f = fight.fighters.get(f"c:{inv.user_id}") if fight is not None and not fight.over else None
     if f is None:
         raise RuleError("Your character is not in a fight, so you hold no hand. /duel sheet shows your cards.")
-    lines = [f"**{f.name}'s hand** ({len(f.hand)} cards):"]
+    lines = [f"**{f.name}'s hand** ({count(len(f.hand), 'card')}):"]
     for c in f.hand:
         card = pack.cards[c]
         lines.append(f"- {card.name} (Priority {card.priority}): {card.text}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from engine.bounds import KEY, Int, Player, Text, Words
 from engine.core import RuleError
 from engine.prompts import PROMPT_ARG
+from engine.text import count
 from rulesets.duel.rules import flow
 from rulesets.duel.rules.model import F
 from rulesets.duel.rules.prompts import DEFAULTS, open_prompt
@@ -198,14 +199,14 @@ class Timeout(Handler):
         name = p.data.get("name") or "The player"
         if p.kind == "place":
             hours = int(state.settings.get("place_hours", 0) or 0)
-            c.say("timeout", f"⏰ {name} placed no card within {hours} hours, so places none this round.",
+            c.say("timeout", f"⏰ {name} placed no card within {count(hours, 'hour')}, so places none this round.",
                   player=p.owner)
             flow.place_cards(c, p.owner, [])
         else:
             minutes = int(state.settings.get("ask_minutes", 0) or 0)
             words = {"join": "stays out" if p.default == "out" else "fights",
                      "declare": "attacks with the Base Attack", "fame": "rerolls nothing"}[p.kind]
-            c.say("timeout", f"⏰ {name} did not answer within {minutes} minutes, so {words}.", player=p.owner)
+            c.say("timeout", f"⏰ {name} did not answer within {count(minutes, 'minute')}, so {words}.", player=p.owner)
             if p.kind == "join":
                 flow.answer_join(c, p.owner, p.default)
             elif p.kind == "declare":

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.bounds import CONFIRM, Text, Words
 from engine.core import Event, RuleError
 from engine.party import MAX_PARTY
-from engine.text import clean_name, echo
+from engine.text import a_or_an, clean_name, echo
 from rulesets.duel.rules.table import Handler, action, subject
 from rulesets.duel.state import Character
 
@@ -66,7 +66,7 @@ class MakeCharacter(Handler):
         if who not in state.seats:
             state.seats.append(who)
         skills = ", ".join(f"{s.capitalize()} {t}" for s, t in hero.skills.items())
-        events.append(Event("character", f"{{@player}} makes {name}, a {hero.name}: {skills}; Grit {hero.grit}, Fame "
+        events.append(Event("character", f"{{@player}} makes {name}, {a_or_an(hero.name)}: {skills}; Grit {hero.grit}, Fame "
                                           f"{hero.fame}; {len(cards)} obtained cards, {len(gear)} worn gear.",
                             {"player": who}))
         return state, events

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.text import count
+
 from rulesets.duel.effects import REGISTRY
 from rulesets.duel.rules import dice as D
 from rulesets.duel.rules.model import F, listing
@@ -15,7 +17,7 @@ KIND_WORDS = {"block": "Block", "bonus": "on rolls", "accuracy": "Accuracy", "da
 
 def lasting(rounds: int | None) -> str:
     return "for the rest of the fight" if rounds is None else ("until the round ends" if rounds == 1
-                                                                else f"for {rounds} rounds")
+                                                                else f"for {count(rounds, 'round')}")
 
 
 def effect_words(e: Effect) -> str:

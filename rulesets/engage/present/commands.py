@@ -14,6 +14,7 @@ from engine.core import RuleError
 from engine.present import say
 from engine.prompts import answer
 from engine.reply import COLOR_BATTLE, COLOR_INFO, Embed, Picture, Reply, clip
+from engine.text import count
 from rulesets.engage.content import load_pack
 from rulesets.engage.present.prompts import ARG, CLICK, OLD, STALE, _not_yours, attach
 from rulesets.engage.present.view import map_view, player_name
@@ -106,8 +107,8 @@ async def mini_settings(inv: Invocation, points=None, rounds=None, intercept_min
             if v is not None}
     if not args:
         s = state.settings
-        return Reply(content=f"{state.name}: {s.get('points')} points a side, {s.get('rounds')} rounds, "
-                             f"{s.get('intercept_minutes')} minutes to answer an intercept question (0: no time-out). "
+        return Reply(content=f"{state.name}: {count(s.get('points'), 'point')} a side, {count(s.get('rounds'), 'round')}, "
+                             f"{count(s.get('intercept_minutes'), 'minute')} to answer an intercept question (0: no time-out). "
                              "Change them with points:, rounds: or intercept_minutes:.", ephemeral=True)
     if "points" in args and state.phase != "muster":
         raise RuleError("The points limit only matters while units are fielded: it can't change after /mini start.")

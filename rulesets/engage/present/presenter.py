@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from engine.packs import content_hash
 from engine.reply import Reply
+from engine.text import count
 from rulesets.engage.content import DEFAULT_PACK, list_packs, pack_dir
 
 
@@ -54,7 +55,7 @@ class EngagePresenter:
                 "the other player answers /mini intercept. /mini status, /mini map and /mini units any time.")
 
     def settings_lines(self, state) -> list[tuple[str, str]]:
-        return [("points", f"{state.settings.get('points')} points a side (change with /mini settings)"),
-                ("rounds", f"{state.settings.get('rounds')} rounds (change with /mini settings)"),
-                ("intercept_minutes", f"{state.settings.get('intercept_minutes')} minutes to answer an intercept "
+        return [("points", f"{count(state.settings.get('points'), 'point')} a side (change with /mini settings)"),
+                ("rounds", f"{count(state.settings.get('rounds'), 'round')} (change with /mini settings)"),
+                ("intercept_minutes", f"{count(state.settings.get('intercept_minutes'), 'minute')} to answer an intercept "
                                       "question, 0 = no time-out (change with /mini settings)")]

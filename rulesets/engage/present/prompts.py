@@ -18,6 +18,7 @@ from engine.commands import Invocation
 from engine.components import make_id
 from engine.prompts import open_prompt
 from engine.reply import Button, Reply, Select, clip
+from engine.text import count
 
 log = logging.getLogger("hexpost.prompts")
 CLICK = "mii"
@@ -51,7 +52,7 @@ def show(inv: Invocation, prompt, cid: int, reply: Reply, state) -> None:
                                 "Intercept with…", options, 1, 1))
     minutes = (state.pending or {}).get("minutes")
     if prompt.deadline is not None:
-        line = (f"⏳ Without an answer within {minutes} minutes (<t:{int(prompt.deadline)}:R>), no unit intercepts "
+        line = (f"⏳ Without an answer within {count(minutes, 'minute')} (<t:{int(prompt.deadline)}:R>), no unit intercepts "
                 "and the engage goes on.")
     else:
         line = "(No time-out is set: the engage waits for the answer.)"

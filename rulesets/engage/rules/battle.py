@@ -7,7 +7,7 @@ from engine.bounds import KEY, Flag, OneHex, Text, Words
 from engine.core import Event, RuleError, strong
 from engine.hexes import Hex, distance
 from engine.prompts import Option, Prompt
-from engine.text import echo, slug
+from engine.text import count, echo, slug
 from rulesets.engage.board import search
 from rulesets.engage.rules import core as C
 from rulesets.engage.rules import engage as E
@@ -71,7 +71,7 @@ def _after(state, ctx, events) -> None:
 @action
 class Engage(Handler):
     type = "mini.engage"
-    summary = "Engage: declare a unit, its target(s) and its Jump Down checks; then distance, path, intercept."
+    summary = "Engage: declare a unit, its targets and its Jump Down checks; then distance, path, intercept."
     args = {"unit": Text(), "target": Text(), "jump": Flag(), "path": Text()}  # a path of at most ~50 hexes
 
     def apply(self, state, action, ctx):
@@ -207,7 +207,7 @@ class InterceptTimeout(Handler):
         p = state.pending
         if p is None or action.args.get("ask") != p["id"]:
             raise RuleError("That intercept question was already answered; nothing timed out.")
-        events = [Event("timeout", "⏰ {@owner} did not answer within " + f"{p.get('minutes')} minutes: no unit "
+        events = [Event("timeout", "⏰ {@owner} did not answer within " + f"{count(p.get('minutes'), 'minute')}: no unit "
                                    "intercepts.", {"owner": p["owner"]})]
         E.resolve(state, ctx.pack_for(state), ctx.board_for(state), ctx.dice, events, None)
         return state, events
@@ -349,7 +349,7 @@ class Cast(Handler):
                 back = min(spell.amount, target.damage)
                 target.damage -= back
                 left = pack.unit(target.type).wounds - target.damage
-                events.append(Event("heal", f"{C.label(target)} gets back {back} wound{'s' if back != 1 else ''}: "
+                events.append(Event("heal", f"{C.label(target)} gets back {count(back, 'wound')}: "
                                             f"{left} of {pack.unit(target.type).wounds}.", {"unit": target.id}))
             elif spell.effect == "steady":
                 del target.conditions["staggered"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from engine.core import Dice, Event, RuleError, strong
 from engine.hexes import Hex
+from engine.text import count
 from rulesets.engage.board import Board
 from rulesets.engage.content import half_inches
 from rulesets.engage.state import TURN_PHASES, Game, Unit
@@ -124,7 +125,7 @@ def hurt(state: Game, pack, u: Unit, amount: int, events: list[Event], cause: st
     wounds = pack.unit(u.type).wounds
     u.damage = min(wounds, u.damage + amount)
     left = wounds - u.damage
-    events.append(Event("wound", f"{label(u)} loses {amount} wound{'s' if amount != 1 else ''} ({cause}): "
+    events.append(Event("wound", f"{label(u)} loses {count(amount, 'wound')} ({cause}): "
                                  f"{left} of {wounds} left.", {"unit": u.id, "amount": amount, "left": left}))
     if u.damage >= wounds:
         take_out(state, u, events)
@@ -482,12 +483,12 @@ def finish_on_points(state: Game, pack, events: list[Event], rounds: int) -> Non
     top = [o for o, v in left.items() if v == best]
     text = ", ".join(f"{{@p{i}}} {v}" for i, v in enumerate(left.values()))
     data = {f"p{i}": o for i, o in enumerate(left)}
-    reason = f"after {rounds} rounds it keeps the most points of units standing ({text})"
+    reason = f"after {count(rounds, 'round')} it keeps the most points of units standing ({text})"
     if len(top) == 1:
         finish(state, events, top[0], reason)
         events[-1].data.update(data)
     else:
-        finish(state, events, None, f"after {rounds} rounds both keep the same points of units standing ({text})")
+        finish(state, events, None, f"after {count(rounds, 'round')} both keep the same points of units standing ({text})")
         events[-1].data.update(data)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.bounds import OneHex, Text
 from engine.core import Event, RuleError, strong
 from engine.hexes import Hex
-from engine.text import clean_name, echo, slug
+from engine.text import a_or_an, clean_name, count, echo, slug
 from rulesets.engage.rules.core import advance, begin_turn, label
 from rulesets.engage.rules.table import Handler, action, subject
 from rulesets.engage.state import SIDES, Side, Unit
@@ -80,7 +80,7 @@ class Field(Handler):
         used = points_used(state, pack, who)
         t = pack.unit(type_id)
         if used + t.points > limit:
-            raise RuleError(f"A {t.name} costs {t.points} points; you have fielded {used} of {limit}. Pick a "
+            raise RuleError(f"A{a_or_an(t.name)[1:]} costs {count(t.points, 'point')}; you have fielded {used} of {limit}. Pick a "
                             "cheaper unit, or take one back with /mini remove.")
         zone = pack.map.zones[side.letter]
         if action.args.get("at"):
@@ -119,9 +119,9 @@ class Field(Handler):
         unit = Unit(id=uid, owner=who, type=type_id, name=label_, hex=(h.q, h.r))
         state.units[uid] = unit
         side.units.append(uid)
-        kind = "" if label_ == t.name else f", a {t.name},"
+        kind = "" if label_ == t.name else f", {a_or_an(t.name)},"
         events.append(Event("field", "{@player} fields " + f"{label(unit)}{kind} on {h}: "
-                                     f"{used + t.points} of {limit} points.", {"player": who, "unit": uid}))
+                                     f"{used + t.points} of {count(limit, 'point')}.", {"player": who, "unit": uid}))
         return state, events
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from engine import party
 from engine.bounds import NEW_CAMPAIGN
 from engine.core import Event
-from engine.text import clean_name
+from engine.text import clean_name, count
 from rulesets.engage.rules.engage import DEFAULT_INTERCEPT_MINUTES
 from rulesets.engage.rules.table import TABLE, Handler, action
 from rulesets.engage.state import RULES, Game
@@ -43,8 +43,8 @@ class NewGame(Handler):
                     settings=party.default_settings() | {"points": pack.points, "rounds": pack.rounds,
                                                           "intercept_minutes": DEFAULT_INTERCEPT_MINUTES})
         return game, [Event("campaign-opened",
-                            f"Engage game {game.name} opened on {pack.map.name} ({pack.title} pack: {pack.points} "
-                            f"points a side, {pack.rounds} rounds). {{@leader}} leads.", {"leader": game.leader})]
+                            f"Engage game {game.name} opened on {pack.map.name} ({pack.title} pack: {count(pack.points, 'point')} "
+                            f"a side, {count(pack.rounds, 'round')}). {{@leader}} leads.", {"leader": game.leader})]
 
 
 def _busy(state) -> str | None:

@@ -6,6 +6,8 @@
 """
 from __future__ import annotations
 
+from engine.text import a_or_an
+
 from rulesets.tes.content.overland import CardChoice, OverlandCard
 from rulesets.tes.day_state import Encounter
 from rulesets.tes.outcomes.context import DayCtx
@@ -30,7 +32,7 @@ def unmet(c: DayCtx, choice: CardChoice) -> str | None:
     if "item" in need:
         if not any(c.pack.items[i].subtype == need["item"] for a in advs for i in a.ready + a.pack
                    if i in c.pack.items):
-            return f"needs an adventurer carrying a {need['item']} item"
+            return f"needs an adventurer carrying {a_or_an(need['item'] + ' item')}"
     return None
 
 

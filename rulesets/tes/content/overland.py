@@ -22,6 +22,7 @@ from typing import Any
 
 from engine import hexes
 from engine.effects import Field, Registry, one_of
+from engine.text import a_or_an, count
 from rulesets.tes.content.reader import ID_RE, _Entry, _entries, _read_toml, _show
 from rulesets.tes.content.records import Hex
 
@@ -285,8 +286,8 @@ def load_overland(folder: Path, errors: list[str], *, lines: dict, items: dict, 
                 errors.append(f'{_card_file(c, provinces)}, card "{c.id}": names delve "{c.delve}", which no '
                               "encounters file defines")
             elif getattr(found, "mode", "") != "delve":
-                errors.append(f'{_card_file(c, provinces)}, card "{c.id}": delve "{c.delve}" is a '
-                              f'{getattr(found, "mode", "?")} encounter, not a delve')
+                errors.append(f'{_card_file(c, provinces)}, card "{c.id}": delve "{c.delve}" is '
+                              f'{a_or_an(getattr(found, "mode", "?") + " encounter")}, not a delve')
     return icons, cards, provinces, more
 
 
@@ -516,7 +517,7 @@ def _load_province(folder: Path, rel_dir: str, errors: list[str], icons: dict, c
             elif mark:
                 me.err(f'row {r + 1} has an unknown mark "{mark}" (use P, C, U or a town digit 1-9)')
     if drawing and len(cells) < 7:
-        me.err(f"draws only {len(cells)} hexes; an overland map needs more room than that")
+        me.err(f"draws only {count(len(cells), 'hex')}; an overland map needs more room than that")
     for t in towns.values():
         if not any(f == ("town", t.id) for f in features.values()):
             errors.append(f"{_in(rel_dir, 'gazetteer.toml')}, town \"{t.id}\": its mark {t.mark} is not on the map")

@@ -6,6 +6,7 @@ from engine.actions import Handler
 from engine.bounds import KEY, Flag, Hexes, Int, Numbers, OneHex, OneOf, Text, Words
 from engine.core import Event, RuleError
 from engine.hexes import Hex
+from engine.text import count
 from rulesets.tes import args as args_
 from rulesets.tes.cards import resolve as cards
 from rulesets.tes.cards import social
@@ -229,7 +230,7 @@ class Settings(Handler):
         if not 0 <= hours <= MAX_DAY_HOURS:
             raise RuleError(f"`hours:` is a whole number from 0 (wait) to {MAX_DAY_HOURS}.")
         state.settings["day_hours"] = hours
-        words = "wait for their answers" if hours == 0 else f"wait {hours} hours, then apply their defaults"
+        words = "wait for their answers" if hours == 0 else f"wait {count(hours, 'hour')}, then apply their defaults"
         return state, [Event("setting", f"Questions of the day now {words} (from the next question on).",
                              {"hours": hours})]
 

@@ -11,7 +11,7 @@ between pack and ready slots (``/item ready``, ``/item stow``).  A party that sk
 from __future__ import annotations
 
 from engine.core import RuleError
-from engine.text import slug
+from engine.text import a_or_an, count, slug
 from rulesets.tes.battle import items
 from rulesets.tes.battle.inventory import find, lose
 from rulesets.tes.outcomes.asks import answered, close, open_ask
@@ -76,8 +76,8 @@ def take(c: DayCtx, owner: str, positions=None, item=None, use=False, skip=False
                 lose(c, owner, discarded)
         else:
             if use:
-                raise RuleError(f"Only a consumable resolves when it is discarded to rest; {it.name} is a "
-                                f"{it.subtype}. Leave `use:` out.")
+                raise RuleError(f"Only a consumable resolves when it is discarded to rest; {it.name} is "
+                                f"{a_or_an(it.subtype)}. Leave `use:` out.")
             lose(c, owner, discarded)
             c.say("rest", f"{adv.name} discards {it.name} to rest.", player=owner, item=discarded)
     removed = [adv.cooldown[i] for i in chosen]  # a skill die is recovered; fatigue and status go back
@@ -159,7 +159,7 @@ def trade(c: DayCtx, owner: str, item, to) -> None:
     if it.subtype == "pet" and card in adv.ready:
         raise RuleError(f"{it.name} is a pet in a ready slot; it stays with {adv.name}.")
     if len(other.ready) + len(other.pack) >= c.pack.mat.inventory_max:
-        raise RuleError(f"{other.name}'s inventory is full ({c.pack.mat.inventory_max} cards).")
+        raise RuleError(f"{other.name}'s inventory is full ({count(c.pack.mat.inventory_max, 'card')}).")
     for where in (adv.ready, adv.pack):
         if card in where:
             where.remove(card)

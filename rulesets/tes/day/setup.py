@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from engine.core import RuleError, strong
+from engine.text import count
 from rulesets.tes.content.overland import DECK_TYPES, GENERAL
 from rulesets.tes.day_state import Deck, Session, Token
 from rulesets.tes.outcomes import decks
@@ -58,7 +59,7 @@ def start(c: DayCtx, province_id: str | None, stacked: list[str] | None = None) 
         own = list(prov.cards.get(kind, ()))
         s.decks[kind] = Deck(pool=chosen + own)
         c.say("setup", f"The {kind} deck: {len(chosen)} of {len(general)} general cards and the province's "
-                       f"{len(own)}, shuffled ({len(chosen) + len(own)} cards).", deck=kind)
+                       f"{len(own)}, shuffled ({count(len(chosen) + len(own), 'card')}).", deck=kind)
     delve = getattr(pack, "delve_cards", None) or {}
     delve_ids = sorted(k for k, card in delve.items()  # general cards and the province's, its special ones out
                        if getattr(card, "province", None) in (None, "", prov.code) and not getattr(card, "special", False))
@@ -66,15 +67,15 @@ def start(c: DayCtx, province_id: str | None, stacked: list[str] | None = None) 
     side = sorted((getattr(pack, "side_quests", None) or {}).keys())
     s.decks["side-quest"] = Deck(pool=side)
     if delve_ids or side:
-        c.say("setup", f"The delve deck: {len(delve_ids)} cards (special cards removed); the side-quest deck: "
-                       f"{len(side)} cards.")
+        c.say("setup", f"The delve deck: {count(len(delve_ids), 'card')} (special cards removed); the side-quest deck: "
+                       f"{count(len(side), 'card')}.")
     # bags
     bags = {"1/5": set(), "10/20": set()}
     for e in pack.enemies.values():
         if e.quest_unit or getattr(e, "province", None) not in (None, "", prov.code):
             continue
         bags.setdefault(e.bag, set()).add(e.chip)
-    c.say("setup", f"Enemy bags for {prov.code}: {len(bags['1/5'])} chips in the level 1/5 bag, "
+    c.say("setup", f"Enemy bags for {prov.code}: {count(len(bags['1/5']), 'chip')} in the level 1/5 bag, "
                    f"{len(bags['10/20'])} in the level 10/20 bag (chips of other provinces stay in the box).")
     # trainer bag
     bag: list[str] = []

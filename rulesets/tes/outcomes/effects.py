@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.effects import Field, Primitive, amount as _amount, boolean, one_of, text as _text
+from engine.text import count
 from rulesets.tes.battle import track
 from rulesets.tes.battle.items import gain as gain_item
 from rulesets.tes.battle.inventory import deck as item_deck
@@ -349,7 +350,7 @@ class Movement(PartyEffect):
         return _n(eff)
 
     def describe(self, eff: dict) -> str:
-        return f"move {_n(eff)} extra hexes tomorrow"
+        return f"move {count(_n(eff), 'extra hex', 'extra hexes')} tomorrow"
 
 
 @register

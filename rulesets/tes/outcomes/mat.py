@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.core import RuleError
+from engine.text import a_or_an
 from rulesets.tes.state import Adventurer, Slot
 
 LINE_TOKENS = 2  # circular tokens of each skill line (docs/rules-notes.md, component limits)
@@ -141,7 +142,7 @@ def buy(state, adv: Adventurer, pack, key: str) -> tuple[int, str]:
         adv.next_die += 1
         adv.dice[die_id] = {"type": die.id, "line": die.line, "level": die.level}
         adv.rows[row_i].squares[idx] = {"die": die_id}
-        words = f"adds a {die.name} die (level {die.level}) to {pack.lines[die.line].name}"
+        words = f"adds {a_or_an(die.name + ' die')} (level {die.level}) to {pack.lines[die.line].name}"
     elif key == "cooldown":
         adv.cooldown_stat += 1
         words = f"raises the Cooldown stat to {adv.cooldown_stat}"
@@ -237,7 +238,7 @@ def untrain(adv: Adventurer, pack, key: str) -> str:
         line = adv.dice[die_id]["line"]
         _remove_die(adv, die_id)
         _slide(adv, "line", line)
-        return f"untrains a {offer.label[4:]}"
+        return f"untrains {a_or_an(offer.label[4:])}"
     # a skill line (or the Magicka stat) with all its squares
     ident = key[5:]
     kind = "stat" if ident == "magicka" else "line"

@@ -15,6 +15,7 @@ from typing import Callable
 
 from engine.core import RuleError
 from engine.hexes import Hex, path_is_legal
+from engine.text import a_or_an, count
 from rulesets.tes.battle import track
 from rulesets.tes.day_state import Deck, Encounter
 from rulesets.tes.outcomes import decks
@@ -53,7 +54,7 @@ def check_route(c: DayCtx, path: list[Hex]) -> None:
     ok, why = path_is_legal(here(s), path, open_, max_steps=free + extra)
     if not ok:
         if "allowed" in why:
-            why = (f"That route is {len(path)} hexes long; today the party moves {free} "
+            why = (f"That route is {count(len(path), 'hex')} long; today the party moves {free} "
                    f"{'hex' if free == 1 else 'hexes'} and at most {extra} more with fatigue movement.")
         raise RuleError(why)
 
@@ -69,7 +70,7 @@ def move(c: DayCtx, path: list[Hex]) -> None:
         if i > free:
             full = [c.adv(o).name for o in c.standing() if len(c.adv(o).cooldown) >= c.track_size]
             if full:
-                raise RuleError(f"The party must stop after {i - 1} hexes: {', '.join(full)}'s cooldown track "
+                raise RuleError(f"The party must stop after {count(i - 1, 'hex')}: {', '.join(full)}'s cooldown track "
                                 "is full, so no more fatigue movement.")
             notes: list[str] = []
             for o in c.standing():
@@ -132,9 +133,9 @@ def trigger(c: DayCtx, moved: bool) -> Encounter:
         s.effect_card, s.effect_drawn = card, False  # set aside for the End of Day's province effect
     if kind != "unstable":
         c.say("trigger", f"{'🕊️' if kind == 'peaceful' else '⚔️'} The party stops at {place_name(prov, h)} and "
-                         f"draws a {deck_type} card: {{*{oc.name}*}} ({oc.label}).", card=card)
+                         f"draws {a_or_an(deck_type + ' card')}: {{*{oc.name}*}} ({oc.label}).", card=card)
     else:
-        c.say("trigger", f"The party draws a {deck_type} card: {{*{oc.name}*}} ({oc.label}).", card=card)
+        c.say("trigger", f"The party draws {a_or_an(deck_type + ' card')}: {{*{oc.name}*}} ({oc.label}).", card=card)
     return enc
 
 

@@ -22,7 +22,7 @@ from rulesets.tes.battle_state import Battle
 from rulesets.tes.rules.adjust import Adjust
 from rulesets.tes.rules.battle import Drop, Start
 from rulesets.tes import args as args_
-from engine.text import count, slug
+from engine.text import a_or_an, count, slug
 from engine.present import say
 
 LOG_LINES = 6
@@ -136,7 +136,7 @@ def lockpick_view(state) -> dict[str, Any] | None:
         return None
     adv = state.adventurers.get(lp.owner)
     result = match(list(lp.code), list(lp.keys), list(lp.locked), list(lp.dice))
-    return {"title": f"{adv.name if adv else 'An adventurer'} picks the lock of a {lp.deck} cache",
+    return {"title": f"{adv.name if adv else 'An adventurer'} picks the lock of {a_or_an(lp.deck + ' cache')}",
             "code": list(lp.code), "keys": list(lp.keys), "dice": list(lp.dice),
             "matched": {str(k): v for k, v in result["matched"].items()},
             "locked": list(result["locked"]), "attempt": lp.attempt, "attempts": lp.attempts,

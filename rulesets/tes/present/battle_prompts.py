@@ -128,7 +128,7 @@ def _deadline_line(prompt, reply: Reply, state) -> None:
         what = "the default applies" if prompt.kind == "choice" else \
             f"placement {prompt.default} (it keeps the most hexes explorable) is used"
         if prompt.deadline is not None and minutes > 0:
-            line = f"⏳ Without an answer within {minutes} minutes (<t:{int(prompt.deadline)}:R>), {what}."
+            line = f"⏳ Without an answer within {count(minutes, 'minute')} (<t:{int(prompt.deadline)}:R>), {what}."
         else:
             line = f"(No time-out is set: the battle waits for the answer. Without one, {what}.)"
         if prompt.kind == "choice":

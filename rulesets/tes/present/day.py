@@ -314,7 +314,7 @@ def _words(text: str) -> list[str]:
 @command("town visit", "Use one of your 2 town actions: shop, trainer, inn, alchemy or square.",
          Opt("feature", str, "shop, trainer, inn, alchemy, square (kiosk and board come with quests)", required=True,
              choices=("shop", "trainer", "inn", "alchemy", "square", "kiosk", "board")),
-         Opt("item", str, "Shop: the card(s) to take, comma separated; alchemy: the potion to refresh"),
+         Opt("item", str, "Shop: the cards to take, comma separated; alchemy: the potion to refresh"),
          Opt("line", str, "Trainer: the skill line (or magicka)"),
          Opt("slot", str, "Trainer: the circular slot, e.g. 4R (default: the first open one)"),
          PLAYER, renders=True)

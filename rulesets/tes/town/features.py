@@ -6,7 +6,7 @@ nothing (the action is not spent).
 from __future__ import annotations
 
 from engine.core import RuleError
-from engine.text import slug
+from engine.text import count, slug
 from rulesets.tes.battle.items import gain
 from rulesets.tes.content.overland import FEATURE_NAMES
 from rulesets.tes.day_state import TownVisit
@@ -60,7 +60,7 @@ def _shop(c, owner, visit, town, args) -> None:
         raise RuleError(f"A shop action at {town.name} takes {town.shop_takes} "
                         f"{'card' if town.shop_takes == 1 else 'cards'}.")
     if len(want) < town.shop_takes and len(visit.shop) >= town.shop_takes:
-        raise RuleError(f"A shop action at {town.name} takes {town.shop_takes} cards: name them all, "
+        raise RuleError(f"A shop action at {town.name} takes {count(town.shop_takes, 'card')}: name them all, "
                         "comma separated (the shop's rule).")
     picked = []
     for w in want:
