@@ -236,3 +236,16 @@ def test_the_initiative_view_of_a_round_without_a_tie_has_no_roll_off():
     s, ev = skirmish_start()
     view = initiative_view(s, names_of(None), ev)
     assert view["rolloffs"] == [] and view["first"] == "Lena"
+
+
+def test_the_lockpick_picture_names_what_is_picked_a_cache_a_trap_or_a_cage():
+    """A trap's or a cage's check has no item deck: its title names what it opens, never "a  cache"."""
+    from battle_helpers import run
+    from test_battle_lockpick import _at_cache
+
+    s, _ = _at_cache()
+    s, _ = run(s, "battle.lockpick", "S", {}, forced=[1, 2, 3])
+    assert lockpick_view(s)["title"] == "Shannon picks the lock of a common cache"
+    for kind, words in (("trap", "Shannon picks the lock of a trap's mechanism"), ("cage", "Shannon picks the lock of a cage")):
+        s.battle.lockpick.kind, s.battle.lockpick.deck = kind, ""
+        assert lockpick_view(s)["title"] == words

@@ -136,7 +136,9 @@ def lockpick_view(state) -> dict[str, Any] | None:
         return None
     adv = state.adventurers.get(lp.owner)
     result = match(list(lp.code), list(lp.keys), list(lp.locked), list(lp.dice))
-    return {"title": f"{adv.name if adv else 'An adventurer'} picks the lock of {a_or_an(lp.deck + ' cache')}",
+    who = adv.name if adv else "An adventurer"
+    what = {"trap": "a trap's mechanism", "cage": "a cage"}.get(lp.kind) or a_or_an(f"{lp.deck} cache".strip())
+    return {"title": f"{who} picks the lock of {what}",
             "code": list(lp.code), "keys": list(lp.keys), "dice": list(lp.dice),
             "matched": {str(k): v for k, v in result["matched"].items()},
             "locked": list(result["locked"]), "attempt": lp.attempt, "attempts": lp.attempts,
