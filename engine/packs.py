@@ -85,3 +85,20 @@ class Packs:
 
     def list(self) -> list[str]:
         return sorted(p.name for p in self.root.iterdir() if p.is_dir() and self._is_pack(p, self.marks))
+
+
+class PackPresenter:
+    """The part of a ruleset's presenter (``engine.rulesets.RulesetPresenter``) that names its packs: which are
+    installed, the default, and a pack's version as ``/campaign new`` records it.  ``PACKS`` is the ruleset's."""
+
+    PACKS: Packs
+
+    @property
+    def default_pack(self) -> str:
+        return self.PACKS.default
+
+    def packs(self) -> list[str]:
+        return self.PACKS.list()
+
+    def pack_version(self, pack_id: str) -> str:
+        return content_hash(self.PACKS.dir(pack_id))

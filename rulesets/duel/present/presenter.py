@@ -1,20 +1,14 @@
 """What the shared campaign commands ask of a duel campaign (engine.rulesets.RulesetPresenter)."""
 from __future__ import annotations
 
-from engine.packs import content_hash
+from engine.packs import PackPresenter
 from engine.reply import Reply
 from engine.text import count
-from rulesets.duel.content import DEFAULT_PACK, list_packs, pack_dir
+from rulesets.duel.content import PACKS
 
 
-class DuelPresenter:
-    default_pack = DEFAULT_PACK
-
-    def packs(self) -> list[str]:
-        return list_packs()
-
-    def pack_version(self, pack_id: str) -> str:
-        return content_hash(pack_dir(pack_id))
+class DuelPresenter(PackPresenter):
+    PACKS = PACKS
 
     def new_campaign_next(self) -> str:
         return ("Each player makes a character with /duel character hero: name: (see /duel heroes). Then call a "

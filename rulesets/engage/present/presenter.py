@@ -1,20 +1,14 @@
 """What the shared campaign commands ask of an engage game (engine.rulesets.RulesetPresenter)."""
 from __future__ import annotations
 
-from engine.packs import content_hash
+from engine.packs import PackPresenter
 from engine.reply import Reply
 from engine.text import count
-from rulesets.engage.content import DEFAULT_PACK, list_packs, pack_dir
+from rulesets.engage.content import PACKS
 
 
-class EngagePresenter:
-    default_pack = DEFAULT_PACK
-
-    def packs(self) -> list[str]:
-        return list_packs()
-
-    def pack_version(self, pack_id: str) -> str:
-        return content_hash(pack_dir(pack_id))
+class EngagePresenter(PackPresenter):
+    PACKS = PACKS
 
     def new_campaign_next(self) -> str:
         return ("Two players field units with /mini field (see /mini units; the first unit joins you to the game); "

@@ -1,19 +1,13 @@
 """What the shared campaign commands ask of a skirmish (engine.rulesets.RulesetPresenter)."""
 from __future__ import annotations
 
-from engine.packs import content_hash
+from engine.packs import PackPresenter
 from engine.reply import Reply
-from rulesets.skirmish.content import DEFAULT_PACK, list_packs, pack_dir
+from rulesets.skirmish.content import PACKS
 
 
-class SkirmishPresenter:
-    default_pack = DEFAULT_PACK
-
-    def packs(self) -> list[str]:
-        return list_packs()
-
-    def pack_version(self, pack_id: str) -> str:
-        return content_hash(pack_dir(pack_id))
+class SkirmishPresenter(PackPresenter):
+    PACKS = PACKS
 
     def new_campaign_next(self) -> str:
         return ("Each player picks a warband with /skirmish warband (see /skirmish fighters), recruits with "
