@@ -38,7 +38,7 @@ async def store(tmp_path):
 async def test_the_old_database_opens_with_no_session_and_its_rules(store):
     service = CampaignService(store)
     marsh = await service.campaign("marsh")
-    assert marsh.days is None and marsh.rules == 2 and marsh.to_dict()["schema"] == SCHEMA == 4
+    assert marsh.days is None and marsh.rules == 2 and marsh.to_dict()["schema"] == SCHEMA == 5
     assert marsh.last_battle.outcome == "retreat"
     fight = await service.campaign("fight")
     assert fight.battle is not None and fight.days is None

@@ -93,6 +93,7 @@ class CardChoice:
     requires: dict[str, Any] = field(default_factory=dict)
     check: SocialCheck | None = None
     manual: bool = False
+    next: str | None = None  # a guild quest step's choice: the step it leads to (rulesets.tes.content.quests)
 
 
 @dataclass(frozen=True)
@@ -360,12 +361,13 @@ def _load_cards(folder: Path, rel: str, kind: str, code: str, errors: list[str],
     return ids
 
 
-_REQUIRES = ("tenacity", "hp", "line", "item")
+_REQUIRES = ("tenacity", "hp", "line", "item", "keyword")
 
 
-def _choice(ce: _Entry, number: int, lines: dict) -> CardChoice | None:
+def _choice(ce: _Entry, number: int, lines: dict, *, steps: bool = False) -> CardChoice | None:
+    """A card's choice; ``steps``: a guild quest step's, which may name the step it leads to (``next``)."""
     ce.unknown_keys(["title", "outcome", "unstable", "xp", "text", "effects", "failed", "requires", "check",
-                     "manual"])
+                     "manual"] + (["next"] if steps else []))
     title = ce.text("title")
     outcome = ce.choice("outcome", OUTCOMES, "peaceful")
     unstable = ce.bool("unstable", False)
@@ -393,6 +395,8 @@ def _choice(ce: _Entry, number: int, lines: dict) -> CardChoice | None:
             from rulesets.tes.content.schema import ITEM_SUBTYPES
 
             requires["item"] = re_.choice("item", ITEM_SUBTYPES)
+        if re_.has("keyword"):
+            requires["keyword"] = re_.text("keyword")  # checked against keywords.toml by the quests' loader
         if not requires and re_.ok:
             re_.err(f"names no requirement (use {', '.join(_REQUIRES)})")
         if not re_.ok:
@@ -423,7 +427,7 @@ def _choice(ce: _Entry, number: int, lines: dict) -> CardChoice | None:
     if not effects and not manual and outcome == "peaceful" and not text:
         manual = True
     return CardChoice(number, title, outcome or "peaceful", unstable, xp, text, effects, failed, requires, check,
-                      manual)
+                      manual, ce.opt_text("next") if steps else None)
 
 
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")

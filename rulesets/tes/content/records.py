@@ -378,6 +378,9 @@ class Pack:
     overland_icons: dict[str, Any] = field(default_factory=dict)
     overland_cards: dict[str, Any] = field(default_factory=dict)
     provinces: dict[str, Any] = field(default_factory=dict)
+    # the campaign (rulesets.tes.content.quests.Campaign): guild cards, keywords, side quests, guild quests and
+    # endgames; a pack without them plays sessions without quests
+    campaign: Any = None
 
     def die(self, die_id: str) -> DieType:
         for line in self.lines.values():

@@ -16,6 +16,7 @@ from rulesets.tes.day import flow as day_flow
 from rulesets.tes.day.prompts import open_prompt as day_prompt
 from rulesets.tes.day.prompts import prompt_id
 from rulesets.tes.outcomes.context import DayCtx
+from rulesets.tes.quest import effects as _quest_effects  # noqa: F401 - the quests' effect primitives register
 from rulesets.tes.reward import actions as _reward
 from rulesets.tes.rules.battle_prompts import open_prompt as battle_prompt
 from rulesets.tes.rules.table import TURN_HOOKS, action
