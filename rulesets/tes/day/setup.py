@@ -63,7 +63,8 @@ def start(c: DayCtx, province_id: str | None, stacked: list[str] | None = None) 
     delve_ids = sorted(k for k, card in delve.items()
                        if getattr(card, "code", GENERAL) in (GENERAL, prov.code))
     s.decks["delve"] = Deck(pool=delve_ids)
-    side = sorted((getattr(pack, "side_quests", None) or {}).keys())
+    camp = getattr(pack, "campaign", None)
+    side = sorted(camp.side_quests) if camp is not None else []
     s.decks["side-quest"] = Deck(pool=side)
     if delve_ids or side:
         c.say("setup", f"The delve deck: {len(delve_ids)} cards (special cards removed); the side-quest deck: "

@@ -14,6 +14,9 @@ from rulesets.tes.outcomes.context import DayCtx, day_ctx
 
 #: the day's driver (``rulesets.tes.day.flow.advance``), registered when that module is imported
 DRIVER: list[Callable[[DayCtx], None]] = []
+#: what runs after an action ended a battle outside the battle actions (the guild assist's answer): the rules
+#: layer's hand-over of a card's battle to the day (``rulesets.tes.rules.days.after_battle``)
+AFTER_BATTLE: list[Callable] = []
 
 
 def drive(c: DayCtx) -> None:
