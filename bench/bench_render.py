@@ -25,6 +25,8 @@ from render.samples import (  # noqa: E402
     skirmish_map_view, example_overland_view,
 )
 
+from render import delve as delve_pictures  # noqa: E402
+
 GOALS = {"map": 2.5, "mat": 3.0}
 
 
@@ -102,6 +104,50 @@ def mat_views(n: int) -> list[dict]:
     return out
 
 
+def grown_delve_view(tiles: int = 8, seed: int = 1) -> dict:
+    """The map view of a delve grown to ``tiles`` tiles (the rules' own exploration, every choice its first option,
+    every tile where it is suggested), as the bot posts it."""
+    from engine.actions import Ctx as ActionCtx  # noqa: F401
+    from engine.core import Action, Dice
+    from rulesets.tes import rules
+    from rulesets.tes.battle import delve
+    from rulesets.tes.battle.model import Ctx
+    from rulesets.tes.content import load_pack
+    from rulesets.tes.present.battle import map_view
+    from rulesets.tes.state import RULES
+
+    pack = load_pack("starter")
+
+    def act(state, kind, actor, args):
+        return rules.execute(state, Action(kind, actor, args), rules.dice_for(state)).state
+
+    s = act(None, "campaign.new", "S", {"name": "Bench", "difficulty": "adept", "pack": "starter", "channel_id": "c",
+                                         "guild_id": "g", "seed": seed, "pack_version": pack.content_hash,
+                                         "rules": RULES})
+    s = act(s, "adventurer.create", "S", {"name": "Shannon", "race": "argonian", "line": "one-hand-and-shield"})
+    s = act(s, "campaign.join", "R", {})
+    s = act(s, "adventurer.create", "R", {"name": "Ryan", "race": "dark-elf", "line": "destruction-staff"})
+    s.xp_dial = 4
+    s = act(s, "battle.start", "S", {"encounter": "brinehollow-caves", "hexes": {"S": "1,0", "R": "1,1"}})
+    b = s.battle
+    b.delve.required = 9
+    c = Ctx(s, pack, Dice(seed=seed))
+    for i in range(60):
+        open_ = delve.explorable(c)
+        if len(b.delve.numbers) >= tiles or not open_:
+            break
+        at = open_[i % len(open_)]
+        if c.occupant(at) is None:
+            c.unit("a:S").q, c.unit("a:S").r = at.q, at.r
+        delve.start_exploration(c, "S", at, "explores", 0, False)
+        while b.choices:
+            delve.choose(c, b.choices[0].owner, 1)
+        if b.delve.exploring is not None:
+            delve.choose_place(c, "S", None)
+    b.delve.required = max(3, b.delve.drawn + 1)
+    return map_view(s, pack)
+
+
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 30
     # fonts and palettes loaded once, as in a bot that has been up for a while
@@ -168,7 +214,25 @@ def main() -> None:
         warm_ov.append(v)
     overland.render_overland(warm_ov[0])
     print(_line("overland map (warm)", *_time(overland.render_overland, warm_ov)))
-    print("caches: map", battlemap.cache_info(), "mat", mat.cache_info())
+    # a delve grown to 8 tiles: cold (a tile placed before each picture) and warm (units move between pictures)
+    grown = grown_delve_view()
+    print(f"a delve of {len(grown['delve']['tiles'])} tiles ({len(grown['hexes'])} hexes, {len(grown['units'])} units)")
+    cold = []
+    for i in range(n):
+        v = copy.deepcopy(grown)
+        v["version"] = f"bench-delve-{i}"
+        cold.append(v)
+    print(_line("delve map (cold)", *_time(delve_pictures.render_delve_map, cold, setup=delve_pictures.clear_cache)))
+    warm = []
+    for i in range(n):
+        v = copy.deepcopy(grown)
+        v["units"][0]["q"] += i % 2
+        warm.append(v)
+    delve_pictures.render_delve_map(warm[0])
+    times, ft, size = _paired(delve_pictures.render_delve_map, delve_pictures.draw_delve_map, warm)
+    print(_line("delve map (warm)", times, size, _ms(ft)[1]))
+    print(_line("  delve floor (encode alone)", ft))
+    print("caches: map", battlemap.cache_info(), "mat", mat.cache_info(), "delve", delve_pictures.cache_info())
     for name, ratio in (("map", map_ratio), ("mat", mat_ratio)):
         verdict = "PASS" if ratio <= GOALS[name] else "MISS"
         print(f"Goal: warm {name} within {GOALS[name]:g}x its encoding floor: {verdict} ({ratio:.2f}x); "

@@ -92,7 +92,10 @@ GOAL_LINE = "Goal on a 2-core machine: whole turn with map render under 50 ms at
 # starting lines whose form can target an enemy: light, heavy, ranged, magic
 LINES = ("one-hand-and-shield", "two-handed", "bow", "destruction-staff")
 NAMES = ("Shannon", "Ryan", "Ilsa", "Doran", "Mirel", "Tavi", "Quill", "Brann")
-TURN_KINDS = ("battle start", "move", "engage", "resolve", "endturn", "battle prevent", "battle stay", "lockpick")
+TURN_KINDS = ("battle start", "move", "engage", "resolve", "endturn", "battle prevent", "battle stay", "explore",
+              "battle choose", "lockpick")
+DELVE = "brinehollow-caves"  # --delve: the delve every channel plays (grown past 8 tiles: see Bench.__init__)
+GROWN = 8  # a delve with this many tiles or more counts as grown
 MAX_REFUSED_IN_A_ROW = 6
 FREE_MOVE_CLASSES = ("acrobat", "rogue")  # Backflip, Slip Away: a free move offered during an enemy's turn
 
@@ -112,6 +115,7 @@ class TurnRec:
     ok: bool = True
     error: str = ""
     answered: str = ""  # the kind of question this command answered ("roll", "prevent", "move", "lockpick")
+    tiles: int = -1  # a delve's placed tiles after the turn (-1: not a delve)
 
 
 _turn: contextvars.ContextVar[TurnRec | None] = contextvars.ContextVar("bench_turn", default=None)
@@ -230,6 +234,7 @@ class Config:
     compare: str | None = None  # a git revision to measure beside this code
     json: str | None = None  # write the headline figures here
     figures: dict = field(default_factory=dict)  # the headline figures, once the run is over
+    delve: bool = False  # play a delve instead of the clashes
 
 
 @dataclass
@@ -254,6 +259,12 @@ class Bench:
         self.profiler = profiler
         self.pack = load_pack("starter")
         self.encounters = [k for k, e in self.pack.encounters.items() if e.mode == "clash"]
+        if cfg.delve:
+            # the delve keeps growing: more skyshards to find than its tiles hold (the loaded pack, for this run)
+            from dataclasses import replace
+
+            self.pack.encounters[DELVE] = replace(self.pack.encounters[DELVE], skyshards=9)
+            self.encounters = [DELVE]
         self.races = sorted(self.pack.races)
 
     # ---- plumbing -----------------------------------------------------
@@ -278,12 +289,12 @@ class Bench:
             t1 = time.perf_counter()
             draw = self.profiler.render if self.profiler else render.render
             for pic in reply.pictures:
-                if pic.kind != "map" and not self.cfg.all_pictures:
+                if pic.kind not in ("map", "delvemap") and not self.cfg.all_pictures:
                     continue
                 t = time.perf_counter()
                 await asyncio.to_thread(draw, pic.kind, pic.view)
                 spent = time.perf_counter() - t
-                if pic.kind == "map":
+                if pic.kind in ("map", "delvemap"):
                     rec.render_map += spent
                 else:
                     rec.render_other += spent
@@ -292,6 +303,9 @@ class Bench:
             _turn.reset(token)
         rec.run, rec.total = t1 - t0, t2 - t0
         rec.ok = not reply.error
+        latest = self.service.latest.get(channel)
+        if latest is not None and latest.battle is not None and latest.battle.delve is not None:
+            rec.tiles = len(latest.battle.delve.numbers)
         if rec.ok:
             self.res.turns.append(rec)
         else:
@@ -349,7 +363,8 @@ class Bench:
                     continue
                 encounter = self.encounters[next_encounter % len(self.encounters)]
                 next_encounter += 1
-                rec = await self.turn(channel, leader, "battle start", {"encounter": encounter})
+                start = {"encounter": encounter} | ({"ep": 1} if cfg.delve else {})  # a delve: 1 level 1 a tile
+                rec = await self.turn(channel, leader, "battle start", start)
                 if rec.ok:
                     self.res.battles_started += 1
                     in_battle = True
@@ -407,6 +422,16 @@ def decide(state, pack) -> tuple[str, str, dict]:
     prompt = open_prompt(state)
     if prompt is not None:
         return answer(prompt)
+    if b.delve is not None:
+        found = decide_delve(state, pack)
+        if found is not None:
+            return found
+    return decide_clash(state, pack)
+
+
+def decide_clash(state, pack) -> tuple[str, str, dict]:
+    """A turn's own play in a clash (or a delve's fight): move toward the enemies, engage, end the turn."""
+    b = state.battle
     turn = b.turn
     owner = turn.owner
     if b.step != "adventurer" or not owner:
@@ -452,6 +477,10 @@ def answer(prompt) -> tuple[str, str, dict]:
         return prompt.owner, "battle stay", {}
     if prompt.kind == "lockpick":     # try the attempt, keeping the dice that match
         return prompt.owner, "lockpick", {}
+    if prompt.kind == "choice":       # a delve card's choice: its first option
+        return prompt.owner, "battle choose", {"option": 1}
+    if prompt.kind == "place":        # a revealed tile: where the bot suggests
+        return prompt.owner, "explore", {"place": int(prompt.default) if str(prompt.default).isdigit() else 1}
     raise RuntimeError(f"the bench does not know how to answer a {prompt.kind!r} question")
 
 
@@ -471,6 +500,51 @@ def cache_in_reach(state, b, here: Hex, adv, m, my_uid: str) -> Hex | None:
             if path and path[-1] == spot:
                 best = (d, spot)
     return best[1] if best else None
+
+
+def decide_delve(state, pack) -> tuple[str, str, dict] | None:
+    """In a delve: answer a card's choice (its first option), place a tile where it suggests, let a trap's check
+    go, explore whenever the rules allow, and walk toward an explorable hex when no enemy is near."""
+    from rulesets.tes.battle.delve_map import explorable
+    from rulesets.tes.battle.model import Ctx
+
+    b = state.battle
+    if b.asking:
+        return None
+    if b.choices:
+        return b.choices[0].owner, "battle choose", {"option": 1}
+    ex = b.delve.exploring
+    if ex is not None and ex.stage == "place":
+        return ex.owner, "explore", {"place": ex.default}
+    if b.lockpick is not None:
+        return b.lockpick.owner, "lockpick", {"stop": True}
+    turn = b.turn
+    owner = turn.owner
+    if b.step != "adventurer" or not owner or b.pending:
+        return None
+    if turn.explore_here:
+        return owner, "explore", {}
+    c = Ctx(state, pack, None)
+    me = b.units[f"a:{owner}"]
+    if not on_map(me):
+        return None
+    here = Hex(me.q, me.r)
+    open_ = explorable(c)
+    stamina = state.adventurers[owner].stat("stamina")
+    if open_ and not turn.explored and not turn.moves and not turn.engages:
+        for h in open_:
+            if c.sight(here, h) and (c.range_to(here, h) or 99) <= stamina:
+                return owner, "explore", {"at": f"{h.q},{h.r}"}
+    if turn.explored:  # no move action after the explore action: engage if an enemy is in reach, else end
+        found = decide_clash(state, pack)
+        return found if found[1] != "move" else (owner, "endturn", {})
+    if open_ and turn.moves < 2 and not turn.engages:
+        blocked = {Hex(u.q, u.r) for u in b.units.values() if on_map(u) and u.id != me.id}
+        goal = min(open_, key=lambda h: (c.range_to(here, h) or 99, h.q, h.r))
+        path = toward(here, goal, stamina, c.map.passable, blocked)
+        if path:  # a second move says yes to giving up the engage (the bot asks first)
+            return owner, "move", {"to": f"{path[-1].q},{path[-1].r}"} | ({"confirm": True} if turn.moves else {})
+    return None
 
 
 def usable_dice(adv, pack, form: str) -> list[str]:
@@ -538,13 +612,25 @@ def rss_mib() -> float:
     return ru / (1024 * 1024) if sys.platform == "darwin" else ru / 1024
 
 
+def cache_counts(cfg: Config) -> dict[str, int]:
+    """The map pictures' static-layer cache counters (a delve's own cache too, with --delve)."""
+    out = dict(battlemap.cache_info())
+    if cfg.delve:
+        from render import delve as delve_pictures
+
+        d = delve_pictures.cache_info()
+        out["delve_hits"], out["delve_misses"] = d["hits"], d["misses"]
+    return out
+
+
 def report(cfg: Config, res: Results, db: Path, rss_before: float, trace_peak: int | None,
            cache: dict, growth: dict | None = None, mat_cache: dict | None = None) -> str:
     t = res.turns
     out = io.StringIO()
     w = lambda s="": out.write(s + "\n")  # noqa: E731
     kinds = Counter(r.kind for r in t)
-    w(f"Hexpost turn bench: {cfg.channels} channels x {cfg.turns} turns, concurrency {cfg.concurrency}, "
+    w(f"Hexpost turn bench{' (a delve)' if cfg.delve else ''}: {cfg.channels} channels x {cfg.turns} turns, "
+      f"concurrency {cfg.concurrency}, "
       f"seed {cfg.seed}, think {cfg.think_ms:g} ms" + (", all pictures" if cfg.all_pictures else ""))
     w(f"machine: {os.cpu_count()} CPUs, Python {platform.python_version()}, SQLite file (WAL) in a temp dir")
     w(f"played: {len(t)} turns (" + ", ".join(f"{k} {kinds[k]}" for k in TURN_KINDS if kinds[k]) + f"); "
@@ -576,6 +662,12 @@ def report(cfg: Config, res: Results, db: Path, rss_before: float, trace_peak: i
         w(row("other pictures (rolls, mat)", [r.render_other for r in t if r.render_other]))
     w(row("whole turn (run + map render)" if not cfg.all_pictures else "whole turn (run + all pictures)",
           [r.total for r in t]))
+    grown = [r for r in t if r.tiles >= GROWN]
+    if cfg.delve:
+        w(row(f"map render, delve of {GROWN}+ tiles", [r.render_map for r in grown if r.render_map]))
+        w(row(f"whole turn, delve of {GROWN}+ tiles", [r.total for r in grown]))
+        w(f"  (delve tiles placed at the end of the run: "
+          f"{', '.join(str(n) for n in sorted({r.tiles for r in t if r.tiles >= 0})) or 'none'})")
     w()
     w("whole turn by command:")
     for k in TURN_KINDS:
@@ -593,7 +685,8 @@ def report(cfg: Config, res: Results, db: Path, rss_before: float, trace_peak: i
     size = sum(p.stat().st_size for p in db.parent.glob(db.name + "*") if p.exists())
     w(f"database: {size / 2**20:.2f} MiB (with WAL); map static-layer cache: {cache['hits']} hits, "
       f"{cache['misses']} misses" + (f"; mat panels: {mat_cache['hits']} pasted, {mat_cache['misses']} drawn"
-                                     if mat_cache else ""))
+                                     if mat_cache else "")
+      + (f"; delve maps: {cache['delve_hits']} hits, {cache['delve_misses']} misses" if "delve_hits" in cache else ""))
     g = growth
     if g and g["entries"]:
         w(f"database growth per action: {size / g['entries'] / 1024:.2f} KiB of file "
@@ -700,11 +793,13 @@ def parse_args(argv: list[str] | None) -> Config:
                          "print its figures beside these")
     ap.add_argument("--json", metavar="FILE", help="also write the headline figures to FILE as JSON")
     ap.add_argument("--code-root", help=argparse.SUPPRESS)  # the tree whose code runs (read before the imports)
+    ap.add_argument("--delve", action="store_true",
+                    help=f"every channel plays a delve ({DELVE}) that grows past {GROWN} tiles instead of the clashes")
     a = ap.parse_args(argv)
     if a.channels < 1 or a.turns < 1 or a.concurrency < 1:
         ap.error("--channels, --turns and --concurrency must be at least 1")
     return Config(a.channels, a.turns, a.concurrency, a.seed, a.think_ms, a.all_pictures, a.tracemalloc, a.profile,
-                  a.compare, a.json)
+                  a.compare, a.json, delve=a.delve)
 
 
 def db_growth(db: Path) -> dict:
@@ -735,6 +830,9 @@ def warm_up() -> None:
     clear = getattr(getattr(render, "mat", None), "clear_cache", None)
     if clear is not None and "palette" in clear.__code__.co_varnames:
         clear(palette=False)  # the mat's panels too, so that their misses are real (its palette stays, like fonts)
+    from render import delve as delve_pictures
+
+    delve_pictures.clear_cache()
 
 
 async def run_bench(cfg: Config) -> str:
@@ -766,7 +864,7 @@ async def run_bench(cfg: Config) -> str:
                     tracemalloc.stop()
             growth = db_growth(db)
             mat_info = getattr(getattr(render, "mat", None), "cache_info", None)  # the mat's panels (not before)
-            text = report(cfg, res, db, rss_before, trace_peak, battlemap.cache_info(), growth,
+            text = report(cfg, res, db, rss_before, trace_peak, cache_counts(cfg), growth,
                           mat_info() if mat_info else None)
             cfg.figures = figures(cfg, res)
         finally:

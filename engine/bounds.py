@@ -221,6 +221,30 @@ class Pairs(Bound):
 
 
 @dataclass(frozen=True)
+class Words(Bound):
+    """Several short words (card ids, die names, items): at most ``max`` of them, each at most ``length``
+    characters; or their text as typed (``"lure, focus"``), which the rules split themselves."""
+
+    max: int = 8
+    length: int = 60
+
+    def problem(self, value):
+        if isinstance(value, str):
+            return Text().problem(value)
+        if not isinstance(value, (list, tuple)):
+            return "must be a list of words"
+        if len(value) > self.max:
+            return f"must name at most {self.max}"
+        for v in value:
+            if not isinstance(v, str) or len(v) > self.length:
+                return f"must be words of at most {self.length} characters"
+        return None
+
+    def describe(self):
+        return f"up to {self.max} words"
+
+
+@dataclass(frozen=True)
 class Player(Bound):
     """A player's id: a Discord id, or a short name at the local table."""
 
@@ -362,6 +386,10 @@ NAME = Text(MAX_TEXT)
 CONFIRM = Flag()
 KEY = Text(ID_TEXT)  # an id the bot made (a prompt's key, a draft's id)
 UNKNOWN = "is not an option of this action"
+#: the options of every ruleset's ``campaign.new``: what /campaign new sends (a handler copies it)
+NEW_CAMPAIGN: dict[str, Bound] = {
+    "name": Text(), "ruleset": Text(40), "difficulty": Text(40), "pack": Text(), "pack_version": Text(40),
+    "rules": Int(0, 1000), "channel_id": Player(), "guild_id": Player(), "seed": Int(0, 2**63)}
 
 
 def problems(declared: dict[str, Bound] | None, args: dict[str, Any]) -> tuple[str, str] | None:

@@ -8,6 +8,7 @@ thread (``asyncio.to_thread``).  Every picture is drawn for a phone: no text is 
 from __future__ import annotations
 
 from render.battlemap import render_map, render_result
+from render.delve import render_delve_map, render_placements
 from render.dice import render_roll
 from render.duel import render_duel
 from render.engage import render_engage
@@ -22,7 +23,8 @@ __all__ = ["KINDS", "clear_caches", "render", "render_lockpick", "render_map", "
 #: every picture kind a ruleset may request (``engine.reply.Picture.kind``)
 KINDS = {"mat": render_mat, "sheet": render_sheet, "map": render_map, "result": render_result,
          "roll": render_roll, "lockpick": render_lockpick, "skirmish": render_skirmish,
-         "engage": render_engage, "duel": render_duel, "overland": render_overland}
+         "engage": render_engage, "duel": render_duel, "overland": render_overland,
+         "delvemap": render_delve_map, "placements": render_placements}
 
 
 def render(kind: str, view: dict) -> bytes:
@@ -36,9 +38,10 @@ def render(kind: str, view: dict) -> bytes:
 
 def clear_caches() -> None:
     """Forget every cached static layer and palette (the next picture of each kind is drawn cold)."""
-    from render import battlemap, common, mat, overland, skirmish
+    from render import battlemap, common, delve, mat, overland, skirmish
 
     battlemap.clear_cache()
+    delve.clear_cache()
     mat.clear_cache()
     overland.clear_cache()
     skirmish.clear_cache()

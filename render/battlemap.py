@@ -132,9 +132,11 @@ class _Layout:
     """Hex size and pixel placement computed from the hexes' bounding box (geometry: engine.hexes).
 
     The hexes fill the picture's width (at most MAX_SIZE); a map too wide for MIN_SIZE hexes makes the
-    picture wider.  ``u`` is the smallest type the picture may use; ``f`` the type inside the hexes."""
+    picture wider.  ``u`` is the smallest type the picture may use; ``f`` the type inside the hexes.
+    ``size`` fixes the hex size, and ``text_w`` the width of the picture the layer is shown in when that is
+    not the layer's own (render.delve shows a part of a wider layer)."""
 
-    def __init__(self, hexes: list[dict]):
+    def __init__(self, hexes: list[dict], size: float | None = None, text_w: int | None = None):
         coords = [c for c in (_qr(h) for h in hexes) if c is not None] or [(0, 0)]
         centres = [_UNIT.hex_to_pixel(Hex(q, r)) for q, r in coords]
         half_w = max(abs(_UNIT.corner_offset(i).x) for i in range(6))
@@ -142,12 +144,11 @@ class _Layout:
         self.min_x, self.max_x = min(p.x for p in centres) - half_w, max(p.x for p in centres) + half_w
         self.min_y, self.max_y = min(p.y for p in centres) - half_h, max(p.y for p in centres) + half_h
         wu, hu = self.max_x - self.min_x, self.max_y - self.min_y
-        size = (TARGET_W - 2 * M) / wu
-        self.s = max(MIN_SIZE, min(MAX_SIZE, size))
+        self.s = size or max(MIN_SIZE, min(MAX_SIZE, (TARGET_W - 2 * M) / wu))
         self.map_w = int(math.ceil(wu * self.s))
         self.map_h = int(math.ceil(hu * self.s))
-        self.width = max(TARGET_W, self.map_w + 2 * M)
-        self.u = min_text(self.width)
+        self.width = max(text_w or TARGET_W, self.map_w + 2 * M)
+        self.u = min_text(text_w or self.width)
         self.f = max(self.u, int(round(self.s * COORD_SCALE)))
         self.ox = (self.width - self.map_w) / 2 - self.min_x * self.s   # offset inside the static layer
         self.oy = 8 - self.min_y * self.s
@@ -163,9 +164,11 @@ class _Layout:
         return [(cx + o.x * scale, cy + o.y * scale) for o in self._corners]
 
 
-def _draw_static(view: dict) -> tuple[Image.Image, _Layout]:
+def _draw_static(view: dict, lay: _Layout | None = None) -> tuple[Image.Image, _Layout]:
+    """The map layer: tiles, hatching, outlines, tile borders and the hexes' labels (on ``lay``, else on the
+    layout the hexes give)."""
     hexes = [h for h in (view.get("hexes") or []) if _qr(h) is not None]
-    lay = _Layout(hexes)
+    lay = lay or _Layout(hexes)
     s = lay.s
     img = Image.new("RGB", (lay.width, lay.layer_h), BG)
     d = ImageDraw.Draw(img)
@@ -586,17 +589,38 @@ def _draw_engage(d: ImageDraw.ImageDraw, lay, eng, yoff: float) -> None:
 
 
 # ------------------------------------------------------------------------------------------- legend --
-def _legend(d: ImageDraw.ImageDraw, x0: float, y: float, width: float, size: int) -> float:
-    """Every mark of the map and its meaning, as many to a line as fit; returns the y under it."""
+def _legend(d: ImageDraw.ImageDraw, x0: float, y: float, width: float, size: int, items: list | None = None) -> float:
+    """Every mark of the map and its meaning (``items``, default ``legend_items(size)``), as many to a line as
+    fit; returns the y under it."""
     f = font(size)
     fb = font(size, True)
-    fc = font(size, "condensed")
     row = int(size * 1.6)
+    if items is None:
+        items = [(label, draw, w) for _key, label, draw, w in legend_items(size)]
+    draw_text(d, (x0, y + row / 2), "KEY", fb, INK_SOFT, "lm")
+    x = x0 + text_width("KEY", fb) + size * 0.8
+    left = x
+    for label, draw, w in items:
+        need = w + 8 + text_width(label, f) + size * 1.1
+        if x + need > x0 + width and x > left:
+            x = left
+            y += row
+        draw(d, x + w / 2, y + row / 2)
+        draw_text(d, (x + w + 8, y + row / 2), label, f, INK, "lm")
+        x += need
+    return y + row
+
+
+def legend_items(size: int) -> list[tuple[str, str, object, float]]:
+    """The battle map's key: (key, label, draw(d, cx, cy), icon width) for every mark, drawn at type ``size``
+    (render.delve keeps the ones its maps show and adds its own)."""
+    fb = font(size, True)
+    fc = font(size, "condensed")
     icon_w = size * 1.5
     items = []
     for st in ("bane", "blind", "daze", "fear", "maim", "stealth"):
         w = _badge_width(st, fc)
-        items.append((st, lambda dd, cx, cy, st=st: _badge(dd, cx, cy, st, fc), w))
+        items.append((st, st, lambda dd, cx, cy, st=st: _badge(dd, cx, cy, st, fc), w))
 
     def chip(side, acting=False, defeated=False):
         def draw(dd, cx, cy):
@@ -615,20 +639,22 @@ def _legend(d: ImageDraw.ImageDraw, x0: float, y: float, width: float, size: int
         return draw
 
     chip_w = size * 1.65 + 10
-    items += [("adventurer", chip("adventurer"), chip_w), ("companion", chip("companion"), chip_w),
-              ("enemy", chip("enemy"), chip_w), ("whose turn", chip("adventurer", acting=True), chip_w),
-              ("defeated", chip("enemy", defeated=True), chip_w)]
+    items += [("adventurer", "adventurer", chip("adventurer"), chip_w),
+              ("companion", "companion", chip("companion"), chip_w), ("enemy", "enemy", chip("enemy"), chip_w),
+              ("acting", "whose turn", chip("adventurer", acting=True), chip_w),
+              ("defeated", "defeated", chip("enemy", defeated=True), chip_w)]
 
     def hp(dd, cx, cy):
         _pill(dd, cx, cy, "3/4", fc, _hp_colour(3, 4))
 
-    items += [("HP", hp, text_width("3/4", fc) + size * 0.45)]
+    items += [("hp", "HP", hp, text_width("3/4", fc) + size * 0.45)]
     a = size * 0.7
-    items += [("move", lambda dd, cx, cy: arrow(dd, (cx - a, cy), (cx + a, cy), PATH_COLOUR, 5, size * 0.5), icon_w),
-              ("enemy move", lambda dd, cx, cy: arrow(dd, (cx - a, cy), (cx + a, cy), ENEMY_PATH_COLOUR, 5,
-                                                      size * 0.5), icon_w),
-              ("engage", lambda dd, cx, cy: arrow(dd, (cx - a, cy), (cx + a, cy), ENGAGE_COLOUR, 7, size * 0.55),
-               icon_w)]
+    items += [("move", "move", lambda dd, cx, cy: arrow(dd, (cx - a, cy), (cx + a, cy), PATH_COLOUR, 5, size * 0.5),
+               icon_w),
+              ("enemy move", "enemy move", lambda dd, cx, cy: arrow(dd, (cx - a, cy), (cx + a, cy), ENEMY_PATH_COLOUR,
+                                                                    5, size * 0.5), icon_w),
+              ("engage", "engage", lambda dd, cx, cy: arrow(dd, (cx - a, cy), (cx + a, cy), ENGAGE_COLOUR, 7,
+                                                            size * 0.55), icon_w)]
 
     def free(dd, cx, cy):
         r = size * 0.78
@@ -639,7 +665,7 @@ def _legend(d: ImageDraw.ImageDraw, x0: float, y: float, width: float, size: int
         dd.ellipse([cx - rr, cy - rr, cx + rr, cy + rr], fill=PATH_COLOUR, outline=WHITE, width=2)
         draw_text(dd, (cx, cy), "1", font(size, True), WHITE, "mm")
 
-    items.append(("free move you may choose", free, icon_w))
+    items.append(("free move", "free move you may choose", free, icon_w))
 
     def swatch(col, hatch=False):
         def draw(dd, cx, cy):
@@ -652,23 +678,13 @@ def _legend(d: ImageDraw.ImageDraw, x0: float, y: float, width: float, size: int
                             fill=(112, 104, 96), width=2)
         return draw
 
-    items += [("entrance", swatch(mix(TILE_PALETTE[0], ENTRANCE_TINT, 0.55)), icon_w),
-              ("escape", swatch(ESCAPE), icon_w), ("impassable", swatch(IMPASSABLE, hatch=True), icon_w),
-              ("enemy slot", lambda dd, cx, cy: _slot(dd, cx, cy, size * 0.72, "1", size), icon_w),
-              ("cache", lambda dd, cx, cy: _chest(dd, cx, cy, size * 1.2), icon_w),
-              ("die in a hex", lambda dd, cx, cy: _hex_die(dd, cx, cy, size * 1.15, 3, fb), icon_w)]
-    draw_text(d, (x0, y + row / 2), "KEY", fb, INK_SOFT, "lm")
-    x = x0 + text_width("KEY", fb) + size * 0.8
-    left = x
-    for label, draw, w in items:
-        need = w + 8 + text_width(label, f) + size * 1.1
-        if x + need > x0 + width and x > left:
-            x = left
-            y += row
-        draw(d, x + w / 2, y + row / 2)
-        draw_text(d, (x + w + 8, y + row / 2), label, f, INK, "lm")
-        x += need
-    return y + row
+    items += [("entrance", "entrance", swatch(mix(TILE_PALETTE[0], ENTRANCE_TINT, 0.55)), icon_w),
+              ("escape", "escape", swatch(ESCAPE), icon_w),
+              ("impassable", "impassable", swatch(IMPASSABLE, hatch=True), icon_w),
+              ("enemy slot", "enemy slot", lambda dd, cx, cy: _slot(dd, cx, cy, size * 0.72, "1", size), icon_w),
+              ("cache", "cache", lambda dd, cx, cy: _chest(dd, cx, cy, size * 1.2), icon_w),
+              ("die", "die in a hex", lambda dd, cx, cy: _hex_die(dd, cx, cy, size * 1.15, 3, fb), icon_w)]
+    return items
 
 
 def _dynamic_colours() -> list[tuple[int, int, int]]:
@@ -861,6 +877,9 @@ def _roster_text(u: dict) -> str:
         text += f", level {u['level']}"
     if u.get("escaped"):          # an escaped unit is off the map too, but not defeated
         return text + " · escaped"
+    if u.get("side") == "captive":  # a dungeon's caged unit (render.delve): no HP until it is freed
+        qr = _qr(u)
+        return text + (f" · {qr[0]},{qr[1]}" if qr else "") + " · no HP until freed"
     if u.get("defeated"):
         fell = _qr(u.get("defeated_at") or []) if _qr(u) is None else _qr(u)
         return text + " · defeated" + (f" on {fell[0]},{fell[1]}" if fell else "")

@@ -3,7 +3,8 @@ the pictures in docs/images.
 
 ``every_picture()`` lists (name, kind, view): the hand-written samples of ``render.samples`` and views built
 by playing the rules with forced dice (a lockpick check, the free move an interrupt offers, a rune in a hex,
-a battle won, a skirmish with a tie on initiative and one played to its winner).
+a battle won, a skirmish with a tie on initiative and one played to its winner, a delve grown to 8 tiles and
+won, a dungeon set up, a revealed tile's placements).
 
 ``python tests/picture_views.py [OUTDIR]`` writes one picture of each (default: docs/images).
 """
@@ -23,7 +24,8 @@ from render.samples import samples  # noqa: E402
 #: the pictures in docs/images: one of each kind, and the map's variants the README shows
 DOCS = ("mat-example", "sheet-example", "map-example", "map-enemy-phase", "map-free-move", "map-rune",
         "result-victory", "roll-example", "lockpick-check", "skirmish-map", "skirmish-over", "skirmish-initiative",
-        "engage-map", "duel-fight", "overland-example")
+        "engage-map", "duel-fight", "overland-example", "map-delve", "map-dungeon", "delve-placements",
+        "result-delve")
 
 
 def names_of(ids):
@@ -153,8 +155,65 @@ def other_rulesets() -> list[tuple[str, str, dict]]:
             ("overland-example", "overland", test_overland_render.example_view())]
 
 
+def grown_delve_view() -> dict:
+    """The Brinehollow Caves grown to 8 tiles or more (more skyshards to find than the usual 3, so that it grew)."""
+    from delve_helpers import PACK, grown_delve
+    from rulesets.tes.present.battle import map_picture
+
+    s = grown_delve(8)
+    s.battle.delve.required = max(3, s.battle.delve.drawn + 1)
+    pic = map_picture(s, PACK, "map-delve.png")
+    assert pic.kind == "delvemap" and len(pic.view["delve"]["tiles"]) >= 8
+    return pic.view
+
+
+def delve_end_view() -> dict:
+    """The grown delve won: its skyshards gained, the Survey ends with the round (the end drawn as its map)."""
+    from battle_helpers import run
+    from delve_helpers import PACK, grown_delve
+    from rulesets.tes.present.battle import result_view
+
+    s = grown_delve(8)
+    s.battle.delve.gained = s.battle.delve.required
+    ev = []
+    while s.battle is not None:
+        s, ev = run(s, "battle.endturn", s.battle.turn.owner)
+    end = next(e for e in ev if e.kind == "battle-end")
+    view = result_view(s, PACK, end)
+    assert view["result"] == "victory" and "delve" in view
+    return view
+
+
+def dungeon_view() -> dict:
+    """The Riot in the Drowned Gaol set up: its caged units, star and lettered hexes."""
+    from battle_helpers import party, run
+    from delve_helpers import PACK
+    from rulesets.tes.present.battle import map_picture
+
+    s = party()
+    s, _ = run(s, "battle.start", "S", {"encounter": "gaol-riot", "session": 1})
+    return map_picture(s, PACK, "map-dungeon.png").view
+
+
+def placements_picture_view() -> dict:
+    """Shannon explores the entrance's door: the Mudwalker Den's six placements, the first suggested."""
+    from battle_helpers import run
+    from delve_helpers import PACK, delve, on_top
+    from rulesets.tes.present.delve_view import placements_view
+
+    s, _ = delve(hexes={"S": "1,0", "R": "1,1"})
+    on_top(s, "forgotten-storeroom")
+    s, _ = run(s, "battle.explore", "S", {})
+    return placements_view(s, PACK)
+
+
+def delve_pictures() -> list[tuple[str, str, dict]]:
+    return [("map-delve", "delvemap", grown_delve_view()), ("result-delve", "delvemap", delve_end_view()),
+            ("map-dungeon", "delvemap", dungeon_view()), ("delve-placements", "placements", placements_picture_view())]
+
+
 def every_picture() -> list[tuple[str, str, dict]]:
-    real = real_pictures() + other_rulesets()
+    real = real_pictures() + other_rulesets() + delve_pictures()
     taken = {name for name, _, _ in real}
     return [x for x in samples() if x[0] not in taken] + real
 

@@ -11,9 +11,26 @@ from rulesets.tes.battle.model import on_map
 HEXES = {"S": "-2,2", "R": "-2,1"}
 
 
+def _draws(*enemy_ids: str) -> list[int]:
+    """The bag rolls that draw these level 1 enemies in order (the bag of a battle outside a session: every
+    level 1 chip without a province code, sorted)."""
+    from rulesets.tes.content import load_pack
+
+    pack = load_pack("starter")
+    chips = sorted({e.chip for e in pack.enemies.values() if e.level == 1 and not e.quest_unit and e.province is None})
+    rolls = []
+    for eid in enemy_ids:
+        chip = pack.enemies[eid].chip
+        rolls.append(chips.index(chip) + 1)
+        chips.remove(chip)
+    return rolls
+
+
 def _contract(ep=2):
+    """The Sellsword's Contract with a Redguard Bandit in hex 1 (4,1) and a Spriggan in hex 2."""
     s = party()
-    return run(s, "battle.start", "S", {"encounter": "sellsword-contract", "ep": ep, "hexes": HEXES})
+    return run(s, "battle.start", "S", {"encounter": "sellsword-contract", "ep": ep, "hexes": HEXES},
+               forced=_draws("redguard-bandit", "spriggan"))
 
 
 def test_the_encounter_companion_joins_on_the_entrance_for_the_party():

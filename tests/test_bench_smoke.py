@@ -74,3 +74,17 @@ def test_bench_reads_prints_its_figures():
     for label in ("campaign: 1,500 earlier actions", "/campaign log (page 1)", "/campaign status", "/campaign export",
                   "log page, every column parsed (old)", "/roll elsewhere", "loop held at most", "peak RSS"):
         assert label in out, out
+
+
+def test_bench_turns_plays_a_delve_and_reports_the_grown_delve_rows():
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "bench_turns.py"), "--delve", "--channels", "1", "--turns", "12",
+         "--concurrency", "1", "--seed", "3"],
+        cwd=ROOT, capture_output=True, text=True, timeout=240,
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "Hexpost turn bench (a delve)" in out and "/explore" in out
+    for label in ("map render, delve of 8+ tiles", "whole turn, delve of 8+ tiles", "delve tiles placed"):
+        assert label in out, out
+    assert "refused turns: 0" in out, out

@@ -3,6 +3,7 @@ a command may do: the largest values a command can send still play, the most hos
 with the option's name, and nothing changes."""
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -14,6 +15,7 @@ from engine.actions import dice_for
 from commands.core import load_commands
 from engine.commands import COMMANDS
 from engine.core import Action, RuleError
+from engine.transfer import MAX_STATE_JSON
 
 HOSTILE = [2**62, -(2**62), 10**30, "x" * 10_000, [7] * 100_000, [[2**62, 2**62]] * 3, {"a": {"b": [1] * 50_000}},
            [[[[[[[[[[1]]]]]]]]]] * 1_000, 1e300, True]
@@ -56,6 +58,8 @@ def largest(bound):
         return "9" * 20
     if isinstance(bound, B.Players):
         return [str(10**19 + i) for i in range(bound.max)]
+    if isinstance(bound, B.Words):
+        return ["w" * bound.length] * bound.max
     if isinstance(bound, B.Mapping):
         return {str(10**19 + i): largest(bound.value) for i in range(bound.max)}
     if isinstance(bound, B.OneOf):
@@ -71,6 +75,8 @@ def test_the_most_hostile_values_are_refused_at_once_naming_the_option(name, kin
     if isinstance(bound, B.Data):
         pytest.skip("an import's file is bounded by the import itself (tests/test_transfer*.py)")
     game = rulesets.named(name)
+    state = states_of(name)[0]  # a campaign of the action's own game, where its actions are played
+    before = state.to_dict()
     tried = 0
     for value in HOSTILE:
         if bound.problem(value) is None:  # only where any such value is harmless: an id, a seed, yes or no
@@ -79,9 +85,10 @@ def test_the_most_hostile_values_are_refused_at_once_naming_the_option(name, kin
         tried += 1
         started = time.perf_counter()
         with pytest.raises(RuleError) as refused:
-            game.execute(None, Action(kind, "1001", {option: value}), dice_for(None), 0.0)
+            game.execute(state, Action(kind, state.leader, {option: value}), dice_for(state), 0.0)
         assert f"`{option}`" in refused.value.message and "Nothing was changed" in refused.value.message
         assert time.perf_counter() - started < 5  # a refusal never does the action's work (a loose bound)
+        assert state.to_dict() == before
     assert tried >= 3
 
 
@@ -106,34 +113,83 @@ def test_the_issues_fatigue_and_bonus_hp_bombs_are_refused_and_the_largest_value
 
 @pytest.mark.parametrize("name,kind", [(n, k) for n, t in tables() for k in sorted(t.handlers)])
 def test_the_largest_values_of_every_option_play_or_are_refused_in_words(name, kind):
-    """Every option at once at its largest: the action plays or is refused by the rules, never breaks."""
+    """Every option at once at its largest, in each of the game's own campaigns (between and in its battles,
+    the day's session), by each member: the action plays or is refused by the rules, never breaks."""
     game = rulesets.named(name)
     handler = game.actions.handlers[kind]
-    args = {option: largest(bound) for option, bound in (handler.args or {}).items()}
-    state = _skirmish_in_battle() if name == "skirmish" else jailbreak(party())[0]
-    actor = state.leader
-    started = time.perf_counter()
-    try:
-        game.execute(state, Action(kind, actor, args), dice_for(state), 0.0)
-    except RuleError:
-        pass
-    assert time.perf_counter() - started < 10
+    declared = handler.args or {}
+    args = {option: largest(bound) for option, bound in declared.items()}
+    tries = [args] + [args | {option: largest(form)} for option, bound in declared.items()
+                      if isinstance(bound, B.OneOf) for form in bound.forms[:-1]]  # each form of a OneOf too
+    for state in states_of(name):
+        assert state.ruleset == name
+        for actor in dict.fromkeys([state.leader, *state.members]):
+            for tried in tries:
+                started = time.perf_counter()
+                try:
+                    out = game.execute(state, Action(kind, actor, tried), dice_for(state), 0.0)
+                except RuleError:
+                    pass
+                else:  # accepted: within the bounds a saved campaign keeps
+                    assert len(json.dumps(out.state.to_dict())) < MAX_STATE_JSON
+                assert time.perf_counter() - started < 10
 
 
-def _skirmish_in_battle():
-    from engine.core import Action as A
+_STATES: dict[str, list] = {}
 
-    game = rulesets.named("skirmish")
+
+def states_of(name: str) -> list:
+    """Campaigns of each game where its actions do their work (built once)."""
+    if name not in _STATES:
+        _STATES[name] = {"tes": _tes, "skirmish": _skirmish, "engage": _engage, "duel": _duel}[name]()
+    return _STATES[name]
+
+
+def _played(ruleset: str, *actions):
+    game = rulesets.named(ruleset)
     s = None
-    for a in (A("campaign.new", "L", {"name": "Field", "channel_id": "c", "guild_id": "g", "seed": 3,
-                                      "ruleset": "skirmish"}),
-              A("skirmish.warband", "L", {"faction": "wardens"}),
-              A("skirmish.recruit", "L", {"fighter": "bramble-guard"}),
-              A("skirmish.deploy", "L", {}),
-              A("skirmish.bot", "L", {"faction": "reavers"}),
-              A("skirmish.start", "L", {})):
-        s = game.execute(s, a, dice_for(s), 0.0).state
+    for actor, kind, args in actions:
+        s = game.execute(s, Action(kind, actor, args), dice_for(s), 0.0).state
     return s
+
+
+def _tes():
+    from day_helpers import RYAN, day_two, examples_party, run
+
+    in_town, _ = run(examples_party(), "day.start", RYAN, {"province": "saltmire"})
+    assert in_town.days.ask.kind == "town"
+    return [jailbreak(party())[0], in_town, day_two()]
+
+
+def _skirmish():
+    new = ("L", "campaign.new", {"name": "Field", "channel_id": "c", "guild_id": "g", "seed": 3,
+                                 "ruleset": "skirmish"})
+    muster = [new, ("L", "skirmish.warband", {"faction": "wardens"}),
+              ("L", "skirmish.recruit", {"fighter": "bramble-guard"}),
+              ("L", "skirmish.deploy", {}),
+              ("L", "skirmish.bot", {"faction": "reavers"})]
+    return [_played("skirmish", *muster, ("L", "skirmish.start", {})), _played("skirmish", *muster)]
+
+
+def _engage():
+    from engage_helpers import battle
+
+    muster = _played("engage", ("lena", "campaign.new", {"name": "Marsh", "channel_id": "c", "guild_id": "g",
+                                                        "seed": 5, "ruleset": "engage"}),
+                     ("lena", "mini.field", {"unit": "reed-spear"}),
+                     ("bob", "campaign.join", {}))
+    fight = battle({"a1": ("reed-spear", "0,4"), "b1": ("reed-spear", "2,3")})
+    return [fight, muster]
+
+
+def _duel():
+    from duel_helpers import Table, fight
+
+    calm = Table("ann")
+    calm.character("ann", "sellsword")
+    calm.run("bob", "campaign.join")
+    calm.character("bob", "pilgrim")
+    return [fight({"ann": "sellsword", "bob": "pilgrim"}).state, calm.state]
 
 
 # the command options whose numbers come from the rules' declarations: each pair must agree
@@ -151,6 +207,15 @@ OPTION_BOUNDS = [
     ("skirmish settings", "rounds", "skirmish", "campaign.settings", "rounds"),
     ("skirmish channel", "die", "skirmish", "skirmish.channel", "die"),
     ("skirmish ability", "die", "skirmish", "skirmish.ability", "die"),
+    ("day choose", "choice", "tes", "day.choose", "choice"),
+    ("day check", "tenacity", "tes", "day.check", "tenacity"),
+    ("day settings", "hours", "tes", "day.settings", "hours"),
+    ("mini settings", "points", "engage", "campaign.settings", "points"),
+    ("mini settings", "rounds", "engage", "campaign.settings", "rounds"),
+    ("mini settings", "intercept_minutes", "engage", "campaign.settings", "intercept_minutes"),
+    ("duel reroll", "die", "duel", "duel.reroll", "die"),
+    ("duel settings", "ask_minutes", "duel", "campaign.settings", "ask_minutes"),
+    ("duel settings", "place_hours", "duel", "campaign.settings", "place_hours"),
 ]
 
 
@@ -167,3 +232,37 @@ def test_every_whole_number_option_of_every_command_is_checked_against_the_rules
     ints = {(c.name, o.name) for c in COMMANDS.values() for o in c.options if o.type is int}
     local_reads = {("campaign log", "page")}  # a page of a read, not an action's option
     assert ints - local_reads == {(c, o) for c, o, *_ in OPTION_BOUNDS}
+
+
+def test_words_take_a_short_list_or_the_text_as_typed_and_nothing_larger():
+    cards = B.Words(2, 20)
+    assert cards.problem(["lure", "focus"]) is None and cards.problem([]) is None
+    assert cards.problem("lure, focus") is None  # the rules split the text themselves
+    assert cards.problem(["lure", "focus", "balance"]) == "must name at most 2"
+    assert cards.problem(["x" * 21]) == "must be words of at most 20 characters"
+    assert cards.problem([["lure"]]) == cards.problem([7]) == "must be words of at most 20 characters"
+    assert cards.problem({"lure": 1}) == "must be a list of words"
+    assert cards.problem("x" * (B.MAX_TEXT + 1)) == f"must be a text of at most {B.MAX_TEXT} characters"
+
+
+@pytest.mark.parametrize("name", ["tes", "skirmish", "engage", "duel"])
+def test_every_ruleset_opens_a_campaign_with_the_same_options(name):
+    assert rulesets.named(name).actions.handlers["campaign.new"].args == B.NEW_CAMPAIGN
+
+
+@pytest.mark.parametrize("name,kind", [("duel", "duel.character"), ("engage", "mini.field")])
+def test_an_action_that_seats_its_player_says_so_and_seats_only_them(name, kind):
+    """A duel character and an engage game's first unit seat their player (``joins``); the leader still can't
+    make one for someone outside the party."""
+    game = rulesets.named(name)
+    assert game.actions.handlers[kind].joins
+    state = states_of(name)[-1]  # between fights, mustering
+    args = {"hero": "duelist", "name": "Vex"} if name == "duel" else {"unit": "reed-spear"}
+    out = game.execute(state, Action(kind, "newcomer", args), dice_for(state), 0.0)
+    assert "newcomer" in out.state.members
+    with pytest.raises(RuleError, match="is not in this party"):
+        game.execute(state, Action(kind, state.leader, args, on_behalf="stranger"), dice_for(state), 0.0)
+    other = "duel.retire" if name == "duel" else "mini.remove"
+    with pytest.raises(RuleError, match="You are not in this party"):
+        game.execute(state, Action(other, "stranger", {"unit": "a1"} if name == "engage" else {}), dice_for(state),
+                     0.0)

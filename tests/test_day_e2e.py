@@ -123,7 +123,8 @@ async def test_the_days_through_discord(world: World) -> None:  # noqa: F811
     assert "Day 3 — New Day Phase" in public(res)
 
     # ---- day 3: Gullet Crossing's unstable die shows the caravan
-    await stack("chainmail-shirt", "stamina-tonic", "lockpick-set", "ebony-greaves", "bow", "speech")
+    await stack("chainmail-shirt", "stamina-tonic", "lockpick-set", "ebony-greaves", "bow", "speech",
+                "ge-p03")  # the caravan's draws, and The Old Milestone (moon, sun) for the End of Day
     res = await w.slash(lena, "day route", {"to": "Gullet Crossing"})
     await force(3)
     res = await w.slash(bob, "day agree")
@@ -144,7 +145,7 @@ async def test_the_days_through_discord(world: World) -> None:  # noqa: F811
     res = await w.slash(bob, "adventurer rest")
 
     # ---- day 4: Smugglers' Steps: the Tollmen's clash, then the day goes on
-    await stack("sm-c01")
+    await stack("sm-c01", "ge-p02")  # the Tollmen, and Pedlar's Cart (rain) for the End of Day
     res = await w.slash(lena, "day route", {"to": "4,5"})
     res = await w.slash(bob, "day agree")
     await force(1, 1, 1, 1)
@@ -204,8 +205,12 @@ async def test_every_day_command_answers_over_the_wire(world: World) -> None:  #
     assert_refused(res, "Promotion requirement of the Acrobat")
     res = await w.slash(bob, "adventurer promote", {"confirm": True})
     assert "master side" in public(res) and png_files(res)
+    # the End of Day's peaceful card, drawn from the campaign's own dice otherwise: High Tide (movement 2), so
+    # Reedwick, 4 hexes away, is in reach on day 2 (with the Flood's movement 1 the route would be refused)
+    await w.bot.table.service.execute(str(w.chan.id), Action("day.stack", str(lena.id), {"cards": ["sm-p02"]}))
     res = await w.slash(lena, "town done")
     res = await w.slash(bob, "town done")
+    assert "High Tide" in public(res)
     res = await w.slash(bob, "day trade", {"item": "Iron Sword", "to": "Ryan"})
     assert_refused(res, "not in your")  # Shannon carries nothing
     res = await w.slash(lena, "adventurer rest")

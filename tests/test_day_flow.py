@@ -34,6 +34,12 @@ def test_a_route_too_long_or_not_adjacent_is_refused():
     assert "7 hexes long" in msg and "at most 3 more with fatigue movement" in msg
     assert "not next to" in refused(s, "day.route", RYAN, {"path": [[3, 4]]})
     assert "not a hex" in refused(s, "day.route", RYAN, {"to": "nowhere"})
+    # the path's other forms its bounds let through (one hex, the text as typed) are read the same way
+    assert "not next to" in refused(s, "day.route", RYAN, {"path": [3, 4]})
+    assert "not next to" in refused(s, "day.route", RYAN, {"path": "3,4"})
+    assert "Write hexes as `q,r`" in refused(s, "day.route", RYAN, {"path": "3,4 north"})
+    proposed, _ = run(s, "day.route", RYAN, {"path": "3,5 3,4"})
+    assert proposed.days.proposal.path == run(s, "day.route", RYAN, {"path": [[3, 5], [3, 4]]})[0].days.proposal.path
 
 
 def test_fatigue_movement_never_more_hexes_than_the_base_movement():

@@ -835,6 +835,74 @@ async def test_a_free_move_offered_during_the_enemy_turn_is_answered_by_menu_and
     assert not state.battle.offers and state.battle.round == 2
 
 
+async def test_a_delve_through_discord_explores_answers_a_choice_and_places_a_tile(world: World) -> None:
+    """A delve over the wire: /battle start on a delve, /explore draws a card whose choice waits for each player
+    (one answers with /battle choose, the other with the menu), then the tile's placements come as a picture with a
+    menu and a button; a stranger's click is refused; the explorer's click places the tile; /battle free has no
+    cage to open here and says so."""
+    w, fake = world, world.fake
+    await party(w)
+    from engine.core import Action
+    from rulesets.tes.content import load_pack
+
+    async def force(*values: int) -> None:  # the test's dice (Discord itself never forces dice)
+        await w.bot.table.service.execute(str(w.chan.id), Action("dice.force", str(w.leader.id),
+                                                                 {"values": list(values)}))
+
+    pack = load_pack("starter")
+    cards = sorted(k for k, c in pack.delve_cards.items() if c.province in (None, "SM") and not c.special)
+    want = ["mildew-hollow"] + [c for c in cards if c != "mildew-hollow"]
+    deck, rolls = list(cards), []
+    for i in range(len(deck) - 1, 0, -1):  # the shuffle's dice that deal the deck in the order wanted
+        j = deck.index(want[i])
+        rolls.append(j + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    await force(*rolls, 3, 2, 3, 2, 3, 2)  # and the tile stacks left in their printed order
+    encounters = await fake.autocomplete(w.leader, w.chan, "battle start", focused="encounter", value="brine")
+    assert [c["value"] for c in encounters] == ["brinehollow-caves"]
+    res = await start_battle(w, {"encounter": "brinehollow-caves", "deploy": "1,0 1,1"})  # Cara sits it out
+    text, ephemeral = answer(res)
+    assert not ephemeral and "A delve: only the entrance tile is on the map" in text, text
+    assert "Shannon starts the turn in explorable hex 1,0" in text
+    assert [n for n, _ in png_files(res)][0].startswith("map-")
+    res = await w.slash(w.bob, "explore")  # not Bob's turn
+    assert_refused(res, "Shannon's turn")
+    res = await w.slash(w.leader, "explore")
+    text, ephemeral = answer(res)
+    assert not ephemeral and "draws **Mildew Hollow** (SM-01)" in text, text
+    assert f"<@{w.leader.id}>" in text and "Take the default" in labels(res.message)
+    res = await w.slash(w.leader, "battle choose", {"option": 2})
+    text, ephemeral = answer(res)
+    assert not ephemeral and "Shannon chooses: Gain bane (Mildew Hollow)" in text, text
+    assert f"<@{w.bob.id}>" in text  # now Ryan's player is asked
+    menu = next(c for c in res.message.iter_components() if c.get("type") == 3)
+    assert [o["label"] for o in menu["options"]] == ["1. Drain a Combat die", "2. Gain bane"]
+    picked = await fake.select(w.bob, res.message, menu["custom_id"], ["1"], timeout=10)
+    text, ephemeral = answer(picked)
+    assert not ephemeral and "Ryan chooses: Drain a Combat die" in text, text
+    names = [n for n, _ in png_files(picked)]
+    assert names[0].startswith("map-") and names[1].startswith("placements-"), names
+    assert "Use the suggested placement" in labels(picked.message)
+    again = await fake.select(w.bob, res.message, menu["custom_id"], ["1"], timeout=10)
+    assert_refused(again, "out of date")
+    stranger = await w.click(w.cara, picked.message, button(picked, "Use the suggested placement"))
+    assert_refused(stranger, "only their player or the party leader")
+    await force(1)  # the tile's enemy: the first level 1 chip of the bag
+    placed = await w.click(w.leader, picked.message, button(picked, "Use the suggested placement"))
+    text, ephemeral = answer(placed)
+    assert not ephemeral and "Collapsed Alcove (tile 1) connects to hex 1,0" in text, text
+    state = await w.state()
+    assert state.battle.map_version == 1 and state.battle.delve.cards["alcove-3a"].shards == 1
+    res = await w.slash(w.bob, "battle map", {"at": "3,0"})
+    assert [n for n, _ in png_files(res)] == ["map.png"]
+    res = await w.slash(w.leader, "explore", {"at": "9,9"})
+    assert_refused(res, "not explorable")
+    res = await w.slash(w.leader, "battle free")
+    assert_refused(res, "no cages in this battle")
+    res = await w.slash(w.leader, "battle status")
+    assert "Skyshards" in embed_text(res) and "Mildew Hollow" in embed_text(res)
+
+
 # ============================================================================= 9. names, privacy, honest failures
 def expected_errors(kind: str) -> None:
     """A test that provokes an error on purpose takes those records out of the fixture's clean check."""

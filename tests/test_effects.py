@@ -36,6 +36,7 @@ def test_every_primitive_has_a_test_here():
               "add-dice", "reroll", "companion", "manual", "engage", "draw-item", "defense", "immune", "challenge",
               "revive", "form", "lockpick-free", "lockpick-set", "hex-die"}
     tested |= {"dodge", "survive", "combat-dice", "raise-dead", "health"}  # tests/test_battle_enemy_skills.py
+    tested |= {"drain", "either"}  # tests/test_delve_cards.py
     assert set(REGISTRY) == tested
 
 

@@ -75,6 +75,10 @@ def test_commands_in_the_other_players_turn_or_after_the_end_are_refused():
     assert "It is @lena's turn; wait for yours." in refused(g, "mini.move", {"unit": "b1", "to": "4,6"}, by=BOB)
     assert "No unit of yours called 'b1'" in refused(g, "mini.engage", {"unit": "b1", "target": "a1"})
     assert "is on your side" in refused(g, "mini.engage", {"unit": "a1", "target": "a9"})
+    # a member who fields no units is told so; someone outside the game is told to join first
+    g.members.append("cara")
+    assert "You field no units in this game." in refused(g, "mini.next", by="cara")
+    assert "You are not in this party" in refused(g, "mini.next", by="dan")
     g.phase = "over"
     assert "This game is over" in refused(g, "mini.engage", {"unit": "a1", "target": "b1"})
 

@@ -1,11 +1,14 @@
-"""Fuzzing imported logs action by action: every action type of both rulesets, with plausible, largest and
+"""Fuzzing imported logs action by action: every action type of every ruleset, with plausible, largest and
 hostile options, by the right and the wrong people, inserted into real campaigns' logs.
 
 Bases: an Elder Scrolls campaign between battles (a guided draft open, items held), the same in a battle (a roll
-to resolve, a cache on the map), and a skirmish in muster and in battle.  For each file a fixed-seed generator
-picks an action type of the base's ruleset (lockpick, items, abilities, the guide, update, rest, adjust, prompts'
-time-outs, every /skirmish action, the party's actions), options for it from its declared bounds (engine.bounds)
-and from the campaign (its units, fighters, items, classes, hexes), an actor (the leader, a member, someone
+to resolve, a cache on the map), a session of days (in town, at the route's vote, at an overland card's choice,
+in a Reward Phase), a skirmish in muster and in battle, a duel between fights and in one (placing cards), an
+engage game mustering and in battle.  Every action type of every ruleset is tried on a base of its game at least
+once, then a fixed-seed generator picks more: an action type of the base's ruleset (lockpick, items, abilities,
+the guide, update, rest, adjust, prompts' time-outs, the day's, the town's and the Reward Phase's actions, every
+/skirmish, /duel and /mini action, the party's actions), options for it from its declared bounds (engine.bounds)
+and from the campaign (its units, fighters, items, classes, cards, hexes), an actor (the leader, a member, someone
 outside the party, acting for someone or not) and a place in the log.  The claimed state is the replay of the
 file's log when it replays, else the base's.  Each file goes through ``/campaign import`` as a file from Discord:
 it is imported and then equals the replay of its own log, or it is refused in words; a refusal writes nothing,
@@ -27,7 +30,7 @@ from engine.core import Action
 from engine.service import replay
 from helpers.exports import LEAD, SIL, THIRD, Played, doc_of, long_campaign, opened, raw
 
-FILES = 600
+FILES = 900
 SEED = 20261125
 OUTSIDER = "1009"
 HOSTILE = [2**62, -(2**62), "x" * 300, "@everyone [x](http://e.example)", [7] * 5000, {"a": [1] * 300}, None,
@@ -41,6 +44,40 @@ def tes_bases() -> list[Played]:
     while fight.state.battle is None:
         fight = long_campaign(len(fight.log) + 5)
     return [calm, fight]
+
+
+def day_bases() -> list[Played]:
+    """A session of days on the current rules: in town on day 1, the route's vote, an overland card's choice,
+    the Reward Phase after it."""
+    from day_helpers import BRINEHOLD_SHOP, DECK_STACK, LANDMARK_HEX
+    from rulesets.tes.content import load_pack
+    from rulesets.tes.state import RULES
+
+    town = Played()
+    for a in (Action("campaign.new", LEAD, {"name": "Outer Watch", "difficulty": "adept", "pack": "starter",
+                                            "channel_id": "80", "guild_id": "1", "seed": 14, "rules": RULES,
+                                            "pack_version": load_pack("starter").content_hash}),
+              Action("adventurer.create", LEAD, {"name": "Ryan", "race": "dark-elf", "line": "destruction-staff",
+                                                 "klass": "sorcerer", "health": "1L", "stamina": "2L",
+                                                 "combat": "2R", "magicka": "3L", "skill": "4L"}),
+              Action("campaign.join", SIL),
+              Action("adventurer.create", SIL, {"name": "Shannon", "race": "argonian",
+                                                "line": "one-hand-and-shield", "klass": "acrobat", "health": "1L",
+                                                "stamina": "2L", "combat": "3L", "magicka": "4L", "skill": "4R"}),
+              Action("day.start", LEAD, {"province": "saltmire", "stack": DECK_STACK + BRINEHOLD_SHOP + ["sm-p01"]})):
+        assert town.do(a), town.why
+    vote = copy.deepcopy(town)
+    for a in (Action("town.done", LEAD), Action("town.done", SIL), Action("day.rest", LEAD), Action("day.rest", SIL),
+              Action("day.stack", LEAD, {"cards": ["sm-p01"]}),
+              Action("day.route", LEAD, {"to": LANDMARK_HEX["peaceful"]})):
+        assert vote.do(a), vote.why
+    card = copy.deepcopy(vote)
+    assert card.do(Action("day.vote", SIL)), card.why
+    reward = copy.deepcopy(card)
+    assert reward.do(Action("day.choose", LEAD, {"choice": 1})), reward.why
+    asked = [b.state.days.ask.kind for b in (town, vote, card, reward)]
+    assert asked == ["town", "vote", "card", "reward"], asked
+    return [town, vote, card, reward]
 
 
 def skirmish_bases() -> list[Played]:
@@ -61,11 +98,52 @@ def skirmish_bases() -> list[Played]:
     return [muster, battle]
 
 
+def duel_bases() -> list[Played]:
+    """Two characters between fights, and in a fight against the Marsh Wisp (placing cards)."""
+    from engine.prompts import open_prompt
+
+    calm = Played()
+    for a in (Action("campaign.new", LEAD, {"name": "Yard", "ruleset": "duel", "channel_id": "78", "guild_id": "1",
+                                            "seed": 12, "pack": "duel"}),
+              Action("duel.character", LEAD, {"hero": "sellsword", "name": "Brann"}),
+              Action("campaign.join", SIL),
+              Action("duel.character", SIL, {"hero": "pilgrim", "name": "Oda"})):
+        assert calm.do(a), calm.why
+    fight = copy.deepcopy(calm)
+    assert fight.do(Action("duel.fight", LEAD, {"monster": "marsh-wisp"})), fight.why
+    while (p := open_prompt(fight.state)) is not None and p.kind == "join":
+        choice = next(o.value for o in p.options if o.value != "out")
+        assert fight.do(Action("duel.join", p.owner, {"choice": choice})), fight.why
+    assert open_prompt(fight.state).kind == "place"
+    return [calm, fight]
+
+
+def engage_bases() -> list[Played]:
+    """Two sides fielded, and the battle begun."""
+    muster = Played()
+    for a in (Action("campaign.new", LEAD, {"name": "Marsh", "ruleset": "engage", "channel_id": "79",
+                                            "guild_id": "1", "seed": 13, "pack": "engage"}),
+              Action("mini.field", LEAD, {"unit": "reed-spear"}),
+              Action("mini.field", LEAD, {"unit": "hedge-witch"}),
+              Action("campaign.join", SIL),
+              Action("mini.field", SIL, {"unit": "reed-spear"}),
+              Action("mini.field", SIL, {"unit": "bog-strider"})):
+        assert muster.do(a), muster.why
+    battle = copy.deepcopy(muster)
+    assert battle.do(Action("mini.start", LEAD)), battle.why
+    return [muster, battle]
+
+
 def words(state) -> list:
     """Texts and hexes the campaign itself offers: its units, fighters, items, classes, places."""
     out = ["race", "all", "none", "auto", "ask", "stay", "light", "over", "bane", "-daze", "jailbreak", "wardens",
            "reavers", "surge", "spark", "new", "upgrade", "raise", "ready", "pack", "leave", "start", "pick",
-           "create", "cancel", "restart", "argonian", "bow", "nord", "sorcerer", "ab12cd34", "1,2", "-1,5", "3,4"]
+           "create", "cancel", "restart", "argonian", "bow", "nord", "sorcerer", "ab12cd34", "1,2", "-1,5", "3,4",
+           # the day's, the duel's and the engage game's words
+           "saltmire", "brinehold", "shop", "trainer", "inn", "alchemy", "square", "sm-p01", "ge-p02", "stat:stamina",
+           "die:purge", "cooldown", "tenacity", "1", "2", "4L", "sellsword", "pilgrim", "marsh-wisp", "cave-troll",
+           "lure", "focus", "base-attack", "attack", "token", "in", "b", "in.chain-coat", "chain-coat", "reed-spear",
+           "bog-strider", "mire-grip", "mend-flesh", "a1", "b2", "m:marsh-wisp", f"c:{LEAD}", "f1.a3", "icp1"]
     for adv in getattr(state, "adventurers", {}).values():
         out += [adv.name, adv.race, adv.battle_form] + list(adv.ready) + list(adv.pack)
     battle = getattr(state, "battle", None)
@@ -74,6 +152,17 @@ def words(state) -> list:
             out += [u.name, u.short, u.id, [u.q, u.r]]
     for f in getattr(state, "fighters", {}).values():
         out += [f.id, f.name] + ([list(f.hex)] if f.hex else [])
+    if state.ruleset == "duel":
+        for f in (state.fight.fighters.values() if state.fight is not None else ()):
+            out += [f.id, f.name] + list(f.hand)[:3]
+        for ch in state.characters.values():
+            out += [ch.name, ch.hero] + list(ch.cards)[:2] + list(ch.gear)
+    if state.ruleset == "engage":
+        for u in state.units.values():
+            out += [u.id, u.name, f"{u.hex[0]},{u.hex[1]}"]
+    days = getattr(state, "days", None)
+    if days is not None and days.town is not None:
+        out += list(days.town.shop)[:3] + list(days.town.trainer)[:2]
     return out
 
 
@@ -101,14 +190,16 @@ def value_for(rng: random.Random, bound, state):
         return {LEAD: [-2, 2]}
     if isinstance(bound, B.Data):
         return {"x": 1}
+    if isinstance(bound, B.Words):
+        return [w for w in rng.sample(words(state), 3) if isinstance(w, str)][:rng.randint(0, 3)]
     if isinstance(bound, B.OneOf):
         return value_for(rng, rng.choice(bound.forms), state)
     return rng.choice(words(state))
 
 
-def fuzz_file(rng: random.Random, base: Played) -> tuple[str, bytes]:
+def fuzz_file(rng: random.Random, base: Played, kind: str | None = None) -> tuple[str, bytes]:
     game = rulesets.named(base.state.ruleset)
-    kind = rng.choice(sorted(game.actions.handlers))
+    kind = kind or rng.choice(sorted(game.actions.handlers))
     handler = game.actions.handlers[kind]
     args = {k: value_for(rng, b, base.state) for k, b in (handler.args or {}).items() if rng.random() < 0.5}
     turn = game.whose_move(base.state)
@@ -142,14 +233,21 @@ async def test_imported_logs_of_every_action_type_import_exactly_or_are_refused_
                                                                                         caplog):
     caplog.set_level(logging.ERROR, logger="hexpost")
     rng = random.Random(SEED)
-    bases = tes_bases() + skirmish_bases()
+    by_game = {"tes": tes_bases() + day_bases(), "skirmish": skirmish_bases(), "duel": duel_bases(),
+               "engage": engage_bases()}
+    bases = [b for group in by_game.values() for b in group]
+    # every action type of every game once, on a base of its game; then random types on random bases
+    every = sorted((name, kind) for name in by_game for kind in rulesets.named(name).actions.handlers)
+    rng.shuffle(every)
+    schedule = [(rng.choice(by_game[name]), kind) for name, kind in every]
+    schedule += [(rng.choice(bases), None) for _ in range(FILES - len(schedule))]
     con = sqlite3.connect(store.path)
     count = lambda: con.execute("SELECT COUNT(*), (SELECT COUNT(*) FROM action_log) FROM campaigns").fetchone()  # noqa: E731
     seen: dict[str, list[int]] = {}
     slowest, slowest_kind, peak = 0.0, "", 0
     started = time.perf_counter()
-    for n in range(FILES):
-        kind, data = fuzz_file(rng, rng.choice(bases))
+    for n, (base, kind) in enumerate(schedule):
+        kind, data = fuzz_file(rng, base, kind)
         channel = f"fz-{n}"
         before = count()
         inv = table.invocation(LEAD, channel, "1", LEAD)
@@ -178,8 +276,8 @@ async def test_imported_logs_of_every_action_type_import_exactly_or_are_refused_
     con.close()
     took = time.perf_counter() - started
     assert caplog.records == [], [r.getMessage()[:300] for r in caplog.records]
-    every = {k for name in ("tes", "skirmish") for k in rulesets.named(name).actions.handlers}
-    assert set(seen) == every, sorted(every - set(seen))  # every action type of both rulesets was tried
+    types = {k for name in by_game for k in rulesets.named(name).actions.handlers}
+    assert set(seen) == types, sorted(types - set(seen))  # every action type of every ruleset was tried
     assert sum(v[0] for v in seen.values()) >= 10 and sum(v[1] for v in seen.values()) > FILES // 3  # both sides
     print(f"\n[fuzz actions] {FILES} files over {len(seen)} action types (seed {SEED}) in {took:.1f} s: "
           f"{sum(v[0] for v in seen.values())} imported equal to their replay, "

@@ -60,6 +60,8 @@ def mutate(rng: random.Random, base: Base) -> bytes:
             parent[where[-1]]
         except (KeyError, IndexError, TypeError):
             continue  # an earlier mutation moved it
+        if not isinstance(parent, (dict, list)):
+            continue  # an earlier mutation put a text where a list was
         last = where[-1]
         how = rng.random()
         if how < 0.55:

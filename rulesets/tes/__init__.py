@@ -25,8 +25,8 @@ RULESET = register(Ruleset(
     check_pack=check_pack,
     open_prompt=open_prompt,
     rules=RULES,
-    description="Co-op adventurers on a hex map: creation, mats, sessions of days in a province, clash battles with "
-                "enemy AI, lockpicking.",
+    description="Co-op adventurers on a hex map: creation, mats, sessions of days in a province, clash, delve and "
+                "dungeon battles with enemy AI, lockpicking.",
 ))
 
 # The command layer and presenter register their commands and buttons when imported.
@@ -38,6 +38,7 @@ from rulesets.tes.present import battle_prompts as _battle_prompts  # noqa: E402
 from rulesets.tes.present import answers as _answers  # noqa: E402,F401
 from rulesets.tes.present import items as _items  # noqa: E402,F401
 from rulesets.tes.present import day as _day  # noqa: E402,F401
+from rulesets.tes.present import delve as _delve  # noqa: E402,F401
 from rulesets.tes.present.handlers import TesPresenter  # noqa: E402
 
 RULESET.present = TesPresenter()  # what the shared commands ask of this game

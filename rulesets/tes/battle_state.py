@@ -253,7 +253,7 @@ class Turn(Record):
 
     EMPTY_OK = True
     NESTED = {"cache": ("one", CacheSpot)}
-    OPTIONAL = frozenset({"path", "engage_line", "cache", "interrupts"})
+    OPTIONAL = frozenset({"path", "engage_line", "cache", "interrupts", "explored", "explore_here", "explore_left"})
 
     unit: str | None = None
     owner: str | None = None  # the player, on an adventurer's turn
@@ -270,6 +270,12 @@ class Turn(Record):
     engage_line: list[list[int]] = field(default_factory=list)  # the last engage, drawn on the map
     cache: CacheSpot | None = None
     interrupts: list[str] = field(default_factory=list)  # "owner:ability" interrupts used this turn
+    # a delve (rulesets.tes.battle.delve): the explore action was taken this turn; the explorable hex the acting
+    # adventurer may explore by occupying it (moved or placed into it, or began the turn there), and the hexes
+    # left of the move that brought them (they become free movement after the exploration)
+    explored: bool = False
+    explore_here: list[int] | None = None
+    explore_left: int = 0
     more: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
@@ -411,10 +417,12 @@ class Offer(Record):
 class LockpickCheck(Record):
     """A lockpick check in progress (rulesets.tes.battle.lockpick)."""
 
-    OPTIONAL = frozenset({"free", "free_by", "freed", "used"})
+    OPTIONAL = frozenset({"free", "free_by", "freed", "used", "kind", "ref"})
 
     owner: str = ""
     hex: list[int] = field(default_factory=list)
+    kind: str = "cache"  # what the check opens: "cache", "trap" (a delve card's trap) or "cage" (a dungeon's cell)
+    ref: str = ""  # a trap: the tile whose card it is; a cage: the caged unit's id
     deck: str = "common"
     item: str = ""
     code: list[int] = field(default_factory=list)
@@ -450,6 +458,79 @@ class HexDie(Record):
     more: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
+# ------------------------------------------------------------------ delve --
+@dataclass
+class CardSpot(Record):
+    """A delve card kept beside the tile it revealed (rulesets.tes.battle.delve): what of it is still in play."""
+
+    OPTIONAL = frozenset({"trap", "shards", "environment"})
+
+    card: str = ""
+    tile: str = ""
+    trap: bool = False  # its trap is still active
+    shards: int = 0  # skyshards on it not gained yet
+    environment: bool = False  # its environment works on the tile
+    more: dict[str, Any] = field(default_factory=dict, repr=False)
+
+
+@dataclass
+class Choice(Record):
+    """A choice a card gives one adventurer ("drain a Combat die or gain bane"): the battle waits for its player."""
+
+    OPTIONAL = frozenset({"tile", "deadline"})
+
+    id: int = 0  # its number in the battle (its prompt's key)
+    owner: str = ""
+    source: str = ""  # what asks it, as players read it (the card's name)
+    options: list[dict[str, Any]] = field(default_factory=list)  # [{"label", "effects"}], numbered from 1
+    default: int = 1
+    tile: str | None = None  # the card's tile (for effects on "this tile")
+    deadline: float | None = None
+    more: dict[str, Any] = field(default_factory=dict, repr=False)
+
+
+@dataclass
+class Exploration(Record):
+    """An exploration in progress: the card drawn and its tile, waiting for choices or for where the tile goes."""
+
+    OPTIONAL = frozenset({"options", "deadline", "left", "action"})
+
+    owner: str = ""
+    hex: list[int] = field(default_factory=list)  # the explored hex
+    card: str = ""
+    tile: str = ""
+    stage: str = "revealed"  # "revealed": its When Revealed choices are open; "place": where the tile goes
+    options: list[list[int]] = field(default_factory=list)  # legal placements: [offset q, offset r, rotation]
+    default: int = 1  # the placement used when nobody answers (numbered from 1)
+    deadline: float | None = None
+    left: int = 0  # hexes left of the move that brought the adventurer there
+    action: bool = False  # started by the explore action (not by occupying the hex)
+    more: dict[str, Any] = field(default_factory=dict, repr=False)
+
+
+@dataclass
+class Delve(Record):
+    """A delve battle's state (rulebook pp.74-80): its deck, tile stacks, the cards beside their tiles, the
+    skyshards, and an exploration waiting for the party."""
+
+    NESTED = {"cards": ("dict", CardSpot), "exploring": ("one", Exploration)}
+    OPTIONAL = frozenset({"facedown", "discard", "exploring", "numbers", "province"})
+
+    province: str | None = None  # its province: the delve cards and the enemy chips coded for it join in
+    required: int = 3  # skyshards needed to explore it fully
+    gained: int = 0  # skyshards gained (at most ``required``)
+    drawn: int = 0  # skyshard icons drawn so far (on cards placed faceup and cards turned facedown)
+    facedown: list[str] = field(default_factory=list)  # cards counted as skyshards (no tile of their shape left)
+    deck: list[str] = field(default_factory=list)  # the delve deck, top first
+    discard: list[str] = field(default_factory=list)
+    stacks: dict[str, list[str]] = field(default_factory=dict)  # shape ("3", "6", "7", "19") -> tile ids, top first
+    numbers: dict[str, int] = field(default_factory=dict)  # placed tile id -> its number on the map (1, 2, ...)
+    cards: dict[str, CardSpot] = field(default_factory=dict)  # tile id -> the card kept beside it
+    exploring: Exploration | None = None
+    explorations: int = 0  # explorations so far (numbers their placement prompts)
+    more: dict[str, Any] = field(default_factory=dict, repr=False)
+
+
 # -------------------------------------------------------------------- map --
 @dataclass
 class TileSpot(Record):
@@ -477,9 +558,11 @@ class Battle(Record):
     NESTED = {"units": ("dict", Unit), "turn": ("one", Turn), "pending": ("one", PendingRoll),
               "asking": ("one", PreventionAsk), "enemy_phase": ("one", EnemyPhase),
               "lockpick": ("one", LockpickCheck), "tiles": ("list", TileSpot), "harms": ("list", Hit),
-              "offers": ("list", Offer), "hex_dice": ("list", HexDie)}
+              "offers": ("list", Offer), "hex_dice": ("list", HexDie), "delve": ("one", Delve),
+              "choices": ("list", Choice)}
     ALIASES = {"await": "asking"}
-    OPTIONAL = frozenset({"brought", "enemy_acts", "harms", "offers", "hex_dice"})
+    OPTIONAL = frozenset({"brought", "enemy_acts", "harms", "offers", "hex_dice", "delve", "dungeon", "choices",
+                          "asks"})
 
     no: int = 0
     encounter: str = ""
@@ -519,6 +602,10 @@ class Battle(Record):
     # free moves interrupts gave during an enemy's turn, the first one waiting for its player (see Offer)
     offers: list[Offer] = field(default_factory=list)
     hex_dice: list[HexDie] = field(default_factory=list)  # S skill dice placed in hexes (rulesets.tes.battle.hexdice)
+    delve: Delve | None = None  # a delve battle's deck, tiles, cards and skyshards (rulesets.tes.battle.delve)
+    choices: list[Choice] = field(default_factory=list)  # card choices waiting for players, the first one asked now
+    asks: int = 0  # choices asked so far in this battle (numbers them)
+    dungeon: str | None = None  # a dungeon battle's dungeon: its diagram marks the map (rulesets.tes.battle.dungeon)
     more: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
@@ -566,7 +653,7 @@ class CompanionEntry(Record):
 class BattleSummary(Record):
     """What is kept of the last battle once it is over."""
 
-    OPTIONAL = frozenset({"class_rewards", "gained"})
+    OPTIONAL = frozenset({"class_rewards", "gained", "mode", "skyshards", "skyshard_xp"})
 
     no: int = 0
     encounter: str = ""
@@ -578,4 +665,7 @@ class BattleSummary(Record):
     class_rewards: dict[str, list[str]] | None = None
     # Jailbreak: player with class rewards -> {"tenacity": n, "items": [ids]} gained in the battle (gainers only)
     gained: dict[str, dict[str, Any]] | None = None
+    mode: str = "clash"
+    skyshards: int | None = None  # a delve: skyshards gained
+    skyshard_xp: int | None = None  # an Uncover delve: XP the Reward Phase grants for them (0 after a full defeat)
     more: dict[str, Any] = field(default_factory=dict, repr=False)

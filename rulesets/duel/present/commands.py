@@ -21,12 +21,14 @@ from engine.reply import COLOR_BATTLE, COLOR_INFO, Embed, Picture, Reply, clip
 from engine.text import echo, slug
 from rulesets.duel.content import load_pack
 from rulesets.duel.present.view import STEP_WORDS, picture_view
+from rulesets.duel.rules.actions import Reroll
 from rulesets.duel.rules.flow import frame_now
 from rulesets.duel.rules.harm import effect_words
-from rulesets.duel.rules.model import SETTINGS
+from rulesets.duel.rules.table import TABLE
 from rulesets.duel.state import AILMENTS, NAME
 
 PLAYER = Opt("player", str, "Act for this player (party leader only)", user=True)
+SETTING = TABLE.handlers["campaign.settings"].args  # the bounds of this game's settings (engine.party)
 MAX_PICTURES = 10  # Discord's limit of attachments on one message
 group("duel", "Duels: characters, fights, cards and Fame rerolls")
 
@@ -463,17 +465,18 @@ async def duel_declare(inv: Invocation, use, player=None) -> Reply:
 
 
 @command("duel reroll", "Spend 2 Fame to reroll one die of the roll (leave die out to pass).",
-         Opt("die", int, "The die to reroll (1 = the first)", min=1, max=12), PLAYER, ruleset=NAME, renders=True)
+         Opt("die", int, "The die to reroll (1 = the first)", **Reroll.args["die"].range), PLAYER, ruleset=NAME,
+         renders=True)
 async def duel_reroll(inv: Invocation, die=None, player=None) -> Reply:
     await _state(inv)
     return fight_reply(inv, await inv.do("duel.reroll", {"die": die} if die else {}, player=player))
 
 
 @command("duel settings", "How long a question waits before its default answer (leader).",
-         Opt("ask_minutes", int, "Joining, declaring and Fame rerolls: minutes (0 = wait)", min=0,
-             max=SETTINGS["ask_minutes"][1]),
-         Opt("place_hours", int, "Placing cards: hours before the player places none (0 = wait)", min=0,
-             max=SETTINGS["place_hours"][1]), ruleset=NAME)
+         Opt("ask_minutes", int, "Joining, declaring and Fame rerolls: minutes (0 = wait)",
+             **SETTING["ask_minutes"].range),
+         Opt("place_hours", int, "Placing cards: hours before the player places none (0 = wait)",
+             **SETTING["place_hours"].range), ruleset=NAME)
 async def duel_settings(inv: Invocation, ask_minutes=None, place_hours=None) -> Reply:
     state = await _state(inv)
     args = {k: v for k, v in {"ask_minutes": ask_minutes, "place_hours": place_hours}.items() if v is not None}

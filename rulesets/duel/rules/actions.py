@@ -6,6 +6,7 @@ so a refusal leaves the campaign untouched.
 """
 from __future__ import annotations
 
+from engine.bounds import KEY, Int, Player, Text, Words
 from engine.core import RuleError
 from engine.prompts import PROMPT_ARG
 from rulesets.duel.rules import flow
@@ -58,6 +59,7 @@ WAITS = {"join": "the join question", "place": "placing cards", "declare": "a Ba
 class CallFight(Handler):
     type = "duel.fight"
     summary = "Call a fight against a monster of the bestiary, or challenge another player's character."
+    args = {"monster": Text(), "rival": Player()}
 
     def apply(self, state, action, ctx):
         if state.in_fight:
@@ -88,6 +90,7 @@ class CallFight(Handler):
 class Join(Handler):
     type = "duel.join"
     summary = "Answer whether to join the fight (and on which side, wearing which gear)."
+    args = {"choice": Text(80), PROMPT_ARG: KEY}
 
     def apply(self, state, action, ctx):
         who = subject(state, action)
@@ -101,6 +104,8 @@ class Join(Handler):
 class Place(Handler):
     type = "duel.place"
     summary = "Place up to two cards from your hand face-down."
+    # the rules refuse more than two cards in words; a hand never holds more than the bound
+    args = {"cards": Words(12), "target": Text(80), "ally": Text(80), "base": Words(4, 20), PROMPT_ARG: KEY}
 
     def apply(self, state, action, ctx):
         if action.on_behalf and action.on_behalf != action.actor:
@@ -125,6 +130,7 @@ class Place(Handler):
 class Pass(Handler):
     type = "duel.pass"
     summary = "Place no card this round (the party leader may do it for an absent player)."
+    args = {PROMPT_ARG: KEY}
 
     def apply(self, state, action, ctx):
         who = subject(state, action)
@@ -138,6 +144,7 @@ class Pass(Handler):
 class Declare(Handler):
     type = "duel.declare"
     summary = "Declare what a revealed Base Attack does: attack, or take the Priority token."
+    args = {"use": Text(20), PROMPT_ARG: KEY}
 
     def apply(self, state, action, ctx):
         who = subject(state, action)
@@ -151,6 +158,7 @@ class Declare(Handler):
 class Reroll(Handler):
     type = "duel.reroll"
     summary = "Spend 2 Fame to reroll one die of the roll (or pass)."
+    args = {"die": Int(1, 12), PROMPT_ARG: KEY}  # a roll has at most 5 dice (a Skill's highest Tier)
 
     def apply(self, state, action, ctx):
         who = subject(state, action)
@@ -175,6 +183,7 @@ class Timeout(Handler):
 
     type = "duel.timeout"
     leader_only = True
+    args = {"ask": KEY, PROMPT_ARG: KEY}
     summary = "Nobody answered in time: the question's default answer applies."
 
     def apply(self, state, action, ctx):

@@ -3,6 +3,7 @@ gear), one per player; retired between fights to make another.  The turn order o
 they made their characters."""
 from __future__ import annotations
 
+from engine.bounds import CONFIRM, Text, Words
 from engine.core import Event, RuleError
 from engine.party import MAX_PARTY
 from engine.text import clean_name, echo
@@ -18,6 +19,9 @@ def _fighting(state, who: str) -> bool:
 class MakeCharacter(Handler):
     type = "duel.character"
     summary = "Make your character from a hero of the pack."
+    # a pack holds at most 12 obtained cards and 6 worn gear (rulesets.duel.content)
+    args = {"hero": Text(), "name": Text(), "cards": Words(12), "gear": Words(6)}
+    joins = True  # a player's own character seats them
 
     def apply(self, state, action, ctx):
         who = subject(state, action)
@@ -72,6 +76,7 @@ class MakeCharacter(Handler):
 class Retire(Handler):
     type = "duel.retire"
     summary = "Retire your character (between fights), to make another."
+    args = {"confirm": CONFIRM}
 
     def apply(self, state, action, ctx):
         who = subject(state, action)

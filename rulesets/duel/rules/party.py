@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from engine import party
+from engine.bounds import NEW_CAMPAIGN
 from engine.core import Event, RuleError
 from engine.text import clean_name, echo
 from rulesets.duel.rules.model import SETTINGS
@@ -28,6 +29,7 @@ class NewDuel(Handler):
     needs_campaign = False
     undoable = False
     summary = "Open a duel campaign in this channel."
+    args = dict(NEW_CAMPAIGN)
 
     def check(self, state, action, ctx):
         if state is not None and not state.ended:

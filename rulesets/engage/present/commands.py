@@ -16,10 +16,12 @@ from rulesets.engage.content import load_pack
 from rulesets.engage.present.view import map_view, player_name
 from rulesets.engage.rules.core import PHASE_NAMES, can_act, label, names
 from rulesets.engage.rules.muster import ZONE_NAMES
+from rulesets.engage.rules.table import TABLE
 from rulesets.engage.board import board_of
 from rulesets.engage.state import NAME
 
 PLAYER = Opt("player", str, "Act for this player (party leader only)", user=True)
+SETTING = TABLE.handlers["campaign.settings"].args  # the bounds of this game's settings (engine.party)
 group("mini", "Miniatures: the engage game (ruleset:engage)")
 
 
@@ -92,9 +94,10 @@ async def mini_units(inv: Invocation) -> Reply:
 
 
 @command("mini settings", "Points a side, rounds and the intercept time-out (leader).",
-         Opt("points", int, "Points each side may field", min=10, max=1000),
-         Opt("rounds", int, "Rounds before the units standing decide", min=1, max=20),
-         Opt("intercept_minutes", int, "Minutes to answer an intercept question (0: wait)", min=0, max=1440),
+         Opt("points", int, "Points each side may field", **SETTING["points"].range),
+         Opt("rounds", int, "Rounds before the units standing decide", **SETTING["rounds"].range),
+         Opt("intercept_minutes", int, "Minutes to answer an intercept question (0: wait)",
+             **SETTING["intercept_minutes"].range),
          ruleset=NAME)
 async def mini_settings(inv: Invocation, points=None, rounds=None, intercept_minutes=None) -> Reply:
     state = await _state(inv)

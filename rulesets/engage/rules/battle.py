@@ -3,6 +3,7 @@ phase and ending the turn.  Every handler refuses in ``apply`` before it changes
 copy, so a refusal leaves the game untouched)."""
 from __future__ import annotations
 
+from engine.bounds import KEY, Flag, OneHex, Text, Words
 from engine.core import Event, RuleError, strong
 from engine.hexes import Hex, distance
 from engine.prompts import Option, Prompt
@@ -61,6 +62,7 @@ def _after(state, ctx, events) -> None:
 class Engage(Handler):
     type = "mini.engage"
     summary = "Engage: declare a unit, its target(s) and its Jump Down checks; then distance, path, intercept."
+    args = {"unit": Text(), "target": Text(), "jump": Flag(), "path": Text()}  # a path of at most ~50 hexes
 
     def apply(self, state, action, ctx):
         who = _my_turn(state, action)
@@ -163,6 +165,8 @@ def _choice(state, args) -> dict | None:
 class Intercept(Handler):
     type = "mini.intercept"
     summary = "Answer the intercept question: a unit intercepts the engage, or none does."
+    # choice: the number on the list ("2", or ["2"] from the menu) or none; else unit (and at) by name
+    args = {"choice": Words(1, 20), "unit": Text(), "at": OneHex(), "prompt": KEY}
 
     def apply(self, state, action, ctx):
         _battle(state)
@@ -190,6 +194,7 @@ class Intercept(Handler):
 class InterceptTimeout(Handler):
     type = "mini.intercept-timeout"
     undoable = False
+    args = {"ask": KEY}
     summary = "The intercept question's time-out: no unit intercepts."
 
     def apply(self, state, action, ctx):
@@ -207,6 +212,7 @@ class InterceptTimeout(Handler):
 class Move(Handler):
     type = "mini.move"
     summary = "Move a unit up to its Move in inches."
+    args = {"unit": Text(), "to": OneHex(), "jump": Flag()}
 
     def apply(self, state, action, ctx):
         who = _my_turn(state, action)
@@ -264,6 +270,7 @@ class Move(Handler):
 class Shoot(Handler):
     type = "mini.shoot"
     summary = "Shoot at an enemy in sight and range, not in melee."
+    args = {"unit": Text(), "target": Text()}
 
     def apply(self, state, action, ctx):
         who = _my_turn(state, action)
@@ -300,6 +307,7 @@ class Shoot(Handler):
 class Cast(Handler):
     type = "mini.cast"
     summary = "Cast a spell the unit knows (a cast check, then its effect)."
+    args = {"unit": Text(), "spell": Text(), "target": Text()}
 
     def apply(self, state, action, ctx):
         who = _my_turn(state, action)
@@ -364,6 +372,7 @@ class Cast(Handler):
 class NextPhase(Handler):
     type = "mini.next"
     summary = "End the current phase (after the Cast phase the Melee is fought and the turn passes)."
+    args: dict = {}
 
     def apply(self, state, action, ctx):
         _my_turn(state, action)
@@ -390,6 +399,7 @@ class NextPhase(Handler):
 class EndTurn(Handler):
     type = "mini.end"
     summary = "End the turn: the phases left are skipped, the Melee is fought, the other player's turn begins."
+    args: dict = {}
 
     def apply(self, state, action, ctx):
         _my_turn(state, action)

@@ -2,6 +2,7 @@
 deployment zone; the leader starts the game with a d20 roll-off for the first turn."""
 from __future__ import annotations
 
+from engine.bounds import OneHex, Text
 from engine.core import Event, RuleError, strong
 from engine.hexes import Hex
 from engine.text import clean_name, echo, slug
@@ -54,6 +55,8 @@ def points_used(state, pack, owner: str) -> int:
 class Field(Handler):
     type = "mini.field"
     summary = "Field a unit in your deployment zone."
+    args = {"unit": Text(), "at": OneHex(), "name": Text()}
+    joins = True  # fielding a player's first unit seats them
 
     # every refusal is raised in apply before anything changes (the engine discards the working copy)
     def apply(self, state, action, ctx):
@@ -126,6 +129,7 @@ class Field(Handler):
 class Remove(Handler):
     type = "mini.remove"
     summary = "Take back a unit you fielded (before the battle)."
+    args = {"unit": Text()}
 
     def apply(self, state, action, ctx):
         _muster(state)
@@ -144,6 +148,7 @@ class Start(Handler):
     type = "mini.start"
     leader_only = True
     summary = "Begin the battle: a d20 roll-off for the first turn."
+    args: dict = {}
 
     def check(self, state, action, ctx):
         _muster(state)

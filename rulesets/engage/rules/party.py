@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from engine import party
+from engine.bounds import NEW_CAMPAIGN
 from engine.core import Event, RuleError
 from engine.text import clean_name, echo
 from rulesets.engage.rules.engage import DEFAULT_INTERCEPT_MINUTES
@@ -32,6 +33,7 @@ class NewGame(Handler):
     needs_campaign = False
     undoable = False
     summary = "Open an engage game in this channel."
+    args = dict(NEW_CAMPAIGN)
 
     def check(self, state, action, ctx):
         if state is not None and not state.ended:

@@ -29,6 +29,14 @@ def waiting_for(c: Ctx) -> str | None:
     if b.step == "round-wait":
         return ("The whole party is down: the battle waits for the party leader to call the guild assist or let "
                 "the battle end (`/quest assist`).")
+    if b.choices:  # a card's choice (rulesets.tes.battle.cards)
+        adv = c.adv(b.choices[0].owner)
+        return (f"The battle waits for {adv.name}'s player to choose for {b.choices[0].source} "
+                "(`/battle choose option:`).")
+    ex = b.delve.exploring if b.delve is not None else None
+    if ex is not None and ex.stage == "place":  # a delve's revealed tile (rulesets.tes.battle.delve)
+        adv = c.adv(ex.owner)
+        return f"The battle waits for {adv.name}'s player to choose where the new tile goes (`/explore place:`)."
     return None
 
 
@@ -49,8 +57,10 @@ def my_turn(c: Ctx, owner: str) -> Turn:
 def no_pending(c: Ctx) -> None:
     if c.b.lockpick:
         raise RuleError("Finish the lockpick check first: `/lockpick` (adjust:, keep:, or stop:yes).")
-    # any other action after moving onto a cache gives up the chance to pick its lock
+    # any other action after moving onto a cache gives up the chance to pick its lock (or onto an explorable
+    # hex, the chance to explore it by standing there)
     c.b.turn.cache = None
+    c.b.turn.explore_here = None
     if c.b.pending:
         raise RuleError("Resolve your roll first: `/resolve` (all results in rolled order) or "
                         "`/resolve order:2,1` to choose which and in what order.")

@@ -30,6 +30,8 @@ WHO_WORDS = {
     "ally": "an ally (or you)", "allies-in-range": "you and each ally within 2 hexes",
     "adjacent-enemies": "each adjacent enemy", "all-in-range": "every unit within 2 hexes",
     "attacker": "the attacker", "other-allies-in-range": "each other ally within 2 hexes",
+    "adventurers": "each adventurer", "tile-units": "each unit on this tile",
+    "tile-adventurers": "each adventurer on this tile", "tile-enemies": "each enemy on this tile",
 }
 
 
@@ -53,6 +55,7 @@ class Use:
     to: list[int] | None = None  # where an ability's move goes now ([q, r]; None: free movement for later)
     new_form: str | None = None  # the battle form a form change takes
     hexes: list[list[int]] = field(default_factory=list)  # hexes named for S dice placed in a hex, used in order
+    tile: str | None = None  # a delve card's tile: the tile its "this tile" effects reach
 
 
 def amount_of(use: Use, eff: dict) -> int:
@@ -148,6 +151,19 @@ def units_for(use: Use, who: str) -> list[dict]:
     if who in ("allies-in-range", "all-in-range"):
         return [u for u in c.units() if here and (who == "all-in-range" or not c.opposing(me, u))
                 and distance(pos(u), here) <= 2]
+    if who == "adventurers":
+        return [c.unit(f"a:{o}") for o in c.b.order if on_map(c.unit(f"a:{o}"))]
+    if who.startswith("tile-"):
+        if not use.tile:
+            return []
+        tile_of = c.map.tile_of
+        found = [u for u in c.units() if tile_of.get(pos(u)) == use.tile]
+        if who == "tile-adventurers":
+            found = [u for u in found if u.side == "adventurer"]
+        elif who == "tile-enemies":
+            found = [u for u in found if u.side == "enemy"]
+        order = {f"a:{o}": i for i, o in enumerate(c.b.order)}
+        return sorted(found, key=lambda u: (order.get(u.id, 99), u.side, int(u.slot or 0), u.id))
     return []
 
 
@@ -158,7 +174,7 @@ def _to(eff: dict, default: str) -> str:
 def _who(eff: dict, default: str, verb: str) -> str:
     """The target as the subject of ``verb``: "you gain", "the target gains"."""
     who = eff.get("target", default)
-    plural = who in ("self", "allies-in-range")
+    plural = who in ("self", "allies-in-range")  # "you gain", "you and each ally gain"; "each adventurer gains"
     return f"{_to(eff, default)} {verb if plural else verb + 's'}"
 
 

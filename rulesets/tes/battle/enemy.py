@@ -291,7 +291,7 @@ def companion_turn(c: Ctx, u: Unit) -> None:
     start_turn(c, u)
     if not on_map(u):
         return
-    comp = c.pack.companions[u.companion]
+    comp = stats_of(c, u)  # a companion's stat block, or an enemy chip's when it fights for the party
     moved = walk(c, u, plan_move(c, u), "companion-move")
     if not on_map(u):  # defeated on its way (a die in a hex)
         return

@@ -7,7 +7,7 @@ from rulesets.tes.battle import harm, track
 from rulesets.tes import args as args_
 from rulesets.tes.battle.effects import Use, run_effects
 from rulesets.tes.battle.checks import check_target, my_turn, no_pending
-from rulesets.tes.battle.moves import route, stepped
+from rulesets.tes.battle.moves import cut, entered, route, stepped
 from rulesets.tes.battle.model import Ctx, find_unit, on_map, pos
 from rulesets.tes.battle_state import EngageRecord, PendingRoll, Reroll, RolledDie, Unit
 from rulesets.tes.content import BATTLE_FORMS, BATTLE_FORM_NAMES, COMBAT_FORMS
@@ -47,6 +47,9 @@ def plan_move(c: Ctx, owner: str, args: dict) -> tuple[list[Hex], bool]:
     else:
         if turn.moves >= 2:
             raise RuleError("You already moved twice this turn. Engage is not possible either now; `/endturn`.")
+        if turn.explored:  # a delve: the explore action and a move action exclude each other (rulebook p.61)
+            raise RuleError("You took the explore action this turn, so you cannot take a move action; free "
+                            "movement from an ability or an interrupted move still works (`/move ... free:yes`).")
         if turn.engages and turn.moves >= 1:
             raise RuleError("After engaging you may move only once per turn. End your turn with `/endturn`.")
         if c.has(u, "daze") and turn.rolled:
@@ -66,12 +69,14 @@ def do_move(c: Ctx, owner: str, args: dict) -> None:
     turn = c.b.turn
     u = c.unit(f"a:{owner}")
     start = pos(u)
+    planned = len(path)
+    path, stopped = cut(c, u, path)  # a delve's trap stops the move in the hex that triggers it
     end = path[-1]
     u.q, u.r = end.q, end.r
     turn.acted = True
     turn.path = [[start.q, start.r]] + [[h.q, h.r] for h in path]
     if free:
-        turn.free_move -= len(path)
+        turn.free_move -= planned if not stopped else len(path)
     else:
         turn.moves += 1
         turn.moved = True
@@ -82,8 +87,11 @@ def do_move(c: Ctx, owner: str, args: dict) -> None:
     if not free and turn.moves == 2 and not turn.engages:
         c.say("move", f"{u.name} moved twice this turn, so no engage is left this turn.", since=3, unit=u.id)
     stepped(c, u, path)
+    limit = 0 if free else adv_stamina(c, owner)
+    if on_map(u) and not stopped:
+        note_cache(c, u, len(path), limit)
     if on_map(u):
-        note_cache(c, u, len(path), 0 if free else adv_stamina(c, owner))
+        entered(c, u, start, path, stopped, max(0, limit - len(path)))  # free movement left stays banked
 
 
 # ---------------------------------------------------------------- engage --

@@ -10,9 +10,9 @@ from typing import Any
 from rulesets.tes.battle import enemy as enemy_ai
 from rulesets.tes.battle import companion, harm, objectives, pool, track
 from rulesets.tes.battle import status as status_rules
-from rulesets.tes.battle import abilities, hexdice, moves
+from rulesets.tes.battle import abilities, delve, dungeon, hexdice, moves
 # The effect primitives register themselves on the effect registry as they are imported.
-from rulesets.tes.battle import enemy_skills, items, lockpick_cards, primitives  # noqa: F401
+from rulesets.tes.battle import cards, enemy_skills, items, lockpick_cards, primitives  # noqa: F401
 from rulesets.tes.battle.effects import Use, run_effects
 from rulesets.tes import args as args_
 from rulesets.tes.battle.model import (Ctx, adv_uid, on_map, pos, prevent_timeout_minutes, prevention_mode,
@@ -25,6 +25,7 @@ from engine.text import count
 from rulesets.tes.state import encounter_rules
 
 FATIGUE_AFTER = 5
+DELVE_BATTLES = True  # delve and dungeon battles are played (an overland card's delve choice starts one)
 
 #: Hooks at the end of a round, before its triggers and the check for the battle's end (the campaign's guild
 #: assist fills it): each returns False when the battle must wait for a player's answer first (``step``
@@ -42,8 +43,8 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
     if enc is None:
         names = ", ".join(f"{e.name} (`{k}`)" for k, e in pack.encounters.items())
         raise RuleError(f"There is no encounter `{encounter_id}`. Choose one of: {names}.")
-    if enc.mode != "clash":
-        raise RuleError(f"{enc.name} is a {enc.mode} battle; only clash battles are in the bot so far.")
+    if enc.mode == "dungeon" and enc.dungeon not in pack.dungeons:
+        raise RuleError(f"{enc.name} is set in a dungeon this pack does not have (`{enc.dungeon}`).")
     n_adv = len(order)
     count = state.battle_count + 1
     state.battle_count = count
@@ -54,10 +55,39 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
         no=count, encounter=enc.id, name=enc.name, mode=enc.mode,
         objective=enc.objective, objective_units=list(enc.objective_params.get("units", []) or []),
         objective_rounds=enc.objective_params.get("rounds"), order=list(order),
+        dungeon=enc.dungeon if enc.mode == "dungeon" else None,
     )  # its map is the encounter's layout until a tile is placed (model.place_tile)
-    m = c.map
     c.say("battle", f"⚔️ Battle {count}: {strong(enc.name)}. {enc.description}")
-    # enemies
+    if enc.mode == "delve":
+        delve.setup(c, enc, ep, province=province)
+    elif enc.mode == "dungeon":
+        dungeon.setup(c, enc, ep, session_table)
+    else:
+        _clash_enemies(c, enc, ep, session_table, xp, province)
+    rules_text = battle_rules(pack, enc, n_adv)
+    if rules_text:  # posted with the start, not kept in the battle's log (/battle status shows it)
+        c.events.append(Event("setup", rules_text, {}))
+    _deploy(c, order, hexes)
+    companion.setup(c, enc)
+    if enc.mode == "dungeon":
+        dungeon.allies(c, enc)
+    c.say("setup", "Turn order: " + " → ".join(
+        f"{state.adventurers[o].name} ({c.unit(adv_uid(o))['q']},{c.unit(adv_uid(o))['r']})" for o in order)
+        + ". The round counter is set to 1.")
+    encounter_triggers(c, ("before battle", "start of battle"))
+    for u in c.units("enemy"):
+        enemy_ai.enemy_skills_at(c, u, "start of battle")
+    abilities.innates(c, "start of battle")
+    abilities.race_start_of_battle(c)
+    c.b.step = "adventurer"
+    next_adventurer(c)
+
+
+def _clash_enemies(c: Ctx, enc, ep: int | None, session_table: int | None, xp: int, province: str | None) -> None:
+    """Clash Setup step 3 (p.71): the enemy pool fills the numbered hexes; named units take the lettered ones."""
+    pack, state = c.pack, c.state
+    m = c.map
+    n_adv = len(c.b.order)
     if enc.enemy_rule == "bag":
         per = enc.per_adventurer or 1
         levels = [1] * min(len(m.slots), per * n_adv)
@@ -100,10 +130,12 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
         f"{pack.enemies[eid].name} (level {pack.enemies[eid].level}) in hex "
         + (f"{where} ({h.q},{h.r}), free of the pool" if not where.isdigit() else f"{h.q},{h.r}")
         for eid, h, where in spots) + ".")
-    rules_text = battle_rules(pack, enc, n_adv)
-    if rules_text:  # posted with the start, not kept in the battle's log (/battle status shows it)
-        c.events.append(Event("setup", rules_text, {}))
-    # adventurers on the entrance tile, in turn order
+
+
+def _deploy(c: Ctx, order: list[str], hexes: dict[str, Any] | None) -> None:
+    """Deploy Adventurers (battle setup step 4): on the entrance tile, in turn order."""
+    state = c.state
+    m = c.map
     free = [h for h in m.entrance]
     hexes = hexes or {}
     for owner in order:
@@ -128,17 +160,6 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
         adv.race_ability_used = False
         if (adv.tenacity or adv.ready or adv.pack) and encounter_rules(state):  # nothing recorded: brought nothing
             c.b.brought[owner] = {"tenacity": adv.tenacity, "items": list(adv.ready) + list(adv.pack)}
-    companion.setup(c, enc)
-    c.say("setup", "Turn order: " + " → ".join(
-        f"{state.adventurers[o].name} ({c.unit(adv_uid(o))['q']},{c.unit(adv_uid(o))['r']})" for o in order)
-        + ". The round counter is set to 1.")
-    encounter_triggers(c, ("before battle", "start of battle"))
-    for u in c.units("enemy"):
-        enemy_ai.enemy_skills_at(c, u, "start of battle")
-    abilities.innates(c, "start of battle")
-    abilities.race_start_of_battle(c)
-    c.b.step = "adventurer"
-    next_adventurer(c)
 
 
 # ------------------------------------------------------------ the driver --
@@ -210,6 +231,10 @@ def start_turn(c: Ctx, owner: str) -> bool:
     if done:
         c.say("recovery", f"Recovery ({adv.cooldown_stat}): " + "; ".join(done) + ".", unit=u.id)
     abilities.start_of_turn(c, owner)
+    if c.b.delve is not None:  # a delve: the tile's environment; an explorable hex to explore (p.77)
+        delve.start_of_turn(c, owner)
+        if not on_map(u):
+            return False
     here = pos(u)
     if here in c.map.escape and c.b.objective == "escape-or-eliminate-all":
         c.say("escape", f"{adv.name} stands on an escape hex and may escape now: `/battle escape`.", unit=u.id)
@@ -221,6 +246,8 @@ def end_turn(c: Ctx, owner: str) -> None:
     u = c.unit(adv_uid(owner))
     if c.has(u, "daze"):
         status_rules.remove(c, u, "daze", "End of turn")
+    if c.b.delve is not None:
+        delve.end_of_turn(c, owner)
     abilities.innate(c, owner, "end of your turn")
     c.say("turn-end", f"{adv.name} ends the turn.", unit=u.id)
     next_adventurer(c)
@@ -435,12 +462,15 @@ def react(c: Ctx, owner: str, args: dict) -> None:
         c.say("interrupt", f"⚡ Interrupt: {adv.name} spends {o.cost} tenacity on {o.source}.", unit=u.id,
               ability=o.ability, player=owner)
     start = pos(u)
+    path, stopped = moves.cut(c, u, path)  # (a delve's trap stops only a move on the adventurer's own turn)
     u.q, u.r = path[-1].q, path[-1].r
     line = [[start.q, start.r]] + [[h.q, h.r] for h in path]
     b.enemy_acts.setdefault("moves", []).append({"unit": u.id, "path": line, "side": u.side})
     c.say("move", f"🚶 {u.name} makes a free move ({o.source}): {start} → " + " → ".join(str(h) for h in path)
           + ".", unit=u.id, path=line)
     moves.stepped(c, u, path)
+    if on_map(u):
+        moves.entered(c, u, start, path, stopped, 0)  # a delve: skyshards on the tiles it moved onto
     b.offers.pop(0)
     if o.effects:
         run_effects(Use(c, u, o.source, form=adv.battle_form), o.effects)
@@ -456,6 +486,9 @@ def challenge_on(enc, n_adv: int) -> bool:
 def battle_rules(pack, enc, n_adv: int) -> str:
     """The encounter's special rules and its challenge modifier, in the words players read."""
     parts = []
+    dungeon_ = pack.dungeons.get(enc.dungeon or "") if enc.mode == "dungeon" else None
+    if dungeon_ is not None and dungeon_.special_rules:
+        parts.append(f"🏰 {dungeon_.name}: " + " ".join(dungeon_.special_rules.split()))
     if enc.special_rules:
         parts.append("📜 Special rules: " + " ".join(enc.special_rules.split()))
     if enc.challenge is not None:
@@ -512,6 +545,8 @@ def end_round(c: Ctx) -> None:
             # nobody can act; enemies still take their turns, then the round ends
             pass
     encounter_triggers(c, ("start of round",))
+    if b.delve is not None:
+        delve.start_of_round(c)
     b.step = "adventurer"
     next_adventurer(c)
 
@@ -560,13 +595,23 @@ def finish(c: Ctx, outcome: str) -> None:
     text = {"victory": "🏆 Victory! The party achieves the objective.",
             "defeat": "💀 The whole party is defeated. The encounter is failed.",
             "retreat": "🏳️ The party retreats. The encounter is failed."}[outcome]
+    if b.objective == "uncover" and outcome == "victory":
+        text = "🏆 Victory! The party retreats with every skyshard: the delve is uncovered."
     c.say("battle-end", f"{text} The battle ends after round {b.round}.", outcome=outcome, final=final_field(c))
+    extra = delve.summary(b, outcome)
+    if extra:
+        xp = extra.get("skyshard_xp")
+        c.say("skyshards", f"💎 Skyshards gained: {extra['skyshards']}/{b.delve.required}."
+              + ("" if xp is None else f" They are worth {xp} XP in the Reward Phase"
+                 + (" (none: the whole party was defeated)." if outcome == "defeat" else ".")),
+              **extra)
     if b.last_turn_owner:
         harm.grant(c, "last-turn", b.last_turn_owner)
     cleanup(c)
     enc = c.pack.encounters[b.encounter]
     summary = BattleSummary(no=b.no, encounter=b.encounter, name=b.name, outcome=outcome, rounds=b.round,
-                            achievements=dict(b.achievements), log=b.log[-12:])
+                            achievements=dict(b.achievements), log=b.log[-12:], mode=b.mode,
+                            skyshards=extra.get("skyshards"), skyshard_xp=extra.get("skyshard_xp"))
     if enc.class_rewards:
         rewards, _earned = objectives.class_rewards(c, outcome, c.dice)
         c.state.class_rewards = rewards
@@ -620,6 +665,9 @@ def cleanup(c: Ctx) -> None:
         adv.race_ability_used = False
     c.say("cleanup", "Cleanup: bonus HP removed, active dice exhausted, drained dice recovered; "
                      "the cooldown tracks keep their dice.")
+    if c.b.delve is not None:
+        c.say("cleanup", "The delve is taken apart: enemy chips back in their bags, cache chips to the supply, "
+                         "the tiles back in their stacks and the delve cards gathered and shuffled.")
 
 
 # ------------------------------------------------------------ abilities --

@@ -533,7 +533,7 @@ def defeat_enemy(c: Ctx, uid: str, by: str | None) -> None:
         u.fell_at = [u.q, u.r] if encounter_rules(c.state) else None  # (kept from 2026-11-23 09:37)
     u.q = u.r = None
     clear(c, u)
-    if u.companion:
+    if u.companion or u.side == "companion":  # a companion, or an enemy chip fighting for the party
         defeated(c, u)
         return
     if not u.quest:

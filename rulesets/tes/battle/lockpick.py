@@ -283,7 +283,34 @@ def _end(c: Ctx, lp: LockpickCheck) -> None:
               amount=left)
 
 
+#: How a check on something other than a cache ends, registered from above: ``kind -> fn(c, lp, success)``
+#: (a delve's trap: rulesets.tes.battle.delve; a dungeon's cage: rulesets.tes.battle.dungeon).
+ENDINGS: dict = {}
+
+
+def begin(c: Ctx, lp: LockpickCheck, intro: str) -> None:
+    """Start a check that opens something other than a cache (a trap, a cage): say what it is, then roll."""
+    c.b.lockpick = lp
+    keys = " (a digit in [brackets] is a key digit: match it first)" if lp.keys else ""
+    c.say("lockpick", f"🔐 {intro} Code {strong(code_text(lp.code, lp.keys))} with {lp.attempts} "
+                      f"attempt{'s' if lp.attempts != 1 else ''}{keys}.",
+          unit=adv_uid(lp.owner), code=lp.code, keys=lp.keys, attempts=lp.attempts)
+    lockpick_innate(c, lp.owner)
+    _roll(c, lp, list(range(DICE)))
+
+
+def _other(c: Ctx, lp: LockpickCheck, success: bool) -> bool:
+    """A check on a trap or a cage ends by its own rules; True when it was one."""
+    if lp.kind == "cache" or lp.kind not in ENDINGS:
+        return False
+    c.b.lockpick = None
+    ENDINGS[lp.kind](c, lp, success)
+    return True
+
+
 def fail(c: Ctx, lp: LockpickCheck) -> None:
+    if _other(c, lp, False):
+        return
     cycle(c.state, lp.deck)
     c.say("lockpick-end", f"🔒 The lock holds. The cache chip is discarded and the top card of the "
                           f"{DECK_NAME[lp.deck]} goes to the bottom.", unit=adv_uid(lp.owner), success=False)
@@ -291,6 +318,8 @@ def fail(c: Ctx, lp: LockpickCheck) -> None:
 
 
 def succeed(c: Ctx, lp: LockpickCheck) -> None:
+    if _other(c, lp, True):
+        return
     owner = lp.owner
     adv = c.adv(owner)
     d = c.state.item_decks[lp.deck]

@@ -19,6 +19,9 @@ from rulesets.tes.battle_state import Battle, TileSpot, Unit
 from rulesets.tes.state import Adventurer, Campaign, encounter_rules
 
 LOG_KEEP = 40
+#: The side of a dungeon's caged unit: deployed without HP chips, it takes no turn and nobody may target it; it only
+#: fills its hex until an adventurer frees it (rulesets.tes.battle.dungeon).
+CAPTIVE = "captive"
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,10 @@ class MapInfo:
     slots: dict[int, Hex]
     key: int = 0  # one number per (pack, map version, placements): cached answers about the map are keyed by it
     labels: dict[str, Hex] = field(default_factory=dict)  # lettered hexes (A, B, ...) the encounter text uses
+    doors: frozenset[Hex] = frozenset()  # delve tiles' connection hexes (rulesets.tes.battle.delve_map)
+    cache_spots: frozenset[Hex] = frozenset()  # delve tiles' cache hexes
+    enemy_spots: frozenset[Hex] = frozenset()  # delve tiles' enemy hexes
+    stars: frozenset[Hex] = frozenset()  # a dungeon diagram's star hexes
 
 
 _MAPS: dict[tuple, tuple[Any, MapInfo]] = {}
@@ -88,17 +95,24 @@ def placements(pack, battle: Battle) -> tuple:
     return tuple(pack.encounters[battle.encounter].tiles)
 
 
-def _build(pack, key: int, spots: tuple) -> MapInfo:
-    from rulesets.tes.content import assemble_map
+def _build(pack, key: int, spots: tuple, dungeon: str | None = None) -> MapInfo:
+    from rulesets.tes.content import assemble_map, dungeon_map
 
-    m = assemble_map(pack.tiles, spots)
+    if dungeon and dungeon in pack.dungeons:  # a dungeon's diagram marks its map, not the tiles' own icons
+        m = dungeon_map(pack.tiles, pack.dungeons[dungeon])
+    else:
+        m = assemble_map(pack.tiles, spots)
     tile_of = {Hex(*h): t for h, t in m.hexes.items()}
     imp = frozenset(Hex(*h) for h in m.impassable)
-    entrance = tuple(sorted((Hex(*h) for h in m.entrance), key=lambda h: (h.q, h.r)))
+    doors = frozenset(Hex(*h) for h in m.doors)
+    # a delve's party deploys on the entrance's door hexes first (they may explore at the start of their first turn)
+    entrance = tuple(sorted((Hex(*h) for h in m.entrance), key=lambda h: (h not in doors, h.q, h.r)))
     return MapInfo(tile_of, frozenset(h for h in tile_of if h not in imp), imp, entrance,
                    frozenset(Hex(*h) for h in m.escape), {Hex(*h): k for h, k in m.caches.items()},
                    {n: Hex(*h) for n, h in m.enemy_slots.items()}, key,
-                   {k: Hex(*h) for k, h in sorted(m.labels.items())})
+                   {k: Hex(*h) for k, h in sorted(m.labels.items())}, doors,
+                   frozenset(Hex(*h) for h in m.cache_spots), frozenset(Hex(*h) for h in m.enemy_spots),
+                   frozenset(Hex(*h) for h in m.stars))
 
 
 def map_info(pack, battle: Battle) -> MapInfo:
@@ -107,14 +121,14 @@ def map_info(pack, battle: Battle) -> MapInfo:
     if mine is not None and mine[0] is pack and mine[1] == battle.map_version:
         return mine[2]
     spots = placements(pack, battle)
-    key = (id(pack), battle.map_version, spots)
+    key = (id(pack), battle.map_version, spots, battle.dungeon)
     hit = _MAPS.get(key)
     if hit is None or hit[0] is not pack:
         if len(_MAPS) > _MAPS_MAX:
             _MAPS.clear()
         global _SERIAL
         _SERIAL += 1
-        hit = _MAPS[key] = (pack, _build(pack, _SERIAL, spots))
+        hit = _MAPS[key] = (pack, _build(pack, _SERIAL, spots, battle.dungeon))
     battle.__dict__["_map"] = (pack, battle.map_version, hit[1])
     return hit[1]
 
@@ -235,9 +249,13 @@ class Ctx:
         return self.b.units[uid]
 
     def units(self, side: str | None = None, *, alive: bool = True) -> list[Unit]:
+        """Units on the map (``alive``), of one side or of every side that takes part: a dungeon's caged units
+        (side "captive", rulesets.tes.battle.dungeon) only block their hex, so they are listed only when asked for."""
         out = []
         for u in self.b.units.values():
             if side and u.side != side:
+                continue
+            if u.side == CAPTIVE and side != CAPTIVE:
                 continue
             if alive and not on_map(u):
                 continue
@@ -255,11 +273,11 @@ class Ctx:
         return a.hp if a else u.hp
 
     def occupied(self, except_uid: str | None = None) -> set[Hex]:
-        return {pos(u) for u in self.units() if u.id != except_uid}
+        return {pos(u) for u in self.b.units.values() if on_map(u) and u.id != except_uid}
 
     def occupant(self, h: Hex) -> Unit | None:
-        for u in self.units():
-            if pos(u) == h:
+        for u in self.b.units.values():
+            if on_map(u) and pos(u) == h:
                 return u
         return None
 
@@ -279,7 +297,7 @@ class Ctx:
         return u.name
 
     def opposing(self, a: Unit, b: Unit) -> bool:
-        if a.id == b.id:
+        if a.id == b.id or a.side == CAPTIVE or b.side == CAPTIVE:
             return False
         if self.has(a, "blind"):
             return True
@@ -317,7 +335,13 @@ def find_unit(c: Ctx, text: Any, *, side: str | None = None) -> Unit:
             h = None
     if not t:
         raise RuleError("Name a target: an enemy's name (e.g. `High Elf Bandit`), its label or its hex (`q,r`).")
-    cands = [u for u in c.units() if side is None or u.side == side]
+    cands = c.units(side) if side else c.units()
+    if side != CAPTIVE:  # a dungeon's caged unit is in its hex, but nobody may act on it until it is freed
+        caged = [u for u in c.units(CAPTIVE) if (h is not None and pos(u) == h) or u.name.lower() == t.lower()
+                 or u.short.lower() == t.lower()]
+        if caged:
+            raise RuleError(f"{caged[0].name} is caged: it has no HP chips and nobody may target it until its cage "
+                            "is opened (`/battle free` from a hex next to it).")
     if h is not None:
         found = [u for u in cands if pos(u) == h]
         if found:

@@ -1,6 +1,12 @@
 """An adventurer's move on the map: the route it takes (checked hex by hex) and what the hexes it moved into do
 to it.  Every adventurer move goes through here: a move action, free movement, an ability's move made at once,
-a free move an interrupt offered during an enemy's turn."""
+a free move an interrupt offered during an enemy's turn.
+
+A delve's tiles react to the hexes a move enters (rulesets.tes.battle.delve registers them here, from above):
+``STOP`` hooks say whether entering a hex interrupts the move there (a trap's lockpick check comes first), so
+``cut`` ends the route in that hex; ``ENTERED`` hooks then do what entering the hexes does (skyshards gained,
+an environment, the trap's check, the explorable hex the adventurer may explore).  Without a delve both are no-ops.
+"""
 from __future__ import annotations
 
 from typing import Any
@@ -52,6 +58,29 @@ def route(c: Ctx, u: Unit, args: dict, limit: int, *, through: bool = False) -> 
     if occ and occ.id != u.id:
         raise RuleError(f"Hex {path[-1]} is occupied by {occ.name}; end your move in an empty hex.")
     return path
+
+
+#: ``fn(c, u, hex) -> bool``: entering ``hex`` stops the adventurer's move there
+STOP: list = []
+#: ``fn(c, u, start, path, stopped, left)``: the adventurer moved from ``start`` into the hexes of ``path``
+#: (``stopped``: the move was cut short in the last one; ``left``: hexes of movement the move had left)
+ENTERED: list = []
+
+
+def cut(c: Ctx, u: Unit, path: list[Hex]) -> tuple[list[Hex], bool]:
+    """The part of a route the adventurer walks before something stops the move (up to and including that hex),
+    and whether it was cut short."""
+    if STOP:
+        for i, h in enumerate(path):
+            if any(f(c, u, h) for f in STOP):
+                return path[:i + 1], True
+    return path, False
+
+
+def entered(c: Ctx, u: Unit, start: Hex, path: list[Hex], stopped: bool, left: int) -> None:
+    """What the hexes of a finished (or cut) move do to the adventurer who entered them."""
+    for f in ENTERED:
+        f(c, u, start, path, stopped, left)
 
 
 def stepped(c: Ctx, u: Unit, path: list[Hex]) -> None:

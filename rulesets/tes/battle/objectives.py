@@ -30,6 +30,10 @@ def objective_met(c: Ctx) -> bool:
         return all_down or (bool(standing) and all(u.escaped for u in standing))
     if kind == "survive":
         return b.round >= int(b.objective_rounds or 5)
+    if kind in ("survey", "uncover"):  # a delve (p.86): every required skyshard gained; Uncover: then retreat
+        d = b.delve
+        full = d is not None and d.gained >= d.required
+        return full and (kind == "survey" or b.retreat)
     return all_down
 
 

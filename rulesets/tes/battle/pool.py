@@ -38,27 +38,28 @@ def plan_levels(ep: int, slots: int) -> list[int]:
 
 
 def draw(pack, levels: list[int], dice: Dice, *, bag_only: tuple[str, ...] = (),
-         required: tuple[str, ...] = (), on_map: tuple[str, ...] = (), province: str | None = None) -> list[str]:
+         required: tuple[str, ...] = (), on_map: tuple[str, ...] = (),
+         taken: frozenset[str] | set[str] = frozenset(), province: str | None = None) -> list[str]:
     """Draw one chip per level from its bag (chips come back to the bag only after battle).
 
     ``bag_only``: the bag holds only these enemy ids (the Jailbreak's five).  ``required``:
     enemy ids that must be among the draws (drawn first at their level when the plan has one).
     ``on_map``: enemy ids already on the map (a named enemy set up first): their chips are not in the bag
-    (pp.21, 54), so neither side of them is drawn.
-    ``province``: the session's province code: a chip with a province code of another province stays out
-    of the bags (p.15); None (a battle outside a session) keeps every chip, as before.
+    (pp.21, 54), so neither side of them is drawn.  ``taken``: chips already out of their bags in this battle (a
+    delve draws tile by tile).  ``province``: the battle's province code; a chip coded for a province joins the
+    bags only there (pp.12, 15): a battle outside a session draws only chips without a province code.
     """
     chips: dict[str, dict[int, str]] = {}
+    # the chips an encounter names (its own bag, its required enemies) are in its bags whatever their province
+    named = {pack.enemies[i].chip for i in (*bag_only, *required) if i in pack.enemies}
     for e in pack.enemies.values():
-        if e.quest_unit:
-            continue
-        if province is not None and getattr(e, "province", None) not in (None, "", province):
+        if e.quest_unit or (e.province is not None and e.province != province and e.chip not in named):
             continue
         chips.setdefault(e.chip, {})[e.level] = e.id
     if bag_only:
         allowed = {pack.enemies[i].chip for i in bag_only}
         chips = {c: sides for c, sides in chips.items() if c in allowed}
-    used: set[str] = {pack.enemies[i].chip for i in on_map if i in pack.enemies}
+    used: set[str] = set(taken) | {pack.enemies[i].chip for i in on_map if i in pack.enemies}
     out: list[str] = []
     want = [r for r in required if r in pack.enemies]
     for level in levels:
@@ -77,3 +78,18 @@ def draw(pack, levels: list[int], dice: Dice, *, bag_only: tuple[str, ...] = (),
         used.add(pick)
         out.append(chips[pick][level])
     return out
+
+
+def chips_out(pack, battle) -> set[str]:
+    """The chips of the battle's units (on the map, defeated or fighting for the party): out of their bags."""
+    out = set()
+    for u in battle.units.values():
+        e = pack.enemies.get(u.enemy or "")
+        if e is not None:
+            out.add(e.chip)
+    return out
+
+
+def highest_level(ep: int, most: int = 20) -> int | None:
+    """The highest enemy level within ``ep`` points and at most ``most`` (None when no level fits)."""
+    return next((lv for lv in LEVELS_DESC if lv <= ep and lv <= most), None)

@@ -14,14 +14,14 @@ from rulesets.tes.battle import companion, harm, track
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle.effects import (Passive, Use, _manual, _n, _to, _who, amount_of, amount_words, register,
                                          units_for)
-from rulesets.tes.battle.model import Ctx, pos
+from rulesets.tes.battle.model import Ctx, on_map, pos
 from rulesets.tes.state import first_words
 from rulesets.tes.content.schema import STATUS_EFFECTS, TARGETS
 from rulesets.tes.content import BATTLE_FORM_NAMES
 from rulesets.tes.battle.enemy_skills import closest_free_hex
-from rulesets.tes.battle.moves import route, stepped
+from rulesets.tes.battle.moves import cut, entered, route, stepped
 
-SELF_OR_ALLIES = ("self", "ally", "allies-in-range")
+SELF_OR_ALLIES = ("self", "ally", "allies-in-range", "adventurers", "tile-adventurers")
 
 
 def _hexes(v) -> str | None:
@@ -330,12 +330,15 @@ def _move_now(use: Use, n: int, through: bool) -> int:
         c.say("move", f"{use.label}: {me['name']} stays in hex {start}.", unit=me["id"])
         return 0
     path = route(c, me, {"to": list(use.to)}, n, through=through)
+    path, stopped = cut(c, me, path)  # a delve's trap stops the move in the hex that triggers it
     me.q, me.r = path[-1].q, path[-1].r
     line = [[start.q, start.r]] + [[h.q, h.r] for h in path]
     c.b.turn.path = line
     c.say("move", f"🚶 {use.label}: {me['name']} moves {start} → " + " → ".join(str(h) for h in path)
           + (" (through units)" if through else "") + ".", unit=me["id"], path=line)
     stepped(c, me, path)
+    if on_map(me):
+        entered(c, me, start, path, stopped, 0)  # a delve: a trap's check, skyshards, an explorable hex
     return len(path)
 
 

@@ -1,6 +1,7 @@
 """The card actions: the party leader's choice, and each adventurer's part in a social check."""
 from __future__ import annotations
 
+from engine.bounds import Flag, Int, Words
 from engine.core import RuleError
 from rulesets.tes.cards import resolve, social
 from rulesets.tes.outcomes.handlers import DayHandler
@@ -11,6 +12,7 @@ class Choose(DayHandler):
     when = "The leader chooses when an overland card waits for a choice."
     kinds = ("card",)
     summary = "Leader: take one of the overland card's choices."
+    args = {"choice": Int(1, 9)}  # a card's choice by its number (a card has at most a few)
 
     def step(self, c, owner, args):
         resolve.take(c, c.s.encounter, args.get("choice"))
@@ -21,6 +23,8 @@ class Check(DayHandler):
     when = "Dice and tenacity go into a social check while one is under way."
     kinds = ("check-dice", "check-tenacity")
     summary = "A social check: roll your dice of its lines (first), then commit tenacity."
+    # dice: the player's dice by name or id ("all" or "none" as a word); tenacity: what they commit
+    args = {"dice": Words(30), "all": Flag(), "tenacity": Int(0, 20)}
 
     def step(self, c, owner, args):
         enc = c.s.encounter

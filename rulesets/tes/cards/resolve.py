@@ -106,7 +106,7 @@ def proceed(c: DayCtx, enc: Encounter) -> bool:
 
 
 def delve_ready(c: DayCtx) -> bool:
-    """Whether delve battles can be played (the battle engine offers them once they exist)."""
+    """Whether delve battles can be played (the battle engine says so: ``flow.DELVE_BATTLES``)."""
     return bool(getattr(flow, "DELVE_BATTLES", False))
 
 
@@ -148,9 +148,10 @@ def start_battle(c: DayCtx, enc: Encounter, choice: CardChoice) -> None:
     if left_out:
         c.say("battle", f"{', '.join(left_out)} {'is' if len(left_out) == 1 else 'are'} defeated and "
                         "stays out of this battle.")
+    battle = card.delve if choice.outcome == "delve" else card.encounter  # a delve choice goes below ground
     # a quest's final battle uses the End of Session EP of the campaign's session (p.56)
     session_table = c.state.session if getattr(card, "final", False) else None
-    flow.setup(c, card.encounter, party, None, None, session_table, province=c.s.code)
+    flow.setup(c, battle, party, None, None, session_table, province=c.s.code)
     enc.battle = c.state.battle.no
     flow.proceed(c)
 

@@ -30,14 +30,16 @@ from rulesets.tes.content.reader import ID_RE, parse_face
 from rulesets.tes.content.records import (
     Ability, Achievement, BattleMap, ClassAbility, ClassDef, ClassReward, ClassSide, Companion, ContentError, DieType,
     Encounter, Enemy, EnemySkill, Face, FaceResult, Hex, IconAbility, Item, MatSpec, Pack, Quest, QuestStep, Race,
-    SEARCH_KINDS, SkillLine, Supply, Tile, TilePlacement, Trigger,
+    SEARCH_KINDS, SkillLine, Supply, Tile, TilePlacement, Trigger, CardText, CardTrap, DelveCard, Dungeon,
 )
 from rulesets.tes.content.schema import (
     ABILITY_CODES, BAG_OF_LEVEL, BATTLE_FORM_NAMES, BATTLE_FORMS, CLASS_KEYWORDS, COMBAT_FORMS, CONSTELLATIONS,
     ENCOUNTER_MODES, ENEMY_LEVELS, ENEMY_PRIORITIES, ENEMY_TYPES, FORMS, ITEM_KEYWORDS, ITEM_RARITIES, ITEM_SUBTYPES,
-    OBJECTIVES, STATS, STATUS_EFFECTS, TARGETS, TILE_KINDS, TIMINGS, TRIGGER_TIMINGS, BattleForm,
+    OBJECTIVES, STATS, STATUS_EFFECTS, TARGETS, TILE_KINDS, TIMINGS, TRIGGER_TIMINGS, BattleForm, DELVE_SHAPES,
+    ENVIRONMENT_TIMINGS,
 )
-from rulesets.tes.content.tiles import assemble_map, encounter_map, entrance_problem, parse_hex_map, place_hex
+from rulesets.tes.content.tiles import (assemble_map, dungeon_map, encounter_map, entrance_problem, parse_hex_map,
+                                       place_hex)
 
 
 def hex_distance(a: Hex, b: Hex) -> int:
@@ -53,7 +55,7 @@ __all__ = [
     "Ability", "Achievement", "BattleForm", "BattleMap", "ClassAbility", "ClassDef", "ClassReward", "ClassSide",
     "Companion", "ContentError", "DieType", "Encounter", "Enemy", "EnemySkill", "Face", "FaceResult", "Hex",
     "IconAbility", "Item", "MatSpec", "Pack", "Quest", "QuestStep", "Race", "SkillLine", "Supply", "Tile", "TilePlacement",
-    "Trigger",
+    "Trigger", "CardText", "CardTrap", "DelveCard", "Dungeon", "DELVE_SHAPES", "ENVIRONMENT_TIMINGS", "dungeon_map",
     "assemble_map", "encounter_map", "clear_cache", "content_hash", "keep_version", "entrance_problem", "hex_distance", "list_packs", "load_pack",
     "main", "pack_files", "parse_face", "parse_hex_map", "place_hex", "resolve_pack_path",
 ]

@@ -11,14 +11,15 @@ from rulesets.tes.content.reader import ID_RE, _Entry, _entries, _quoted, _read_
 from rulesets.tes.content.records import (
     Ability, Achievement, ClassAbility, ClassDef, ClassReward, ClassSide, Companion, ContentError, DieType, Encounter,
     Enemy, EnemySkill, Face, Hex, IconAbility, Item, MatSpec, Pack, Quest, QuestStep, Race, SkillLine, Supply, Tile,
-    TilePlacement, Trigger,
+    TilePlacement, Trigger, CardText, CardTrap, DelveCard, Dungeon,
 )
 from rulesets.tes.content.schema import (
     ABILITY_CODES, BAG_OF_LEVEL, BATTLE_FORMS, CLASS_KEYWORDS, CONSTELLATIONS, ENCOUNTER_MODES, ENEMY_LEVELS,
     ENEMY_PRIORITIES, ENEMY_TYPES, ITEM_KEYWORDS, ITEM_RARITIES, ITEM_SUBTYPES, OBJECTIVES, STATS, TILE_KINDS,
-    TIMINGS, TRIGGER_TIMINGS,
+    TIMINGS, TRIGGER_TIMINGS, DELVE_SHAPES, ENVIRONMENT_TIMINGS, TRAP_ON,
 )
-from rulesets.tes.content.tiles import ENTRANCE_HEXES, assemble_map, entrance_problem, parse_hex_map, place_hex
+from rulesets.tes.content.tiles import (ENTRANCE_HEXES, assemble_map, dungeon_map, entrance_problem, parse_hex_map,
+                                       place_hex)
 
 # -- pack.toml -------------------------------------------------------------
 
@@ -537,11 +538,23 @@ def _load_items(folder: Path, errors: list[str]) -> dict[str, Item]:
 
 # -- tiles -----------------------------------------------------------------
 
-def _load_tiles(folder: Path, errors: list[str], kept: bool = False) -> dict[str, Tile]:
-    rel = "tiles.toml"
-    doc = _read_toml(folder / rel, rel, errors)
+def _distance(a: Hex, b: Hex) -> int:
+    from engine.hexes import Hex as AxialHex, distance
+
+    return distance(AxialHex(*a), AxialHex(*b))
+
+
+DELVE_MARKS = {"d": ("door",), "k": ("cache",), "e": ("enemy",), "ke": ("cache", "enemy"), "ek": ("cache", "enemy")}
+
+
+def _load_tiles(folder: Path, errors: list[str], kept: bool = False, rel: str = "tiles.toml",
+                required: bool = True, known: dict[str, Tile] | None = None) -> dict[str, Tile]:
+    doc = _read_toml(folder / rel, rel, errors, required=required)
     out: dict[str, Tile] = {}
     for tid, e in _entries(doc, "tile", rel, errors, "tile"):
+        if known and tid in known:
+            e.err("duplicate id (tiles.toml already defines it)")
+            continue
         e.unknown_keys(["id", "name", "kind", "map", "description"])
         name = e.text("name")
         kind = e.choice("kind", TILE_KINDS)
@@ -553,11 +566,18 @@ def _load_tiles(folder: Path, errors: list[str], kept: bool = False) -> dict[str
         slots: dict[int, Hex] = {}
         caches: dict[Hex, str] = {}
         labels: dict[str, Hex] = {}
+        delve: dict[str, list[Hex]] = {"door": [], "cache": [], "enemy": []}
         for h, tok in cells.items():
             hexes.append(h)
             if tok == ".":
                 continue
-            if tok == "#":
+            if tok in DELVE_MARKS:
+                if kind not in ("delve", "entrance") or (kind == "entrance" and tok != "d"):
+                    e.err(f'map mark "{tok}" in row {h[1] + 1} belongs on a delve tile (kind = "delve"; '
+                          'an entrance tile may only mark its door hexes d)')
+                for what in DELVE_MARKS[tok]:
+                    delve[what].append(h)
+            elif tok == "#":
                 imp.append(h)
             elif tok == "c":
                 caches[h] = "common"
@@ -575,17 +595,32 @@ def _load_tiles(folder: Path, errors: list[str], kept: bool = False) -> dict[str
                     e.err(f"map marks hex {tok} twice")
                 labels[tok] = h
             else:
-                e.err(f'map has an unknown mark "{tok}" in row {h[1] + 1} (use . # c l x _ digits or A-Z)')
+                e.err(f'map has an unknown mark "{tok}" in row {h[1] + 1} (use . # c l x _ digits or A-Z; on '
+                      'delve tiles d, k, e and ke)')
         if slots and sorted(slots) != list(range(1, len(slots) + 1)):
             e.err(f"enemy hexes must be numbered 1 to {len(slots)} without gaps, got {sorted(slots)}")
         if kind == "entrance" and (slots or caches):
             e.err("an entrance tile cannot hold enemy hexes or caches")
         if kind == "entrance" and cells and len(cells) != ENTRANCE_HEXES and not kept:
             e.err(f"an entrance tile has {ENTRANCE_HEXES} hexes (the rulebook's entrance tile), got {len(cells)}")
+        if kind == "entrance" and delve["door"] and len(delve["door"]) != 2:
+            e.err(f"a delve entrance marks 2 door hexes (d) side by side, got {len(delve['door'])}")
+        elif kind == "entrance" and delve["door"] and _distance(*delve["door"]) != 1:
+            e.err("a delve entrance's 2 door hexes (d) must be next to each other")
+        if kind == "delve":
+            if len(cells) not in DELVE_SHAPES:
+                e.err(f"a delve tile's shape is its number of hexes, one of {', '.join(map(str, DELVE_SHAPES))}; "
+                      f"this one has {len(cells)}")
+            if not delve["door"]:
+                e.err("a delve tile needs at least one door hex (d) to connect it")
+            if slots or caches or esc:
+                e.err("a delve tile marks its cache hexes k and enemy hexes e (delve cards say what goes there), "
+                      "not numbered hexes, c, l or x")
         if e.ok:
             out[tid] = Tile(tid, name, kind, tuple(sorted(hexes, key=lambda h: (h[1], h[0]))), tuple(sorted(imp)),
                             dict(sorted(slots.items())), caches, tuple(sorted(esc)), labels,
-                            e.text("description", "", allow_empty=True))
+                            e.text("description", "", allow_empty=True),
+                            *(tuple(sorted(delve[k], key=lambda h: (h[1], h[0]))) for k in ("door", "cache", "enemy")))
     return out
 
 
@@ -614,19 +649,42 @@ def _entrance_problem(tiles: dict[str, Tile], placements: list[TilePlacement], k
 
 def _load_encounters(folder: Path, errors: list[str], tiles: dict[str, Tile], enemies: dict[str, Enemy],
                      classes: dict[str, ClassDef], tiles_ok: bool, enemies_ok: bool, classes_ok: bool,
-                     kept: bool = False, rel: str = "encounters.toml") -> dict[str, Encounter]:
+                     kept: bool = False, rel: str = "encounters.toml", dungeons: dict[str, Dungeon] | None = None,
+                     dungeons_ok: bool = True) -> dict[str, Encounter]:
     doc = _read_toml(folder / rel, rel, errors)
     out: dict[str, Encounter] = {}
     for xid, e in _entries(doc, "encounter", rel, errors, "encounter"):
         e.unknown_keys(["id", "name", "mode", "description", "tiles", "enemies", "objective", "challenge",
-                        "triggers", "special_rules", "achievements", "rewards", "xp_dial", "companions"])
+                        "triggers", "special_rules", "achievements", "rewards", "xp_dial", "companions",
+                        "skyshards", "province", "dungeon"])
         name = e.text("name")
         mode = e.choice("mode", ENCOUNTER_MODES)
         description = e.text("description", "", allow_empty=True)
         xp_dial = e.int("xp_dial", 1, 99, None) if e.has("xp_dial") else None
+        skyshards = e.int("skyshards", 1, 9, 3)
+        province = e.opt_text("province")
+        if province is not None and not re.match(r"^[A-Z]{2}$", province):
+            e.err(f"province must be a two-letter code like \"SM\", got {_show(province)}")
+        dungeon_id = e.opt_text("dungeon")
+        if (e.has("skyshards") or province) and mode != "delve":
+            e.err("skyshards and province belong to a delve encounter (mode = \"delve\")")
+        if mode == "dungeon" and not dungeon_id:
+            e.err('a dungeon encounter names its dungeon: dungeon = "<id>" (a file in dungeons/)')
+        elif dungeon_id and mode != "dungeon":
+            e.err('dungeon belongs to a dungeon encounter (mode = "dungeon")')
+        elif dungeon_id and dungeons is not None and dungeon_id not in dungeons:
+            if dungeons_ok:
+                e.err(f'names dungeon "{dungeon_id}", which dungeons/ does not define')
+            else:
+                e.ok = False
+        if mode == "dungeon" and e.has("tiles"):
+            e.err("a dungeon encounter takes its tiles from its dungeon's setup diagram; remove tiles")
         # tiles
         placements: list[TilePlacement] = []
-        raw_tiles = e.get("tiles")
+        raw_tiles = e.get("tiles", None) if mode == "dungeon" else e.get("tiles")
+        if mode == "dungeon" and dungeon_id and dungeons and dungeon_id in dungeons:
+            raw_tiles = None
+            placements = list(dungeons[dungeon_id].tiles)
         if raw_tiles is not None and (not isinstance(raw_tiles, list) or not raw_tiles):
             e.err("tiles must be a list of { tile = ..., offset = [q, r], rotation = 0-5 }")
             raw_tiles = []
@@ -657,23 +715,44 @@ def _load_encounters(folder: Path, errors: list[str], tiles: dict[str, Tile], en
             kinds = [tiles[p.tile].kind for p in placements]
             if mode == "clash" and ("clash" not in kinds or "entrance" not in kinds):
                 e.err("a clash needs one clash tile and one entrance tile")
-            if e.ok:
+            if mode == "delve" and (kinds != ["entrance"] or len(tiles[placements[0].tile].doors) != 2):
+                e.err("a delve starts with its entrance tile only: tiles = [{ tile = <an entrance tile with "
+                      "2 door hexes d> }]")
+            elif e.ok and mode == "clash":  # a dungeon's entrance is checked once, with the dungeon
                 problem = _entrance_problem(tiles, placements, kept)
                 if problem:
                     e.err(problem)
+        if mode == "delve" and not placements and e.ok:
+            e.err("a delve names its entrance tile: tiles = [{ tile = \"delve-entrance\" }]")
         # enemies
-        ee = e.sub("enemies", "enemies")
-        ee.unknown_keys(["rule", "bag", "per_adventurer", "named", "required"])
+        ee = e.sub("enemies", "enemies", e.data.get("enemies", {"rule": "pool"} if mode == "delve" else None))
+        ee.unknown_keys(["rule", "bag", "per_adventurer", "named", "required", "fill", "star_pool", "allies",
+                         "caged"])
         rule = ee.choice("rule", ("pool", "bag"))
         bag = ee.str_list("bag")
         per_adv = ee.int("per_adventurer", 1, 6, None) if ee.has("per_adventurer") else None
         named = ee.str_list("named")
         required = ee.str_list("required")
+        fill = ee.int("fill", 1, 30, None) if ee.has("fill") else None
+        star_pool = ee.bool("star_pool", False)
+        allies = ee.str_list("allies")
+        caged = ee.str_list("caged")
+        for x in caged:
+            if x not in named:
+                ee.err(f'caged names "{x}", which is not one of the named units (caged units are named ones '
+                       'deployed without HP chips)')
+        if caged and (mode != "dungeon" or not (dungeons and dungeon_id in dungeons and dungeons[dungeon_id].caged)):
+            ee.err("caged units belong to a dungeon with cages (caged = true in its file)")
+        if (fill or star_pool) and mode != "dungeon":
+            ee.err("fill and star_pool are dungeon setup instructions (mode = \"dungeon\")")
+        if mode == "delve" and (bag or named or required or rule != "pool"):
+            ee.err("a delve draws its enemies tile by tile from the pool (rule = \"pool\"); bag, named and "
+                   "required are for clashes and dungeons")
         if rule == "bag" and not bag:
             ee.err('rule "bag" needs a bag list of enemy ids')
         if rule == "pool" and bag:
             ee.err('rule "pool" draws from the whole bag; remove the bag list or use rule = "bag"')
-        for field_name, ids in (("bag", bag), ("named", named), ("required", required)):
+        for field_name, ids in (("bag", bag), ("named", named), ("required", required), ("allies", allies)):
             for x in ids:
                 if x not in enemies and enemies_ok:
                     ee.err(f'{field_name} names enemy "{x}", which enemies.toml does not define')
@@ -694,6 +773,8 @@ def _load_encounters(folder: Path, errors: list[str], tiles: dict[str, Tile], en
         for k in oparams:
             if k not in ("units", "text", "escape_at"):
                 oe.err(f'has an unknown field "{k}" (allowed: "type", "units", "text", "escape_at")')
+        if otype in ("survey", "uncover") and mode != "delve":
+            oe.err(f'"{otype}" is a delve objective (gain the skyshards); this encounter\'s mode is "{mode}"')
         if otype == "escape-or-eliminate-all" and e.ok and placements:
             if not assemble_map(tiles, placements).escape:
                 oe.err("an escape objective needs escape hexes (x) on a tile")
@@ -754,7 +835,8 @@ def _load_encounters(folder: Path, errors: list[str], tiles: dict[str, Tile], en
             companions = e.str_list("companions")
             out[xid] = Encounter(xid, name, mode, description, tuple(placements), rule or "pool", bag, per_adv,
                                  xp_dial, named, required, challenge, otype or "conquer", oparams, tuple(triggers),
-                                 special, tuple(achievements), rewards, companions)
+                                 special, tuple(achievements), rewards, companions, skyshards, province,
+                                 dungeon_id, fill, star_pool, allies, caged)
     return out
 
 
@@ -787,6 +869,233 @@ def _load_quests(folder: Path, errors: list[str], encounters: dict[str, Encounte
     return out
 
 
+# -- delve cards -----------------------------------------------------------
+
+def _code(e: _Entry, key: str, attempts_default: int | None = None) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """A lockpick code written "2: 4-5-2" (attempts: digits 1-6, a * after a key digit)."""
+    raw = e.text(key)
+    m = re.match(r"^(\d+)\s*:\s*([1-6]\*?(?:-[1-6]\*?){2,})$", raw.replace(" ", "")) if raw else None
+    if not m:
+        if raw:
+            e.err(f'{key} must look like "2: 4-5-2" (attempts: digits 1-6, a * after a key digit), got {_show(raw)}')
+        return (), (), 1
+    attempts = int(m.group(1))
+    if not 1 <= attempts <= 9:
+        e.err(f"{key} attempts must be from 1 to 9, got {attempts}")
+    parts = m.group(2).split("-")
+    return tuple(int(p[0]) for p in parts), tuple(i for i, p in enumerate(parts) if p.endswith("*")), attempts
+
+
+def _card_text(e: _Entry, key: str, label: str) -> tuple[CardText | None, _Entry | None]:
+    if not e.has(key):
+        return None, None
+    ce = e.sub(key, label)
+    text, effects, manual = ce.ability()
+    return CardText(text, effects, manual), ce
+
+
+def _load_delve_cards(folder: Path, errors: list[str]) -> dict[str, DelveCard]:
+    rel = "delve/cards.toml"
+    doc = _read_toml(folder / rel, rel, errors, required=False)
+    out: dict[str, DelveCard] = {}
+    numbers: dict[tuple[str, int], str] = {}
+    for cid, e in _entries(doc, "card", rel, errors, "card"):
+        e.unknown_keys(["id", "name", "province", "number", "special", "shape", "scale", "caches", "skyshards",
+                        "revealed", "trap", "skyshard", "environment"])
+        name = e.text("name")
+        prov_raw = e.text("province", "general")
+        province = None if prov_raw.lower() in ("general", "ge", "") else prov_raw
+        if province is not None and not re.match(r"^[A-Z]{2}$", province):
+            e.err(f'province must be "general" or a two-letter province code like "SM", got {_show(prov_raw)}')
+        number = e.int("number", 1, 99)
+        key = (province or "GE", number)
+        if key in numbers and e.ok:
+            e.err(f'number {number} is already card "{numbers[key]}" of the same set')
+        numbers[key] = cid
+        shape = e.choice("shape", DELVE_SHAPES)
+        scale: dict[int, tuple[int, ...]] = {}
+        raw_scale = e.get("scale")
+        if not isinstance(raw_scale, dict) or sorted(raw_scale) != ["1", "2", "3", "4"]:
+            e.err("scale must give a row for 1, 2, 3 and 4 adventurers: { 1 = [1], 2 = [1, 1], 3 = [5, 1], 4 = [5, 5] }")
+        else:
+            for k, row in raw_scale.items():
+                if not isinstance(row, list) or len(row) > 6 or not all(
+                        isinstance(x, int) and not isinstance(x, bool) and x in ENEMY_LEVELS for x in row):
+                    e.err(f"scale row {k} must list up to 6 enemy levels (1, 5, 10 or 20), got {_show(row)}")
+                    continue
+                scale[int(k)] = tuple(row)
+        ca = e.sub("caches", "caches", e.data.get("caches", {}))
+        ca.unknown_keys(["common", "legendary"])
+        caches = {"common": ca.int("common", 0, 6, 0), "legendary": ca.int("legendary", 0, 6, 0)}
+        if not ca.ok:
+            e.ok = False
+        skyshards = e.int("skyshards", 0, 3, 0)
+        special = e.bool("special", False)
+        revealed, re_ = _card_text(e, "revealed", "revealed")
+        after = False
+        if re_ is not None:
+            re_.unknown_keys(["text", "effects", "manual", "after_populate"])
+            after = re_.bool("after_populate", False)
+            e.ok = e.ok and re_.ok
+        trap = None
+        if e.has("trap"):
+            te = e.sub("trap", "trap")
+            te.unknown_keys(["name", "code", "on", "text", "effects", "manual"])
+            tname = te.text("name")
+            code, keys, attempts = _code(te, "code")
+            on = te.choice("on", TRAP_ON, "fail")
+            text, effects, manual = te.ability()
+            if te.ok:
+                trap = CardTrap(tname, code, keys, attempts, on, CardText(text, effects, manual))
+            else:
+                e.ok = False
+        shard: dict[int, CardText] = {}
+        if e.has("skyshard"):
+            raw_sh = e.get("skyshard")
+            if not isinstance(raw_sh, dict) or not raw_sh or any(k not in ("1", "2", "3") for k in raw_sh):
+                e.err('skyshard must give the effect for each number of skyshards gained: { 1 = { text = "...", '
+                      'effects = [...] }, 2 = ..., 3 = ... }')
+            else:
+                for k, raw in raw_sh.items():
+                    se = e.sub("", f"skyshard {k}", raw)
+                    se.unknown_keys(["text", "effects", "manual"])
+                    text, effects, manual = se.ability()
+                    if se.ok:
+                        shard[int(k)] = CardText(text, effects, manual)
+                    else:
+                        e.ok = False
+            if not skyshards and e.ok:
+                e.err("a skyshard effect needs skyshards = 1 (or more): it works when the tile's skyshards are gained")
+        env, ee = _card_text(e, "environment", "environment")
+        timing = ""
+        if ee is not None:
+            ee.unknown_keys(["timing", "text", "effects", "manual"])
+            timing = ee.choice("timing", ENVIRONMENT_TIMINGS) or ""
+            e.ok = e.ok and ee.ok
+        boxes = [k for k, v in (("trap", trap), ("skyshard", shard), ("environment", env)) if v]
+        if len(boxes) > 1:
+            e.err(f"a delve card has a When Revealed effect and at most one other box; this one has {' and '.join(boxes)}")
+        if e.ok and shape is not None:
+            out[cid] = DelveCard(cid, name, province, number, shape, scale, caches, skyshards, special, revealed,
+                                 after, trap, shard, env, timing)
+    return out
+
+
+# -- dungeons --------------------------------------------------------------
+
+def _load_dungeons(folder: Path, errors: list[str], tiles: dict[str, Tile], tiles_ok: bool) -> dict[str, Dungeon]:
+    out: dict[str, Dungeon] = {}
+    sub = folder / "dungeons"
+    if not sub.is_dir():
+        return out
+    for path in sorted(sub.glob("*.toml")):
+        rel = f"dungeons/{path.name}"
+        doc = _read_toml(path, rel, errors)
+        if doc is None:
+            continue
+        did = doc.get("id")
+        if not isinstance(did, str) or not ID_RE.match(did):
+            errors.append(f"{rel}: id must be lower-case letters, digits and dashes, got {_show(did)}")
+            continue
+        e = _Entry(errors, rel, f'dungeon "{did}"', doc)
+        if did in out:
+            e.err("duplicate id (another file in dungeons/ already defines it)")
+            continue
+        e.unknown_keys(["id", "name", "province", "description", "special_rules", "tiles", "origin", "diagram",
+                        "caged", "lock"])
+        name = e.text("name")
+        province = e.opt_text("province")
+        if province is not None and not re.match(r"^[A-Z]{2}$", province):
+            e.err(f"province must be a two-letter code like \"SM\", got {_show(province)}")
+        placements: list[TilePlacement] = []
+        raw_tiles = e.get("tiles")
+        for i, rt in enumerate(raw_tiles if isinstance(raw_tiles, list) else [], 1):
+            te = e.sub("", f"tiles #{i}", rt)
+            te.unknown_keys(["tile", "offset", "rotation"])
+            tid = te.text("tile")
+            off = te.hex("offset", te.get("offset", [0, 0]))
+            rot = te.int("rotation", 0, 5, 0)
+            if tid and tid not in tiles:
+                if tiles_ok:
+                    te.err(f'names tile "{tid}", which tiles.toml does not define')
+                else:
+                    te.ok = False
+            if te.ok and off is not None:
+                placements.append(TilePlacement(tid, off, rot))
+            else:
+                e.ok = False
+        if not isinstance(raw_tiles, list) or not raw_tiles:
+            e.err("tiles must be a list of { tile = ..., offset = [q, r], rotation = 0-5 }, the entrance tile included")
+        kinds = [tiles[p.tile].kind for p in placements if p.tile in tiles]
+        if e.ok and kinds.count("entrance") != 1:
+            e.err("a dungeon's tiles include exactly one entrance tile")
+        seen: dict[Hex, str] = {}
+        for p in placements if e.ok else []:
+            for h in tiles[p.tile].hexes:
+                w = place_hex(h, p)
+                if w in seen:
+                    e.err(f'tiles "{seen[w]}" and "{p.tile}" overlap at hex {list(w)}')
+                    break
+                seen[w] = p.tile
+        origin = e.hex("origin", e.get("origin", [0, 0]))
+        drawing = e.text("diagram")
+        marks: dict[Hex, str] = {}
+        if drawing and origin is not None:
+            for (q, r), tok in parse_hex_map(drawing).items():
+                marks[(q + origin[0], r + origin[1])] = tok
+        slots: dict[int, Hex] = {}
+        labels: dict[str, Hex] = {}
+        stars: list[Hex] = []
+        caches: dict[Hex, str] = {}
+        imp: set[Hex] = set()
+        entrance = {w for p in placements if p.tile in tiles and tiles[p.tile].kind == "entrance"
+                    for w in (place_hex(h, p) for h in tiles[p.tile].hexes)}
+        for h, tok in sorted(marks.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+            if seen and h not in seen:
+                e.err(f"the diagram marks hex {h[0]},{h[1]}, which no tile covers (check origin and the tiles)")
+                continue
+            if tok == ".":
+                continue
+            if h in entrance:
+                e.err(f"the diagram marks entrance hex {h[0]},{h[1]}; the party deploys there")
+                continue
+            if tok.isdigit():
+                n = int(tok)
+                if n in slots:
+                    e.err(f"the diagram marks enemy hex {n} twice")
+                slots[n] = h
+            elif re.match(r"^[A-Z]$", tok):
+                if tok in labels:
+                    e.err(f"the diagram marks hex {tok} twice")
+                labels[tok] = h
+            elif tok == "*":
+                stars.append(h)
+            elif tok in ("c", "l"):
+                caches[h] = "common" if tok == "c" else "legendary"
+            elif tok == "#":
+                imp.add(h)
+            else:
+                e.err(f'the diagram has an unknown mark "{tok}" (use . # c l * digits A-Z and _)')
+        if slots and sorted(slots) != list(range(1, len(slots) + 1)):
+            e.err(f"numbered hexes must run from 1 to {len(slots)} without gaps, got {sorted(slots)}")
+        caged = e.bool("caged", False)
+        lock = None
+        if e.has("lock"):
+            lock = _code(e, "lock")
+        if caged and lock is None:
+            e.err('a dungeon with caged units names the cages\' lock: lock = "3: 4-4-2"')
+        if e.ok:
+            out[did] = Dungeon(did, name, province, e.text("description", "", allow_empty=True),
+                               e.text("special_rules", "", allow_empty=True), tuple(placements),
+                               dict(sorted(slots.items())), labels, tuple(stars), caches, frozenset(imp), caged,
+                               lock, drawing)
+            problem = entrance_problem(dungeon_map(tiles, out[did]))
+            if problem:
+                e.err(problem)
+                del out[did]
+    return out
+
+
 # -- the whole pack --------------------------------------------------------
 
 def _count_errors(errors: list[str], prefix: str, start: int) -> bool:
@@ -812,9 +1121,15 @@ def _load_folder(folder: Path, *, kept: bool = False) -> Pack:
     items = _load_items(folder, errors)
     n = len(errors)
     tiles = _load_tiles(folder, errors, kept)
-    tiles_ok = _count_errors(errors, "tiles.toml", n)
+    tiles.update(_load_tiles(folder, errors, kept, "delve/tiles.toml", required=False, known=tiles))
+    tiles_ok = _count_errors(errors, "tiles.toml", n) and _count_errors(errors, "delve/tiles.toml", n)
     n = len(errors)
-    encounters = _load_encounters(folder, errors, tiles, enemies, classes, tiles_ok, enemies_ok, classes_ok, kept)
+    delve_cards = _load_delve_cards(folder, errors)
+    dungeons = _load_dungeons(folder, errors, tiles, tiles_ok)
+    dungeons_ok = _count_errors(errors, "dungeons/", n)
+    n = len(errors)
+    encounters = _load_encounters(folder, errors, tiles, enemies, classes, tiles_ok, enemies_ok, classes_ok, kept,
+                                  dungeons=dungeons, dungeons_ok=dungeons_ok)
     enc_ok = _count_errors(errors, "encounters.toml", n)
     quests = _load_quests(folder, errors, encounters, enc_ok)
     # the campaign's day: overland cards, provinces and their gazetteers (rulesets.tes.content.overland)
@@ -823,7 +1138,8 @@ def _load_folder(folder: Path, *, kept: bool = False) -> Pack:
     icons, cards, provinces, card_battles = load_overland(
         folder, errors, lines=lines, items=items, encounters=encounters,
         load_encounters=lambda rel: _load_encounters(folder, errors, tiles, enemies, classes, tiles_ok, enemies_ok,
-                                                     classes_ok, kept, rel=rel))
+                                                     classes_ok, kept, rel=rel, dungeons=dungeons,
+                                                     dungeons_ok=dungeons_ok))
     encounters = {**encounters, **card_battles}
     # the campaign: guild cards, keywords, side quests, guild quests and endgames (rulesets.tes.content.quests)
     from rulesets.tes.content.quests import load_campaign
@@ -838,7 +1154,8 @@ def _load_folder(folder: Path, *, kept: bool = False) -> Pack:
     ident, name, version, description, mat, enemy_die, supply = meta
     return Pack(ident, name, version, description, folder, races, lines, classes, enemies, items, tiles,
                 encounters, quests, mat, enemy_die, enemy_skills, companions, supply,
-                overland_icons=icons, overland_cards=cards, provinces=provinces, campaign=campaign)
+                overland_icons=icons, overland_cards=cards, provinces=provinces, delve_cards=delve_cards,
+                dungeons=dungeons, campaign=campaign)
 
 
 

@@ -107,6 +107,7 @@ class OverlandCard:
     icons: tuple[str, ...]
     choices: tuple[CardChoice, ...]
     encounter: str | None = None  # the battle its clash choices start
+    delve: str | None = None  # the delve (an encounter of mode "delve") its delve choices start
 
     @property
     def label(self) -> str:
@@ -275,6 +276,18 @@ def load_overland(folder: Path, errors: list[str], *, lines: dict, items: dict, 
         if clash and not c.encounter:
             errors.append(f'{_card_file(c, provinces)}, card "{c.id}": has a clash choice but names no encounter '
                           '(encounter = "<id>")')
+        delves = [ch for ch in c.choices if ch.outcome == "delve"]
+        if delves and not c.delve:
+            errors.append(f'{_card_file(c, provinces)}, card "{c.id}": has a delve choice but names no delve '
+                          '(delve = "<id of an encounter with mode = \"delve\">")')
+        elif c.delve:
+            found = encounters.get(c.delve) or more.get(c.delve)
+            if found is None:
+                errors.append(f'{_card_file(c, provinces)}, card "{c.id}": names delve "{c.delve}", which no '
+                              "encounters file defines")
+            elif getattr(found, "mode", "") != "delve":
+                errors.append(f'{_card_file(c, provinces)}, card "{c.id}": delve "{c.delve}" is a '
+                              f'{getattr(found, "mode", "?")} encounter, not a delve')
     return icons, cards, provinces, more
 
 
@@ -329,7 +342,8 @@ def _load_cards(folder: Path, rel: str, kind: str, code: str, errors: list[str],
     ids: list[str] = []
     numbers: dict[int, str] = {}
     for cid, e in _entries(doc, "card", rel, errors, "card"):
-        allowed = ["id", "number", "name", "story", "choice", "encounter"] + (["icons"] if kind == "peaceful" else [])
+        allowed = ["id", "number", "name", "story", "choice", "encounter", "delve"] + (
+            ["icons"] if kind == "peaceful" else [])
         e.unknown_keys(allowed)
         if cid in cards:
             e.err("duplicate id (another overland card file already uses it)")
@@ -354,7 +368,7 @@ def _load_cards(folder: Path, rel: str, kind: str, code: str, errors: list[str],
             else:
                 e.ok = False
         card = OverlandCard(cid, kind, code, number, e.text("name"), e.text("story"), card_icons, tuple(choices),
-                            e.opt_text("encounter"))
+                            e.opt_text("encounter"), e.opt_text("delve"))
         if e.ok:
             cards[cid] = card
             ids.append(cid)

@@ -236,6 +236,15 @@ class Tile:
     escape: tuple[Hex, ...] = ()
     labels: dict[str, Hex] = field(default_factory=dict)
     description: str = ""
+    # a delve tile's marks (rulebook p.75): connection (door) hexes, cache hexes and enemy hexes
+    doors: tuple[Hex, ...] = ()
+    cache_spots: tuple[Hex, ...] = ()
+    enemy_spots: tuple[Hex, ...] = ()
+
+    @property
+    def shape(self) -> int:
+        """A delve tile's shape, as delve cards name it: its number of hexes (3, 6, 7 or 19)."""
+        return len(self.hexes)
 
 
 @dataclass(frozen=True)
@@ -287,6 +296,87 @@ class Encounter:
     achievements: tuple[Achievement, ...]
     class_rewards: dict[str, tuple[ClassReward, ...]]
     companions: tuple[str, ...] = ()  # companion ids that join the party for this battle
+    # delve (rulebook pp.74-80): the skyshards to gain and the province whose delve cards join the general ones
+    skyshards: int = 3
+    province: str | None = None
+    # dungeon (pp.80-85): the dungeon it is set in and its setup instructions
+    dungeon: str | None = None
+    fill: int | None = None  # free level-1 draws (no pool cost) until this many numbered hexes are occupied
+    star_pool: bool = False  # a second enemy pool fills the star hexes, one enemy per area before a second
+    allies: tuple[str, ...] = ()  # enemy chips that fight for the party as companions (deployed after it)
+    caged: tuple[str, ...] = ()  # named units deployed without HP chips (caged until freed), in a dungeon with cages
+
+
+@dataclass(frozen=True)
+class CardText:
+    """One part of a delve card: words and the effects that carry them out (manual: the party applies them)."""
+
+    text: str
+    effects: tuple[dict, ...] = ()
+    manual: bool = False
+
+
+@dataclass(frozen=True)
+class CardTrap:
+    """A trap box (rulebook p.80): a lockpick code and its attempts, and what happens on success or failure."""
+
+    name: str
+    code: tuple[int, ...]
+    keys: tuple[int, ...]
+    attempts: int
+    on: str  # "fail" | "success": when the effect resolves
+    part: CardText
+
+
+@dataclass(frozen=True)
+class DelveCard:
+    """A delve card (rulebook p.76): the shape of the tile it reveals, its challenge scale, caches,
+    skyshards and effects (when revealed; and one of a trap, a skyshard effect or an environment)."""
+
+    id: str
+    name: str
+    province: str | None  # None: a general card; else a province code ("SM")
+    number: int
+    shape: int  # the revealed tile's hexes: 3, 6, 7 or 19
+    scale: dict[int, tuple[int, ...]]  # adventurers (1-4) -> the enemies' highest levels, left to right
+    caches: dict[str, int]  # "common"/"legendary" -> chips
+    skyshards: int = 0
+    special: bool = False  # a province's special card (set aside at session setup)
+    revealed: CardText | None = None
+    after_populate: bool = False  # the When Revealed effect resolves once the tile is populated
+    trap: CardTrap | None = None
+    skyshard: dict[int, CardText] = field(default_factory=dict)  # skyshards gained so far -> its effect
+    environment: CardText | None = None
+    timing: str = ""  # the environment's moment (ENVIRONMENT_TIMINGS)
+
+    @property
+    def code(self) -> str:
+        return f"{self.province or 'GE'}-{self.number:02d}"
+
+    @property
+    def kept(self) -> bool:
+        """Whether the card stays beside its tile (it has skyshards, a trap or an environment)."""
+        return bool(self.skyshards or self.trap or self.environment)
+
+
+@dataclass(frozen=True)
+class Dungeon:
+    """A dungeon's entry (rulebook pp.80-85): its tiles, its setup diagram's marks in map coordinates and its rules."""
+
+    id: str
+    name: str
+    province: str | None
+    description: str
+    special_rules: str
+    tiles: tuple[TilePlacement, ...]
+    slots: dict[int, Hex]  # numbered hexes
+    labels: dict[str, Hex]  # lettered hexes
+    stars: tuple[Hex, ...]
+    caches: dict[Hex, str]
+    impassable: frozenset[Hex]
+    caged: bool = False  # units deployed in star hexes have no HP chips: they are caged until freed
+    lock: tuple[tuple[int, ...], tuple[int, ...], int] | None = None  # a cage's code, key digits, attempts
+    diagram: str = ""
 
 
 @dataclass(frozen=True)
@@ -350,6 +440,10 @@ class BattleMap:
     escape: frozenset[Hex]
     entrance: frozenset[Hex]
     labels: dict[str, Hex]
+    doors: frozenset[Hex] = frozenset()  # delve tiles' connection hexes
+    cache_spots: frozenset[Hex] = frozenset()  # delve tiles' cache hexes (chips come from the delve cards)
+    enemy_spots: frozenset[Hex] = frozenset()  # delve tiles' enemy hexes
+    stars: frozenset[Hex] = frozenset()  # a dungeon diagram's star hexes
 
 
 @dataclass(frozen=True)
@@ -378,6 +472,8 @@ class Pack:
     overland_icons: dict[str, Any] = field(default_factory=dict)
     overland_cards: dict[str, Any] = field(default_factory=dict)
     provinces: dict[str, Any] = field(default_factory=dict)
+    delve_cards: dict[str, DelveCard] = field(default_factory=dict)
+    dungeons: dict[str, Dungeon] = field(default_factory=dict)
     # the campaign (rulesets.tes.content.quests.Campaign): guild cards, keywords, side quests, guild quests and
     # endgames; a pack without them plays sessions without quests
     campaign: Any = None

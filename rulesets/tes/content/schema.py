@@ -62,8 +62,15 @@ ENEMY_LEVELS = (1, 5, 10, 20)
 BAG_OF_LEVEL = {1: "1/5", 5: "1/5", 10: "10/20", 20: "10/20"}
 CLASS_KEYWORDS = ("enduring", "interrupt")
 TILE_KINDS = ("clash", "entrance", "delve", "dungeon", "obstacle")
-ENCOUNTER_MODES = ("clash",)
-OBJECTIVES = ("conquer", "eliminate", "escape-or-eliminate-all", "survive")
+ENCOUNTER_MODES = ("clash", "delve", "dungeon")
+OBJECTIVES = ("conquer", "eliminate", "escape-or-eliminate-all", "survive", "survey", "uncover")
+#: Delve tile shapes (hexes per tile), as delve cards name them (rulebook p.12: the 19-hex tile, three each of 3, 6, 7).
+DELVE_SHAPES = (3, 6, 7, 19)
+#: When a delve card's environment works (rulesets.tes.battle.delve): for an adventurer who starts or ends their
+#: turn on its tile or enters it during their turn, or for every unit on the tile at the start of each round.
+ENVIRONMENT_TIMINGS = ("start of your turn", "end of your turn", "enter", "start of round")
+#: When a delve card's trap effect resolves: when the lockpick check fails, or when it succeeds.
+TRAP_ON = ("fail", "success")
 TRIGGER_TIMINGS = ("before battle", "start of battle", "start of round", "end of round", "end of battle")
 
 TIMINGS: tuple[str, ...] = (
@@ -100,7 +107,7 @@ TIMINGS: tuple[str, ...] = (
 
 #: Effect targets (rulesets.tes.battle.effects says which units each one reaches).
 TARGETS = ("target", "near-target", "self", "ally", "allies-in-range", "adjacent-enemies", "all-in-range", "attacker",
-           "other-allies-in-range")
+           "other-allies-in-range", "adventurers", "tile-units", "tile-adventurers", "tile-enemies")
 
 
 #: Conditions an effect may carry (``if``): it applies only when the condition holds.

@@ -8,7 +8,7 @@ from typing import Iterable
 
 from engine import hexes
 from engine.hexes import Hex as AxialHex
-from rulesets.tes.content.records import BattleMap, Hex, Tile, TilePlacement
+from rulesets.tes.content.records import BattleMap, Dungeon, Hex, Tile, TilePlacement
 
 #: Hexes on the entrance tile (the rulebook's entrance tile, setup step 4).
 ENTRANCE_HEXES = 5
@@ -28,12 +28,18 @@ def assemble_map(tiles: dict[str, Tile], placements: Iterable[TilePlacement]) ->
     escape: set[Hex] = set()
     entrance: set[Hex] = set()
     labels: dict[str, Hex] = {}
+    doors: set[Hex] = set()
+    cache_spots: set[Hex] = set()
+    enemy_spots: set[Hex] = set()
     for p in placements:
         t = tiles[p.tile]
         for h in t.hexes:
             cells[place_hex(h, p)] = t.id
             if t.kind == "entrance":
                 entrance.add(place_hex(h, p))
+        doors.update(place_hex(h, p) for h in t.doors)
+        cache_spots.update(place_hex(h, p) for h in t.cache_spots)
+        enemy_spots.update(place_hex(h, p) for h in t.enemy_spots)
         impassable.update(place_hex(h, p) for h in t.impassable)
         for n, h in t.enemy_slots.items():
             slots[n] = place_hex(h, p)
@@ -43,7 +49,16 @@ def assemble_map(tiles: dict[str, Tile], placements: Iterable[TilePlacement]) ->
         for name, h in t.labels.items():
             labels[name] = place_hex(h, p)
     return BattleMap(cells, frozenset(impassable), dict(sorted(slots.items())), caches,
-                     frozenset(escape), frozenset(entrance), labels)
+                     frozenset(escape), frozenset(entrance), labels, frozenset(doors), frozenset(cache_spots),
+                     frozenset(enemy_spots))
+
+
+def dungeon_map(tiles: dict[str, Tile], dungeon: Dungeon) -> BattleMap:
+    """A dungeon's map: its tiles placed as its setup diagram shows them, with the diagram's marks (numbered,
+    lettered, star and cache hexes; red hexes impassable) instead of the icons printed on the tiles."""
+    base = assemble_map(tiles, dungeon.tiles)
+    return BattleMap(base.hexes, frozenset(dungeon.impassable), dict(dungeon.slots), dict(dungeon.caches),
+                     frozenset(), base.entrance, dict(dungeon.labels), stars=frozenset(dungeon.stars))
 
 
 def encounter_map(pack, encounter_id: str) -> BattleMap:

@@ -3,8 +3,10 @@ the day's setting, and stacking cards (the local table and tests)."""
 from __future__ import annotations
 
 from engine.actions import Handler
+from engine.bounds import KEY, Flag, Hexes, Int, Numbers, OneHex, OneOf, Text, Words
 from engine.core import Event, RuleError
 from engine.hexes import Hex
+from rulesets.tes import args as args_
 from rulesets.tes.cards import resolve as cards
 from rulesets.tes.cards import social
 from rulesets.tes.day import flow, rest, setup
@@ -25,6 +27,7 @@ class Start(Handler):
     leader_only = True
     undoable = False
     summary = "Leader: start a session of days in a province (set-up, then day 1)."
+    args = {"province": Text(), "stack": Words(40)}
 
     def check(self, state, action, ctx):
         if state.battle is not None:
@@ -64,6 +67,8 @@ class Route(DayHandler):
     mine = False
     leader_only = True
     summary = "Leader: propose today's route (a destination or the hexes in order)."
+    # to: a hex, or a town's or a landmark's name; path: the hexes in order (a day's route is far shorter)
+    args = {"to": OneOf((OneHex(), Text())), "path": Hexes(), "stay": Flag()}
 
     def step(self, c, owner, args):
         s = c.s
@@ -72,7 +77,7 @@ class Route(DayHandler):
         if args.get("stay"):
             path = []
         elif args.get("path"):
-            path = [Hex(int(p[0]), int(p[1])) for p in args["path"]]
+            path = [Hex(q, r) for q, r in args_.route(args["path"], "path")]
         elif args.get("to"):
             target = args["to"]
             goal = Hex(int(target[0]), int(target[1])) if isinstance(target, (list, tuple)) else \
@@ -90,6 +95,7 @@ class Vote(DayHandler):
     when = "The party agrees or objects while a proposed route waits."
     kinds = ("vote",)
     summary = "Agree with the proposed route, or object to it."
+    args = {"object": Flag(), "reason": Text()}
 
     def step(self, c, owner, args):
         s = c.s
@@ -115,6 +121,8 @@ class Rest(DayHandler):
     no_session = ("The Adventurers Rest comes at a session's End of Day now: the party leader starts a session "
                   "with `/day start`.")
     summary = "The Adventurers Rest: heal and remove the cooldown dice you choose (End of Day)."
+    # dice: places on the cooldown track (the rules say which exist); item: Expert's discard
+    args = {"dice": Numbers(0, 99, 40), "item": Text(), "use": Flag(), "skip": Flag()}
 
     def not_yours(self, c, owner):
         if owner in c.s.rested:
@@ -128,6 +136,7 @@ class Rest(DayHandler):
 class Trade(DayHandler):
     type = "day.trade"
     summary = "Give an item to another adventurer during the Adventurers Rest."
+    args = {"item": Text(), "to": Text()}
 
     def step(self, c, owner, args):
         if owner not in c.state.adventurers:
@@ -140,6 +149,7 @@ class Pick(DayHandler):
     when = "A pick answers a card's or a town's question."
     kinds = ("chosen", "either", "town-effect")
     summary = "Answer the day's question: who gains it, your option, or the town effect's choice."
+    args = {"pick": OneOf((Int(0, 99), Text()))}  # an option's number, or an adventurer's name or id
 
     def step(self, c, owner, args):
         kind = c.s.ask.kind
@@ -170,6 +180,7 @@ class Timeout(DayHandler):
     leader_only = True
     undoable = False
     summary = "Nobody answered the day's question in time: its default applies."
+    args = {"ask": KEY, "prompt": KEY}
 
     def apply(self, state, action, ctx):
         s = state.days
@@ -240,6 +251,7 @@ class Settings(Handler):
     type = "day.settings"
     leader_only = True
     summary = "Leader: how many hours a question of the day waits before its default applies."
+    args = {"hours": Int(0, MAX_DAY_HOURS)}
 
     def apply(self, state, action, ctx):
         try:
@@ -259,6 +271,7 @@ class Stack(Handler):
     leader_only = True
     undoable = False
     summary = "Leader, local table and tests: the next cards drawn from their decks are these."
+    args = {"cards": Words(40)}
 
     def apply(self, state, action, ctx):
         s = state.days

@@ -60,8 +60,8 @@ def start(c: DayCtx, province_id: str | None, stacked: list[str] | None = None) 
         c.say("setup", f"The {kind} deck: {len(chosen)} of {len(general)} general cards and the province's "
                        f"{len(own)}, shuffled ({len(chosen) + len(own)} cards).", deck=kind)
     delve = getattr(pack, "delve_cards", None) or {}
-    delve_ids = sorted(k for k, card in delve.items()
-                       if getattr(card, "code", GENERAL) in (GENERAL, prov.code))
+    delve_ids = sorted(k for k, card in delve.items()  # general cards and the province's, its special ones out
+                       if getattr(card, "province", None) in (None, "", prov.code) and not getattr(card, "special", False))
     s.decks["delve"] = Deck(pool=delve_ids)
     camp = getattr(pack, "campaign", None)
     side = sorted(camp.side_quests) if camp is not None else []

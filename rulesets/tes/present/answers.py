@@ -65,10 +65,17 @@ async def _answer_click(click: str, inv: Invocation, arg: str, values: list[str]
 PICK_ONE = {"roll": "Choose at least one die from the menu (or press **Resolve none**).",
             "prevent": "Choose at least one source from the menu (or press **Use no prevention**).",
             "lockpick": "Choose at least one die to keep (or press **Try this attempt**).",
-            "move": "Choose one hex from the menu (or press **Stay where you are**)."}
+            "move": "Choose one hex from the menu (or press **Stay where you are**).",
+            "choice": "Choose one option from the menu (or press **Take the default**).",
+            "place": "Choose one placement from the menu (or press **Use the suggested placement**)."}
 STALE_MOVE = ("This free move is out of date: it was already made or declined (or the time-out kept the "
               "adventurer in place). Nothing was changed; see `/battle status`.")
-STALE = {"roll": STALE_ROLL, "prevent": STALE_ASK, "lockpick": STALE_LOCK, "move": STALE_MOVE}
+STALE_CHOICE = ("This choice is out of date: it was already made (or the time-out applied its default). "
+                "Nothing was changed; see `/battle status`.")
+STALE_PLACE = ("This tile placement is out of date: the tile was already placed. Nothing was changed; "
+               "see `/battle map`.")
+STALE = {"roll": STALE_ROLL, "prevent": STALE_ASK, "lockpick": STALE_LOCK, "move": STALE_MOVE,
+         "choice": STALE_CHOICE, "place": STALE_PLACE}
 
 
 @on_click("roll", ruleset="tes")
@@ -89,6 +96,16 @@ async def _lockpick_click(inv: Invocation, arg: str, values: list[str]) -> Reply
 @on_click("mov", ruleset="tes")
 async def _move_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
     return await _answer_click("mov", inv, arg, values)
+
+
+@on_click("chc")
+async def _choice_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
+    return await _answer_click("chc", inv, arg, values)
+
+
+@on_click("plc")
+async def _place_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
+    return await _answer_click("plc", inv, arg, values)
 
 
 # ------------------------------------------------------------ deadlines --

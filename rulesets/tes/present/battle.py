@@ -13,6 +13,7 @@ from engine.commands import Invocation, Opt, command, group
 from engine.components import confirm_buttons, on_click
 from rulesets.tes.present import confirm as confirming
 from rulesets.tes.present.battle_prompts import attach_prompts
+from rulesets.tes.present.delve_view import delve_status, delve_view, placements_view
 from rulesets.tes.present.common import PLAYER, _pack, _state
 from rulesets.tes.present.presenter import mat_view, short
 from engine.reply import COLOR_BATTLE, Embed, Picture, Reply, clip
@@ -56,7 +57,10 @@ def map_view(state, pack, battle: Battle | None = None, vitals: dict | None = No
                                                                                   "statuses"))
         else:
             statuses, hp, max_hp, bonus = list(u.statuses), u.hp, u.max_hp, 0
-        unit = {"id": u.id, "label": u.name, "short": u.short, "side": u.side,
+        if u.side == "captive":  # a dungeon's caged unit: no HP chips until it is freed
+            hp = 0
+        unit = {"id": u.id, "label": u.name + (" (caged)" if u.side == "captive" else ""), "short": u.short,
+                "side": u.side,
                 "q": u.q, "r": u.r, "hp": hp, "max_hp": max_hp, "bonus_hp": bonus,
                 "statuses": list(statuses or []), "acting": acting == u.id,
                 "defeated": u.defeated or (not on_map(u) and not u.escaped), "level": u.level}
@@ -74,6 +78,9 @@ def map_view(state, pack, battle: Battle | None = None, vitals: dict | None = No
     engage = {"from": line[0], "to": line[1]} if len(line) == 2 else None
     left = b.caches  # None: not set up yet (every chip of the map is there)
     caches = [{"q": h.q, "r": h.r, "opened": left is not None and f"{h.q},{h.r}" not in left} for h in m.caches]
+    if b.delve is not None and left:  # a delve's chips come with its cards, not with the tiles' marks
+        caches += [{"q": int(k.split(",")[0]), "r": int(k.split(",")[1]), "opened": False} for k in left
+                   if tuple(map(int, k.split(","))) not in {(h.q, h.r) for h in m.caches}]
     view = {"title": f"{b.name} — round {b.round}", "round": b.round,
             "fatigue_round": b.fatigue_round, "version": f"{b.encounter}-{b.no}-v{b.map_version}",
             "hexes": hexes, "caches": caches,
@@ -90,6 +97,9 @@ def map_view(state, pack, battle: Battle | None = None, vitals: dict | None = No
         o = b.offers[0]
         spots = offer_destinations(Ctx(state, pack, None), o.owner, o.amount, o.through)
         view["choices"] = [{"q": h.q, "r": h.r, "n": i} for i, h in enumerate(spots, 1)]
+    delve = delve_view(state, pack, m, battle)  # a delve's doors, tile numbers and cards; a dungeon's special hexes
+    if delve is not None:
+        view["delve"] = delve
     if b.enemy_acts and ((not turn.acted and not turn.path) or side != "adventurer"):
         # the enemy phase just ended, or is under way (a player's answer waits): show what they did; the
         # moving unit's own path is among those moves
@@ -143,6 +153,16 @@ def _lock_words(run: re.Match) -> str:
     return ", ".join(words) + (" " if run.group(0).endswith(" ") else "")
 
 
+def map_picture(state, pack, filename: str, focus: list[int] | None = None) -> Picture:
+    """The battle map as a picture request: a delve's or a dungeon's map is drawn around the action (render.delve)."""
+    view = map_view(state, pack)
+    if "delve" not in view:
+        return Picture("map", view, filename)
+    if focus is not None:
+        view["focus"] = list(focus)
+    return Picture("delvemap", view, filename)
+
+
 def _plain(text: str, state) -> str:
     """A log line for the picture: names instead of mentions, no emoji or markdown; a lockpick code's
     marks in words ("[3] matched, 5 open")."""
@@ -191,6 +211,12 @@ def whose_turn_line(state) -> tuple[str, str | None]:
                 f"{target.name if target else 'an ally'} (`/battle prevent`)."), owner
     if b.asking:
         return f"Now: <@{owner}> chooses how {adv.name if adv else 'they'} prevents damage (`/battle prevent`).", owner
+    if b.choices:
+        return (f"Now: <@{owner}> chooses for {adv.name if adv else 'their adventurer'}: {b.choices[0].source} "
+                "(`/battle choose option:` or the menu)."), owner
+    if b.delve is not None and b.delve.exploring is not None and b.delve.exploring.stage == "place":
+        return (f"Now: <@{owner}> chooses where the revealed tile goes (`/explore place:N`, numbered on the "
+                "picture, or the menu)."), owner
     if b.offers:
         return (f"Now: <@{owner}> moves {adv.name if adv else 'their adventurer'} up to {b.offers[0].amount} "
                 f"{'hex' if b.offers[0].amount == 1 else 'hexes'} for free (`/move to:q,r`) or stays "
@@ -216,15 +242,18 @@ async def battle_reply(inv: Invocation, out, *, mat_for: str | None = None, titl
             pictures.append(Picture("roll", roll_view(title_r, e.data["dice"], pack), f"roll-{out.seq}-{n}.png"))
     pictures = pictures[-3:]
     if state.battle:
-        pictures.insert(0, Picture("map", map_view(state, pack), f"map-{out.seq}.png"))
+        pictures.insert(0, map_picture(state, pack, f"map-{out.seq}.png"))
+        where = placements_view(state, pack)  # a delve's revealed tile: a picture of each legal placement
+        if where is not None:
+            pictures.insert(1, Picture("placements", where, f"placements-{out.seq}.png"))
         lock = lockpick_view(state)
         if lock is not None:
             pictures.insert(1, Picture("lockpick", lock, f"lockpick-{out.seq}.png"))
     else:
         end = next((e for e in out.events if e.kind == "battle-end"), None)
         view = result_view(state, pack, end)
-        if view is not None:
-            pictures.insert(0, Picture("result", view, f"result-{out.seq}.png"))
+        if view is not None:  # a delve's or a dungeon's end is drawn around the action like its map
+            pictures.insert(0, Picture("delvemap" if "delve" in view else "result", view, f"result-{out.seq}.png"))
     if mat_for and mat_for in state.adventurers:
         adv = state.adventurers[mat_for]
         pictures.append(Picture("mat", mat_view(state, adv, pack, inv.name_of(mat_for)),
@@ -240,7 +269,7 @@ async def battle_reply(inv: Invocation, out, *, mat_for: str | None = None, titl
 
 
 # -------------------------------------------------------------- /battle --
-group("battle", "Clash battles on the hex map")
+group("battle", "Battles on the hex map: clashes, delves and dungeons")
 
 
 def deploy_hexes(text: str) -> list:
@@ -258,11 +287,12 @@ def deploy_hexes(text: str) -> list:
     return spots
 
 
-@command("battle start", "Set up a clash battle: map, enemies, adventurers on the entrance tile (party leader).",
-         Opt("encounter", str, "The clash encounter, e.g. jailbreak", required=True, autocomplete="encounters"),
+@command("battle start", "Set up a battle (clash, delve or dungeon): map, enemies, adventurers on the entrance (leader).",
+         Opt("encounter", str, "The encounter: a clash (jailbreak), a delve or a dungeon", required=True,
+             autocomplete="encounters"),
          Opt("first", str, "Who takes the first player token (default: the leader)", user=True),
          Opt("deploy", str, "Entrance hexes in turn order, e.g. \"-2,2 -2,1\" (default: the first free ones)"),
-         Opt("ep", int, "Use this enemy pool instead of XP dial × adventurers", **Start.args["ep"].range),
+         Opt("ep", int, "Use this enemy pool instead of XP dial × adventurers (a delve: for each tile)", **Start.args["ep"].range),
          Opt("session", int, "Use the end-of-session difficulty table of this session (1-3)",
              **Start.args["session"].range),
          Opt("confirm", bool, "yes to start without the button when a member has no adventurer (scripts)",
@@ -346,14 +376,20 @@ async def battle_adjust(inv: Invocation, unit, hp=None, bonus_hp=None, tenacity=
     return await battle_reply(inv, out)
 
 
-@command("battle map", "Show the battle map.", renders=True)
-async def battle_map(inv: Invocation) -> Reply:
+@command("battle map", "Show the battle map (a delve or dungeon: the part around at:q,r).",
+         Opt("at", str, "A delve or dungeon: show the part of the map around this hex q,r"), renders=True)
+async def battle_map(inv: Invocation, at=None) -> Reply:
     state = await _state(inv)
     if not state.battle:
         raise RuleError("There is no battle going on. The party leader starts one with `/battle start`.")
     pack = _pack(state)
+    focus = args_.one_hex(at, "Give one hex with `at:`, e.g. `at:3,0`.") if at else None
     text, ping = whose_turn_line(state)
-    return Reply(content=text, pictures=[Picture("map", map_view(state, pack), "map.png")])
+    pictures = [map_picture(state, pack, "map.png", focus)]
+    where = placements_view(state, pack)
+    if where is not None:
+        pictures.append(Picture("placements", where, "placements.png"))
+    return Reply(content=text, pictures=pictures)
 
 
 @command("battle status", "Round, turn order, units and HP, and whose turn it is.")
@@ -400,6 +436,9 @@ async def battle_status(inv: Invocation) -> Reply:
             f" · {d.damage}{' true' if d.true else ''} damage to an enemy that moves in or starts its turn there"
             for d in b.hex_dice))
     e.add("Objective", b.objective)
+    delve_lines = delve_status(state, _pack(state))
+    if delve_lines:
+        e.add("Delve" if b.delve is not None else "Dungeon", clip(delve_lines, 1000))
     from rulesets.tes.battle.flow import battle_rules
 
     enc = _pack(state).encounters.get(b.encounter)

@@ -96,6 +96,13 @@ SHOWN = {
     "move": {"click": "mov", "buttons": (("stay", "Stay where you are", "secondary", {"stay": True}),),
              "menu": "Move to (or type /move to:q,r)", "min_menu": 1, "what": "free move", "natural": "listed",
              "one": True},  # a free move goes to one hex: the menu takes one pick
+    # a delve (rulesets.tes.battle.delve): a card's choice, and where a revealed tile goes
+    "choice": {"click": "chc", "buttons": (("default", "Take the default", "secondary", {}),),
+               "menu": "Choose (or type /battle choose option:N)", "min_menu": 1, "what": "choice",
+               "natural": "listed", "one": True},
+    "place": {"click": "plc", "buttons": (("default", "Use the suggested placement", "success", {}),),
+              "menu": "Place the tile (numbered on the picture; or /explore place:N)", "min_menu": 1,
+              "what": "tile placement", "natural": "listed", "one": True},
 }
 KIND_OF_CLICK = {v["click"]: k for k, v in SHOWN.items()}
 
@@ -108,7 +115,7 @@ def show(inv: Invocation, prompt, cid: int, reply: Reply, state) -> None:
     if prompt.pick and look["min_menu"] <= len(prompt.options) <= MAX_OPTIONS:
         options = [(clip(o.label, 100), o.value, clip(o.detail, 100)) for o in prompt.options]
         reply.selects.append(Select(_cid(look["click"], inv, cid, prompt.id, "pick"), look["menu"], options, 1,
-                                    1 if look.get("one") else len(options)))
+                                    1 if look.get("one") else max(1, min(len(options), prompt.pick))))
     if prompt.timeout_action:
         _deadline_line(prompt, reply, state)
 
@@ -117,6 +124,17 @@ def _deadline_line(prompt, reply: Reply, state) -> None:
     from rulesets.tes.battle import harm
 
     minutes = prevent_timeout_minutes(state)
+    if prompt.kind in ("choice", "place"):
+        what = "the default applies" if prompt.kind == "choice" else \
+            f"placement {prompt.default} (it keeps the most hexes explorable) is used"
+        if prompt.deadline is not None and minutes > 0:
+            line = f"⏳ Without an answer within {minutes} minutes (<t:{int(prompt.deadline)}:R>), {what}."
+        else:
+            line = f"(No time-out is set: the battle waits for the answer. Without one, {what}.)"
+        if prompt.kind == "choice":
+            line = line.replace("the default applies", f"the default applies (option {prompt.default})")
+        reply.content = clip(f"{reply.content}\n{line}", 1990)
+        return
     if prompt.kind == "move":
         adv = state.adventurers.get(prompt.owner)
         who = adv.name if adv else "The adventurer"

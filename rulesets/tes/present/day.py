@@ -16,6 +16,8 @@ from engine.core import Action, RuleError
 from engine.present import mention, say
 from engine.prompts import open_prompt
 from engine.reply import Button, Embed, Picture, Reply, Select, clip
+from rulesets.tes.cards.actions import Check, Choose
+from rulesets.tes.day.actions import Settings as DaySettings
 from rulesets.tes.present.common import PLAYER, _pack, _state
 from rulesets.tes.present.day_view import overland_view, waiting_line
 
@@ -243,7 +245,8 @@ async def day_object(inv: Invocation, reason=None) -> Reply:
 
 
 @command("day choose", "Leader: take one of the overland card's choices (by its number).",
-         Opt("choice", int, "The choice's number on the card", required=True, min=1, max=9), renders=True)
+         Opt("choice", int, "The choice's number on the card", required=True, **Choose.args["choice"].range),
+         renders=True)
 async def day_choose(inv: Invocation, choice) -> Reply:
     out = await inv.do("day.choose", {"choice": choice})
     return await day_reply(inv, out)
@@ -251,7 +254,7 @@ async def day_choose(inv: Invocation, choice) -> Reply:
 
 @command("day check", "A social check: first roll your dice of its line, then commit tenacity.",
          Opt("dice", str, "Your dice to roll, by name or id, comma separated; all or none"),
-         Opt("tenacity", int, "Tenacity you commit", min=0, max=20), PLAYER, renders=True)
+         Opt("tenacity", int, "Tenacity you commit", **Check.args["tenacity"].range), PLAYER, renders=True)
 async def day_check(inv: Invocation, dice=None, tenacity=None, player=None) -> Reply:
     args: dict[str, Any] = {}
     if dice is not None:
@@ -285,7 +288,7 @@ async def day_trade(inv: Invocation, item, to, player=None) -> Reply:
 
 
 @command("day settings", "Leader: hours a question of the day waits before its default applies (0 = wait).",
-         Opt("hours", int, "Hours (0 to 168)", required=True, min=0, max=168))
+         Opt("hours", int, "Hours (0 to 168)", required=True, **DaySettings.args["hours"].range))
 async def day_settings(inv: Invocation, hours) -> Reply:
     out = await inv.do("day.settings", {"hours": hours})
     return Reply(content="\n".join(say(e) for e in out.events))

@@ -356,7 +356,9 @@ class TesPresenter:
                 "**Days**: the leader `/day start`; `/day status` shows the overland map and who acts; `/day route`, "
                 "`/town visit`, `/reward buy`, `/adventurer rest` (or the buttons).\n"
                 "**Battle**: the leader `/battle start encounter:jailbreak`; on your turn `/move`, `/engage`, "
-                "`/resolve` (or the buttons), `/ability`, `/endturn`. `/battle map` any time; `/content races`.")
+                "`/resolve` (or the buttons), `/ability`, `/endturn`. `/battle map` any time; `/content races`.\n"
+                "**Delves**: `/battle start encounter:brinehollow-caves`; `/explore` the door hexes rimmed in gold and "
+                "choose where each new tile goes; walk onto tiles with skyshards.")
 
     def settings_lines(self, state) -> list[tuple[str, str]]:
         from rulesets.tes.rules.battle_prompts import prevent_timeout_minutes as timeout_of

@@ -12,7 +12,7 @@ from engine.reply import Reply
 from rulesets.tes import args as args_
 
 
-@command("lockpick", "Pick the lock of a cache you just moved onto: adjust dice, keep dice, or stop.",
+@command("lockpick", "Pick a lock (a cache you moved onto, a trap, a cage): adjust dice, keep dice, or stop.",
          Opt("adjust", str, "Change dice for light fatigue, e.g. 3=2 (die 3 becomes a 2; 1 fatigue per step)"),
          Opt("keep", str, "Dice to keep for the next attempt, e.g. 1,2 (default: the ones that match)"),
          Opt("set", str, "Use a ready Lockpick Set: e.g. 3=5 (die 3 becomes a 5, no fatigue; the card is discarded)",

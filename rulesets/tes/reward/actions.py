@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from engine.actions import Handler, subject
+from engine.bounds import CONFIRM, Text
 from engine.core import Event, RuleError
 from rulesets.tes.outcomes.asks import close
 from rulesets.tes.outcomes.handlers import DayHandler
@@ -14,6 +15,7 @@ class Buy(DayHandler):
     kinds = ("reward",)
     mine = False
     summary = "Spend XP on an advancement (a stat square, a skill die, Cooldown, tenacity)."
+    args = {"what": Text()}
 
     def step(self, c, owner, args):
         _adventurer(c, owner)
@@ -26,6 +28,7 @@ class Untrain(DayHandler):
     kinds = ("reward",)
     mine = False
     summary = "Untrain a stat square, a skill die, a skill line or the Magicka stat (no XP back)."
+    args = {"what": Text()}
 
     def step(self, c, owner, args):
         _adventurer(c, owner)
@@ -37,6 +40,7 @@ class Done(DayHandler):
     when = "This ends your part of a Reward Phase."
     kinds = ("reward",)
     summary = "You are done spending XP this Reward Phase."
+    args: dict = {}
 
     def step(self, c, owner, args):
         if phase.done(c, owner):
@@ -54,6 +58,7 @@ class Promote(Handler):
 
     type = "adventurer.promote"
     summary = "Flip your class sheet to its master side once its promotion requirement is met."
+    args = {"confirm": CONFIRM}
 
     def apply(self, state, action, ctx):
         owner = subject(state, action)

@@ -1,7 +1,8 @@
 """The Reward Phase's steps (p.43).
 
 1. Gain rewards: for a successful encounter the XP Dial goes up by its XP and each adventurer gains that much
-   unspent XP (more than 3 is kept until the end of the phase).  At an unstable landmark, after a peaceful or
+   unspent XP (more than 3 is kept until the end of the phase).  An Uncover delve's skyshards are worth 1 XP each,
+   gained the same way, even when the encounter failed (not after a full party defeat).  At an unstable landmark, after a peaceful or
    conflict card or a traveling caravan, each adventurer gains 2 tenacity whether it succeeded or not.
 2. Untrain (free, no XP back; Health, Stamina and Combat stay) and 3. gain advancements with XP: each player
    answers for their own adventurer (``/reward untrain``, ``/reward buy``, ``/reward done``).  Untraining comes
@@ -15,6 +16,7 @@ from __future__ import annotations
 from typing import Callable
 
 from engine.core import RuleError
+from engine.text import count
 from rulesets.tes.day_state import Encounter
 from rulesets.tes.outcomes import mat
 from rulesets.tes.outcomes.asks import close, open_ask
@@ -26,22 +28,40 @@ UNSTABLE_TENACITY = 2
 TRACK_HOOKS: list[Callable[[DayCtx, Encounter | None], None]] = []
 
 
+def _grant(c: DayCtx, xp: int, why: str = "") -> None:
+    """The party gains ``xp``: on the XP Dial and as each adventurer's XP to spend."""
+    state = c.state
+    before = state.xp_dial
+    state.xp_dial += xp
+    for o in c.party():
+        c.adv(o).saved_xp += xp
+    c.say("xp", f"{why}The party gains {xp} XP: the XP Dial turns from {before} to {state.xp_dial}, and each "
+                f"adventurer gains {xp} XP to spend ("
+                + ", ".join(f"{c.adv(o).name} {c.adv(o).saved_xp}" for o in c.party()) + ").", amount=xp)
+
+
+def skyshard_xp(c: DayCtx, enc: Encounter | None) -> int:
+    """The XP of the skyshards the encounter's Uncover delve gained (p.43: even when it failed, unless the whole
+    party was defeated; the battle's summary keeps it)."""
+    last = c.state.last_battle
+    if enc is None or enc.battle is None or last is None or last.no != enc.battle:
+        return 0
+    return int(getattr(last, "skyshard_xp", None) or 0)
+
+
 def gain(c: DayCtx, enc: Encounter | None) -> None:
     """Step 1."""
-    state = c.state
     c.say("phase", "☼ Reward Phase.")
+    shards = skyshard_xp(c, enc)
     if enc is not None and enc.result == "success" and enc.xp:
-        before = state.xp_dial
-        state.xp_dial += enc.xp
-        for o in c.party():
-            c.adv(o).saved_xp += enc.xp
-        c.say("xp", f"The party gains {enc.xp} XP: the XP Dial turns from {before} to {state.xp_dial}, and each "
-                    f"adventurer gains {enc.xp} XP to spend ("
-                    + ", ".join(f"{c.adv(o).name} {c.adv(o).saved_xp}" for o in c.party()) + ").", amount=enc.xp)
+        _grant(c, enc.xp)
     elif enc is not None and enc.result == "failed":
-        c.say("xp", "The encounter was failed: no rewards.")
+        c.say("xp", "The encounter was failed: no rewards" + (" for it, but an Uncover delve's skyshards count."
+                                                               if shards else "."))
     elif enc is None or enc.kind == "none":
         c.say("xp", "No encounter today: no rewards.")
+    if shards:
+        _grant(c, shards, f"{count(shards, 'skyshard')} gained in the Uncover delve, 1 XP each. ")
     if enc is not None and enc.landmark == "unstable" and enc.kind in ("card", "caravan"):
         cap = c.pack.mat.tenacity_max
         bits = []

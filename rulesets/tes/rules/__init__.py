@@ -24,3 +24,4 @@ from rulesets.tes.rules import rest as _rest  # noqa: E402,F401
 from rulesets.tes.rules import items as _items  # noqa: E402,F401
 from rulesets.tes.rules import update as _update  # noqa: E402,F401
 from rulesets.tes.rules import days as _days  # noqa: E402,F401
+from rulesets.tes.rules import delve as _delve  # noqa: E402,F401

@@ -10,7 +10,7 @@ from rulesets.tes.battle import checks
 from rulesets.tes.battle import engage as eng
 from rulesets.tes.battle import flow
 from rulesets.tes.battle.model import Ctx, require_battle
-from engine.bounds import Flag, OneHex, Hexes, Int, Mapping, Pairs, Player, Players, Text
+from engine.bounds import CONFIRM, Flag, OneHex, Hexes, Int, Mapping, Pairs, Player, Players, Text
 from engine.core import RuleError
 from engine.text import a_or_an
 from rulesets.tes.rules.table import PICKS, TURN_HOOKS, UNIT, Handler, action, subject
@@ -65,7 +65,7 @@ class Start(Handler):
     leader_only = True
     args = {"encounter": Text(), "first": Player(), "deploy": Hexes(8), "ep": Int(0, 400), "session": Int(1, 3),
             "order": Players(), "hexes": Mapping(Player(), OneHex())}
-    summary = "Set up a clash battle: map, enemies, deployment, round 1."
+    summary = "Set up a battle (a clash, a delve or a dungeon): map, enemies, deployment, round 1."
 
     def check(self, state, action, ctx):
         if state.battle:
@@ -173,7 +173,7 @@ class Deploy(TurnAction):
 @action
 class Move(TurnAction):
     type = "battle.move"
-    args = {"to": Hexes(), "path": Hexes(), "free": Flag(), "pick": PICKS, "stay": Flag()}
+    args = {"to": Hexes(), "path": Hexes(), "free": Flag(), "pick": PICKS, "stay": Flag(), "confirm": CONFIRM}
     summary = "Move up to your Stamina in hexes (or make a free move an interrupt offered you)."
     answers = True
 
@@ -210,7 +210,8 @@ class Stay(React):
 @action
 class Engage(TurnAction):
     type = "battle.engage"
-    args = {"dice": Pairs(0, 60, 30), "target": UNIT, "form": Text(), "item": Text(), "overtax": Flag()}
+    args = {"dice": Pairs(0, 60, 30), "target": UNIT, "form": Text(), "item": Text(), "overtax": Flag(),
+            "confirm": CONFIRM}
     summary = "Choose form, target and dice, and roll."
 
     def step(self, c, owner, args):
@@ -277,7 +278,7 @@ class Escape(TurnAction):
 @action
 class Ability(TurnAction):
     type = "battle.ability"
-    args = {"name": Text(), "form": Text(), "target": UNIT, "to": Hexes()}
+    args = {"name": Text(), "form": Text(), "target": UNIT, "to": Hexes(), "confirm": CONFIRM}
     summary = "Use your race ability or a class ability."
 
     def step(self, c, owner, args):
@@ -413,6 +414,10 @@ def whose_turn(state):
         return b.asking.owner, f"b{b.no}-r{b.round}-ask-{len(b.log)}"
     if b.offers:
         return b.offers[0].owner, f"b{b.no}-r{b.round}-offer-{len(b.log)}"
+    if b.choices:  # a card's choice (a delve)
+        return b.choices[0].owner, f"b{b.no}-r{b.round}-choice-{b.choices[0].id}"
+    if b.delve is not None and b.delve.exploring is not None and b.delve.exploring.stage == "place":
+        return b.delve.exploring.owner, f"b{b.no}-r{b.round}-place-{b.delve.explorations}"
     if b.step == "adventurer" and b.turn.owner:
         t = b.turn
         return t.owner, f"b{b.no}-r{b.round}-{t.unit}"

@@ -64,14 +64,36 @@ def lockpick_key(state) -> str | None:
     lp = b.lockpick if b else None
     if not lp:
         return None
-    return f"b{b.no}.r{b.round}.lp{b.turn_index}.a{lp.attempt}"
+    kind = "" if lp.kind == "cache" else f".{lp.kind[:1]}"  # a trap's or a cage's check keys apart from a cache's
+    return f"b{b.no}.r{b.round}.lp{b.turn_index}{kind}.a{lp.attempt}"
+
+
+def choice_key(state) -> str | None:
+    """A card's choice waiting for its player, e.g. ``b1.r2.ch3`` (battle, round, choice)."""
+    b = state.battle if state is not None else None
+    if not b or not b.choices:
+        return None
+    return f"b{b.no}.r{b.round}.ch{b.choices[0].id}"
+
+
+def place_key(state) -> str | None:
+    """A delve's revealed tile waiting for where it goes, e.g. ``b1.r2.x4`` (battle, round, exploration)."""
+    b = state.battle if state is not None else None
+    ex = b.delve.exploring if b and b.delve else None
+    if ex is None or ex.stage != "place":
+        return None
+    return f"b{b.no}.r{b.round}.x{b.delve.explorations}"
 
 
 def open_prompt(state) -> Prompt | None:
-    """The question the battle waits on: a prevention question, a rolled engage or a lockpick check."""
+    """The question the battle waits on: a prevention question, a free move, a card's choice, where a delve's
+    tile goes, a rolled engage or a lockpick check."""
     b = state.battle if state is not None else None
     if not b:
         return None
+    found = _delve_prompt(state, b)
+    if found is not None:
+        return found
     if b.asking:
         aw = b.asking
         sources = list(aw.sources)
@@ -108,6 +130,29 @@ def open_prompt(state) -> Prompt | None:
     return None
 
 
+
+
+def _delve_prompt(state, b) -> Prompt | None:
+    """A card's choice or a tile's placement (after a prevention question and a free move: those come first)."""
+    if b.asking or b.offers:
+        return None
+    if b.choices:
+        ch = b.choices[0]
+        return Prompt(
+            id=choice_key(state), kind="choice", owner=ch.owner, action="battle.choose",
+            options=tuple(Option(str(i), f"{i}. {o['label']}", ch.source) for i, o in enumerate(ch.options, 1)),
+            default=str(ch.default), pick=1, deadline=ch.deadline, timeout_action="battle.choose-timeout",
+            data={"arg": "option", "source": ch.source})
+    ex = b.delve.exploring if b.delve else None
+    if ex is not None and ex.stage == "place":
+        return Prompt(
+            id=place_key(state), kind="place", owner=ex.owner, action="battle.place",
+            options=tuple(Option(str(i), f"{i}. Placement {i}" + (" (keeps the most explorable)" if
+                                                                  i == ex.default else ""), "")
+                          for i in range(1, len(ex.options) + 1)),
+            default=str(ex.default), pick=1, deadline=ex.deadline, timeout_action="battle.place-timeout",
+            data={"arg": "place", "tile": ex.tile})
+    return None
 
 
 def _pack(state):

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from engine import party
-from engine.bounds import Int, Player, Text
+from engine.bounds import NEW_CAMPAIGN
 from engine.core import Event, RuleError
 from rulesets.tes.rules.table import TABLE, Handler, action
 from rulesets.tes.state import DIFFICULTIES, RULES, Campaign, unrecorded_rules
@@ -28,8 +28,7 @@ class NewCampaign(Handler):
     needs_campaign = False
     undoable = False
     summary = "Open a campaign in this channel."
-    args = {"name": Text(), "ruleset": Text(40), "difficulty": Text(40), "pack": Text(), "pack_version": Text(40),
-            "rules": Int(0, 1000), "channel_id": Player(), "guild_id": Player(), "seed": Int(0, 2**63)}
+    args = dict(NEW_CAMPAIGN)
 
     def check(self, state, action, ctx):
         if state is not None and not state.ended:

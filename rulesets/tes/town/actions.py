@@ -1,6 +1,7 @@
 """The town actions: use a feature (``town.visit``), or end your town actions (``town.done``)."""
 from __future__ import annotations
 
+from engine.bounds import Text, Words
 from rulesets.tes.outcomes.asks import close
 from rulesets.tes.outcomes.handlers import DayHandler
 from rulesets.tes.town import features
@@ -27,6 +28,8 @@ class _TownAction(DayHandler):
 class Visit(_TownAction):
     type = "town.visit"
     summary = "Use one of your 2 town actions at a feature: shop, trainer, inn, alchemy, square."
+    # item: the shop's cards to take (a menu's picks, or names separated by commas) or the potion to refresh
+    args = {"feature": Text(), "item": Words(25), "line": Text(), "slot": Text()}
 
     def step(self, c, owner, args):
         features.act(c, owner, args.get("feature"), args)
@@ -36,6 +39,7 @@ class Visit(_TownAction):
 class Done(_TownAction):
     type = "town.done"
     summary = "End your town actions (the ones left are not used)."
+    args: dict = {}
 
     def step(self, c, owner, args):
         features.done(c, owner)
