@@ -148,7 +148,10 @@ def start_battle(c: DayCtx, enc: Encounter, choice: CardChoice) -> None:
     if left_out:
         c.say("battle", f"{', '.join(left_out)} {'is' if len(left_out) == 1 else 'are'} defeated and "
                         "stays out of this battle.")
-    battle = card.delve if choice.outcome == "delve" else card.encounter  # a delve choice goes below ground
+    # a delve choice goes below ground (a kept pack version's card without a delve played its encounter)
+    # (a battle-first card fights before any choice: ``choice`` is None)
+    delve = choice is not None and choice.outcome == "delve" and card.delve
+    battle = card.delve if delve else card.encounter
     # a quest's final battle uses the End of Session EP of the campaign's session (p.56)
     session_table = c.state.session if getattr(card, "final", False) else None
     flow.setup(c, battle, party, None, None, session_table, province=c.s.code)

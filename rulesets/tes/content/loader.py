@@ -1139,7 +1139,7 @@ def _load_folder(folder: Path, *, kept: bool = False) -> Pack:
         folder, errors, lines=lines, items=items, encounters=encounters,
         load_encounters=lambda rel: _load_encounters(folder, errors, tiles, enemies, classes, tiles_ok, enemies_ok,
                                                      classes_ok, kept, rel=rel, dungeons=dungeons,
-                                                     dungeons_ok=dungeons_ok))
+                                                     dungeons_ok=dungeons_ok), kept=kept)
     encounters = {**encounters, **card_battles}
     # the campaign: guild cards, keywords, side quests, guild quests and endgames (rulesets.tes.content.quests)
     from rulesets.tes.content.quests import load_campaign

@@ -228,11 +228,12 @@ class Province:
 
 # ------------------------------------------------------------------ loading --
 def load_overland(folder: Path, errors: list[str], *, lines: dict, items: dict, encounters: dict,
-                  load_encounters) -> tuple[dict, dict, dict, dict]:
+                  load_encounters, kept: bool = False) -> tuple[dict, dict, dict, dict]:
     """(icons, cards by id, provinces by id, the encounters their cards name) of the pack in ``folder``.
 
     ``load_encounters(rel)`` reads an encounters file of the pack (the loader's own reader) and returns
-    its encounters by id; the names must not clash with the pack's other encounters.
+    its encounters by id; the names must not clash with the pack's other encounters.  ``kept``: a pack version
+    kept for old campaigns, written before a card's delve choice named its delve (it played the card's encounter).
     """
     icons = _load_icons(folder, errors)
     cards: dict[str, OverlandCard] = {}
@@ -277,7 +278,7 @@ def load_overland(folder: Path, errors: list[str], *, lines: dict, items: dict, 
             errors.append(f'{_card_file(c, provinces)}, card "{c.id}": has a clash choice but names no encounter '
                           '(encounter = "<id>")')
         delves = [ch for ch in c.choices if ch.outcome == "delve"]
-        if delves and not c.delve:
+        if delves and not c.delve and not kept:
             errors.append(f'{_card_file(c, provinces)}, card "{c.id}": has a delve choice but names no delve '
                           '(delve = "<id of an encounter with mode = \"delve\">")')
         elif c.delve:

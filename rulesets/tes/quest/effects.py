@@ -186,7 +186,9 @@ class GainItem(Each):
         return 1
 
     def describe(self, eff: dict) -> str:
-        return f"gain the item {eff.get('item')}"
+        words = str(eff.get("item") or "").split("-")  # the card's name as its id spells it (no pack here)
+        name = " ".join(w if i and w in ("of", "the", "and", "in") else w.capitalize() for i, w in enumerate(words))
+        return f"gain the item {name}"
 
 
 @register

@@ -59,7 +59,8 @@ def reveal(c: DayCtx, step: Step) -> None:
         c.say("quest-step", f"Set-up: {step.setup_text}", step=step.id)
     if step.setup:
         run_effects(c, step.setup, f"Step {step.code}")
-    day = f" (recommended by day {step.recommended})" if step.recommended else ""
+    day = f" (recommended by day {step.recommended})" \
+        if step.recommended and "recommended" not in step.objective else ""
     c.say("quest-step", f"🎯 Objective: {step.objective}{day}", step=step.id)
     for o in step.ongoing:
         c.say("quest-step", f"⏳ Ongoing, {TIMING_WORDS[o.timing]}: {o.text}", step=step.id)

@@ -126,7 +126,8 @@ def choose_guild(c: DayCtx, pick) -> None:
     j.guild = gid
     others = [camp.guilds[g].name for g in drawn if g != gid]
     c.say("guild", f"🛡️ The party contracts with the {strong(camp.guilds[gid].name)}"
-                   + (f"; {', '.join(others)} go back to the box." if others else "."), guild=gid)
+                   + (f"; {', '.join(others)} {'goes' if len(others) == 1 else 'go'} back to the box." if others
+                      else "."), guild=gid)
     c.s.phase, c.s.step = "new-day", ""
     guild.begin(c, camp.quest_of(gid, c.s.province).id)
 
