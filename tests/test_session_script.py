@@ -80,7 +80,14 @@ async def test_session_one_through_its_epilogue_then_session_two_in_the_same_cha
                       "enemy pool 32", "Epilogue (E07)", "major keyword **Salt Road Sworn**",
                       "The adventurers are put away"):
             assert words in text, words
-        assert "Session 1: The Saltmire, The Salt Road — done" in text  # /journal
+        assert "Session 1: The Saltmire, The Salt Road — done" in text  # /journal, in words and as a picture
+        assert any("journal" in p.name for p in local.images)
+        from rulesets.tes.present.quest import journal_view
+
+        view = journal_view(state, load_pack("starter"))
+        assert view["guild"] == "Fighters Guild" and view["keywords"] == ["Salt Road Sworn"]
+        assert [(x["number"], x["province"], x["quest"], x["result"]) for x in view["sessions"]] == [
+            (1, "The Saltmire", "The Salt Road", "done")]
         await _replays(store, "marsh")
         pack = load_pack("starter")
         salt, chime = pack.campaign.quests["sm-salt-road"], pack.campaign.quests["sm-sunken-chime"]

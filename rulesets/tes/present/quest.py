@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.commands import Invocation, Opt, command, group
 from engine.core import RuleError
-from engine.reply import Embed, Reply, clip
+from engine.reply import Embed, Picture, Reply, clip
 from rulesets.tes.present.common import PLAYER, _pack, _state
 from rulesets.tes.present.day import day_reply
 
@@ -85,11 +85,12 @@ def journal_text(view: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-@command("journal", "The campaign journal: the party, its sessions, provinces, keywords, quests and the guild assist.")
+@command("journal", "The campaign journal: the party, its sessions, provinces, keywords, quests and the guild assist.",
+         renders=True)
 async def journal(inv: Invocation) -> Reply:
     state = await _state(inv)
     view = journal_view(state, _pack(state))
-    return Reply(content=clip(journal_text(view), 1990))
+    return Reply(content=clip(journal_text(view), 1990), pictures=[Picture("journal", view, "journal.png")])
 
 
 # ------------------------------------------------------------------ /quest --
