@@ -35,7 +35,8 @@ def why_not(c: DayCtx) -> str | None:
     """Why the party cannot call its guild assist now (None: it can)."""
     state = c.state
     if not quests_on(state, c.pack) or state.journal is None or state.quests is None or state.days is None:
-        return "The guild assist belongs to a campaign's guild quest: none is under way."
+        return ("The guild assist belongs to a campaign's guild quest: none is under way. The party leader starts a "
+                "session with its quest with `/day start`.")
     j = state.journal
     if j.assist:
         return f"The party already used its guild assist, in session {j.assist}: once a campaign."
