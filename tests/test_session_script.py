@@ -3,7 +3,9 @@
 * examples/session.txt: session 1 from its set-up (the guild draw) through the Fighters Guild's The Salt Road to
   its epilogue, the keyword, the next guild quest and the adventurers put away;
 * examples/session-2.txt: the next session in the same channel: the party as it was, the province and the quest
-  from session 1's epilogue;
+  from session 1's epilogue (The Sunken Chime: a social check, a drifting token, a retry step, a keyword-gated
+  choice, the final battle), to its epilogue that leads into the endgame;
+* examples/endgame.txt: session 3, the endgame's four days, won: the campaign is won;
 * examples/campaign-lost.txt: a quest step failed: the session and the campaign are lost.
 
 And the no-spoiler rule (p.46): everything the table showed (messages, button and menu labels, command output,
@@ -49,6 +51,18 @@ def check_session_one(state) -> None:
     assert (shannon.hp, shannon.max_hp, shannon.tenacity, shannon.saved_xp) == (5, 5, 0, 3)
     assert ryan.cooldown == [] and shannon.cooldown == []
     assert {n["adventurer"] for n in j.names.values()} == {"Ryan", "Shannon"}
+
+
+def check_session_two(state) -> None:
+    """What examples/session-2.txt leaves: The Sunken Chime won in 6 days, the endgame next."""
+    j = state.journal
+    assert j.guild == "mages-guild" and [s.number for s in j.sessions] == [1, 2]
+    two = j.sessions[1]
+    assert (two.province, two.quest, two.result, two.major, two.days) == (
+        "saltmire", "sm-sunken-chime", "won", "chime-bearer", 6)
+    assert j.keywords() == ["salt-road-sworn", "chime-bearer"] and j.next is None
+    for adv in state.adventurers.values():
+        assert adv.hp == adv.max_hp and adv.tenacity == 0 and adv.saved_xp == 3 and adv.cooldown == []
 
 
 def step_words(step) -> list[str]:
@@ -100,15 +114,30 @@ async def test_session_one_through_its_epilogue_then_session_two_in_the_same_cha
         errors, text2, local = await play(store, tmp_path, "marsh", _script("session-2.txt"))
         assert errors == 0, [f for f in local.failed]
         state = await CampaignService(store).campaign("marsh")
-        assert state.session == 2 and state.days is not None and state.days.province == "saltmire"
-        assert state.quests.quest == "sm-sunken-chime" and state.quests.step == chime.steps[0].id
+        check_session_two(state)
         assert "📕 Session 2 of the campaign." in text2 and "The party takes up the Mages Guild's card" in text2
-        assert chime.steps[0].story in text2 and chime.steps[1].story not in text2
-        assert [s.number for s in state.journal.sessions] == [1, 2]
-        assert state.journal.guild == "mages-guild"
-        assert (state.adventurers[state.leader].saved_xp, state.adventurers[state.leader].tenacity) == (3, 0)
+        assert "The Sunken Chime, step D" in text2 and "not open: needs the keyword Chime-Heard" in text2
+        assert "Epilogue (F18)" in text2 and "Session 3 is the endgame, in The Saltmire" in text2
         check_no_spoilers(text + "\n" + text2, [salt, chime])
         await _replays(store, "marsh")
+
+        # session 3, the endgame: four days in order, no movement; won, the campaign is won
+        errors, text3, local = await play(store, tmp_path, "marsh", _script("endgame.txt"))
+        assert errors == 0, [f for f in local.failed]
+        state = await CampaignService(store).campaign("marsh")
+        j = state.journal
+        assert j.result == "won" and [s.result for s in j.sessions] == ["won", "won", "won"]
+        assert j.sessions[2].endgame and j.sessions[2].days == 4 and j.sessions[2].major == ""
+        assert j.keywords() == ["salt-road-sworn", "chime-bearer"]
+        for words in ("📕 Session 3 of the campaign — the endgame.", "the party does not move",
+                      "Keyword Chime-Bearer", "Keyword Salt Road Sworn", "Endgame, day 4",
+                      "🏆 The Tidecaller sinks back", "The campaign is won"):
+            assert words in text3, words
+        assert text3.count("campaign is won") == 2  # the victory line (once), then the journal's heading
+        assert "Session 3: The Saltmire, Endgame: The Tide Unbound — done" in text3
+        await _replays(store, "marsh")
+        errors, refused, _ = await play(store, tmp_path, "marsh", "/as ryan\n/day start")
+        assert errors == 1 and "This campaign is won" in refused
     finally:
         await store.close()
 

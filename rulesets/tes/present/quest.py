@@ -42,10 +42,11 @@ def journal_view(state, pack) -> dict[str, Any]:
     for s in j.sessions:
         prov = pack.provinces.get(s.province)
         q = camp.quests.get(s.quest) if s.quest else None
-        eg = camp.endgames.get(s.province) if s.endgame else None
+        endgame = s.endgame or s.number >= 3  # the third session is the endgame
+        eg = camp.endgames.get(s.province) if endgame else None
         view["sessions"].append({
             "number": s.number, "province": prov.name if prov else s.province, "difficulty": s.difficulty,
-            "quest": q.name if q else (f"Endgame: {eg.name}" if eg else ("the endgame" if s.endgame else "—")),
+            "quest": q.name if q else (f"Endgame: {eg.name}" if eg else ("the endgame" if endgame else "—")),
             "result": {"won": "done", "lost": "failed"}.get(s.result, "under way"), "why": s.why,
             "major": (GUILD_ASSIST if s.major == GUILD_ASSIST else keyword_name(pack, s.major)) if s.major else "",
             "xp": s.xp, "days": s.days,

@@ -44,7 +44,8 @@ def won(c: DayCtx) -> None:
         eg = endgame_of(c)
         _record(c, entry, "won", f"the endgame {eg.name if eg else ''} completed".strip())
         j.result = "won"
-        c.say("campaign-won", f"🏆 {eg.victory if eg else 'The endgame is won.'} The campaign is won!")
+        words = eg.victory if eg else "The endgame is won."
+        c.say("campaign-won", f"🏆 {words}" + ("" if "campaign is won" in words.lower() else " The campaign is won!"))
         _close_session(c, "campaign-won")
         return
     q = guild.quest_of(c)

@@ -67,7 +67,7 @@ def begin(c: DayCtx) -> None:
     j = state.journal
     if j is None:
         j = state.journal = Journal()
-    j.sessions.append(SessionEntry(n, c.s.province, state.difficulty))
+    j.sessions.append(SessionEntry(n, c.s.province, state.difficulty, endgame=n >= SESSIONS))
     state.session = n
     state.quests = QuestRun(endgame=n >= SESSIONS)
     j.names = {o: {"adventurer": state.adventurers[o].name, "player": state.names.get(o, "")}
