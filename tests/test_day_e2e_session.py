@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_e2e_discord import World, answer, png_files, world  # noqa: F401
+from test_e2e_discord import World, answer, assert_refused, png_files, world  # noqa: F401
 
 from commands.local import parse_line
 from engine.commands import COMMANDS
@@ -81,5 +81,10 @@ async def test_the_first_session_through_discord(world: World) -> None:  # noqa:
     assert replay(await w.bot.table.service.store.log(stored.id)).to_dict() == state.to_dict()
     words = "\n".join(seen)
     assert "Epilogue (E07)" in words and "major keyword **Salt Road Sworn**" in words
+    # between sessions: the side-quest answers and the guild assist are refused with their reasons
+    assert_refused(await w.slash(w.leader, "quest accept", {"pick": "1"}), "session is over")
+    assert_refused(await w.slash(w.leader, "quest discard", {"side": "1"}))
+    assert_refused(await w.slash(w.leader, "quest assist", {"use": "yes"}), "guild assist")
+    assert_refused(await w.slash(w.bob, "quest next", {"pick": "1"}), "party leader")
     pack = load_pack("starter")
     check_no_spoilers(words, [pack.campaign.quests["sm-salt-road"], pack.campaign.quests["sm-sunken-chime"]])
