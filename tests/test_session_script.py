@@ -160,3 +160,37 @@ async def test_a_failed_step_loses_the_campaign(tmp_path):
         await _replays(store, "lost")
     finally:
         await store.close()
+
+
+async def test_no_step_words_before_their_time_in_words_buttons_or_pictures(tmp_path, monkeypatch):
+    """The whole campaign's transcript with the text of every picture's view in its place (what the picture
+    draws comes from its view): no step's story or objective before the line that reveals the step."""
+    import json
+
+    import render
+    from commands.core import Table
+    from commands.local import LocalTable
+
+    out: list[str] = []
+    real = render.render
+
+    def drawn(kind, view):
+        out.append(f"[picture {kind}] " + json.dumps(view, ensure_ascii=False))
+        return real(kind, view)
+
+    monkeypatch.setattr(render, "render", drawn)
+    store = await Store.open(tmp_path / "spoilers.db")
+    try:
+        local = LocalTable(Table(CampaignService(store)), channel="marsh", out_dir=tmp_path / "out", echo=out.append)
+        for name in ("session.txt", "session-2.txt", "endgame.txt"):
+            assert await local.run_script(_script(name).strip().splitlines()) == 0, local.failed
+    finally:
+        await store.close()
+    pictures = [line for line in out if line.startswith("[picture ")]
+    assert any(p.startswith("[picture overland]") for p in pictures)
+    assert any(p.startswith("[picture journal]") for p in pictures)
+    assert any(p.startswith("[picture map]") for p in pictures)
+    pack = load_pack("starter")
+    check_no_spoilers("\n".join(out), list(pack.campaign.quests.values()))
+    # buttons and menus are in the transcript too
+    assert "[menu: The party's guild" in "\n".join(out)
