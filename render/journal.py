@@ -10,6 +10,7 @@ sides_failed}], ``keywords`` [names], ``minor`` [names], ``assist`` (words), ``r
 """
 from __future__ import annotations
 
+from engine.text import count
 from PIL import Image, ImageDraw
 
 from render.common import (
@@ -62,7 +63,7 @@ def draw_journal(view: dict) -> Image.Image:
         if s.get("major"):
             rows.append((f"Major keyword: {s['major']}", fbody, INK))
         if s.get("days"):
-            rows.append((f"{s['days']} days · XP Dial {s.get('xp', 0)}", fbody, INK_SOFT))
+            rows.append((f"{count(int(s['days']), 'day')} · XP Dial {s.get('xp', 0)}", fbody, INK_SOFT))
         if s.get("sides_done"):
             rows += [(ln, fbody, INK) for ln in _lines("Side quests done: " + ", ".join(s["sides_done"]), fbody,
                                                       inner - 24, 2)]

@@ -15,6 +15,7 @@ the endgame").
 """
 from __future__ import annotations
 
+from engine.text import a_or_an
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -758,7 +759,7 @@ def _check_card(card, where: str, errors: list[str], camp: Campaign, provinces: 
     if card.encounter and card.encounter not in encounters:
         errors.append(f'{where}: names encounter "{card.encounter}", which no encounters file defines')
     elif card.encounter and encounters[card.encounter].mode != "clash":
-        errors.append(f'{where}: encounter "{card.encounter}" is a {encounters[card.encounter].mode} battle; quest '
+        errors.append(f'{where}: encounter "{card.encounter}" is {a_or_an(encounters[card.encounter].mode)} battle; quest '
                       "battles are clashes until delves and dungeons are in the bot")
     for ch in card.choices:
         _check_requires(ch, f"{where}, choice {ch.number}", errors, camp)

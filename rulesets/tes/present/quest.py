@@ -6,6 +6,7 @@ ones it completed (the state names no other), and the journal names quests, keyw
 """
 from __future__ import annotations
 
+from engine.text import count
 from typing import Any
 
 from engine.commands import Invocation, Opt, command, group
@@ -73,7 +74,7 @@ def journal_text(view: dict[str, Any]) -> str:
         if s["major"]:
             bits.append(f"; major keyword {s['major']}")
         if s["days"]:
-            bits.append(f"; {s['days']} days, XP Dial {s['xp']}")
+            bits.append(f"; {count(s['days'], 'day')}, XP Dial {s['xp']}")
         lines.append(" ".join(bits).replace(" ;", ";"))
         if s["sides_done"]:
             lines.append("  Side quests done: " + ", ".join(s["sides_done"]))

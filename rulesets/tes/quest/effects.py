@@ -6,6 +6,7 @@ endgame day and kiosk may use them, and the loader refuses a field without behav
 """
 from __future__ import annotations
 
+from engine.text import count
 from typing import Any
 
 from engine.effects import Field, Primitive, one_of, text as _text
@@ -56,7 +57,7 @@ class Keyword(PartyEffect):
         j = journal_of(c)
         j.minor.append({"keyword": eff["keyword"], "session": c.state.session})
         times = sum(1 for m in j.minor if m["keyword"] == eff["keyword"])
-        again = f" (gained {times} times)" if times > 1 else ""
+        again = f" (gained {count(times, 'time')})" if times > 1 else ""
         c.say("keyword", f"🔑 {use.label}: the party gains the keyword {{*{keyword_name(c.pack, eff['keyword'])}*}}"
                          f"{again}; it is written in the campaign journal.", keyword=eff["keyword"])
         return 1
@@ -157,7 +158,7 @@ class MoveToken(PartyEffect):
         return len(move_token(c, tok, int(eff["move"]), eff.get("toward", "party")))
 
     def describe(self, eff: dict) -> str:
-        return f"move the token {eff.get('token')} {eff.get('move')} hexes"
+        return f"move the token {eff.get('token')} {count(int(eff.get('move') or 0), 'hex')}"
 
 
 @register

@@ -15,6 +15,7 @@ to let the battle end).
 """
 from __future__ import annotations
 
+from engine.text import count
 from engine.core import RuleError, strong
 from engine.hexes import Hex, path_is_legal
 from rulesets.tes.battle import flow as battle_flow
@@ -105,7 +106,7 @@ def _check_path(c: DayCtx, raw: list) -> list[Hex]:
     ok, why = path_is_legal(here(c.s), path, enterable(c.province, c.s), max_steps=MOVE)
     if not ok:
         if "allowed" in why:
-            why = f"The guild assist moves the party at most {MOVE} hexes; that route is {len(path)}."
+            why = f"The guild assist moves the party at most {count(MOVE, 'hex')}; that route is {len(path)}."
         raise RuleError(why)
     return path
 
@@ -126,7 +127,7 @@ def _heal_all(c: DayCtx, when: str) -> None:
         for rarity in ("common", "legendary"):
             card = top_item(c, rarity)
             if card is None:
-                c.say("assist", f"The {rarity} item deck is empty.")
+                c.say("assist", f"The item deck ({rarity}) is empty.")
                 continue
             c.say("item", f"{adv.name} draws {c.pack.items[card].name} ({rarity}).", player=o, item=card)
             gain(c, o, card)

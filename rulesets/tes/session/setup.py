@@ -11,6 +11,7 @@ The adventurers are as the last session left them (``session.end`` put them away
 """
 from __future__ import annotations
 
+from engine.text import count
 from engine.core import RuleError, strong
 from rulesets.tes.outcomes import decks
 from rulesets.tes.outcomes.asks import close, open_ask
@@ -140,7 +141,7 @@ def endgame(c: DayCtx) -> None:
     run = c.state.quests
     run.endgame = True
     c.say("endgame", f"🌊 The endgame: {strong(eg.name)}. {eg.text}", province=c.s.province)
-    c.say("endgame", f"It lasts {eg.days} days, one encounter each day in order. No party token is on the map and "
+    c.say("endgame", f"It lasts {count(eg.days, 'day')}, one encounter each day in order. No party token is on the map and "
                      "the party does not move; overland cards are not drawn, and the province effect is "
                      + ("resolved each End of Day." if eg.province_effect else "skipped."))
     if eg.setup:
