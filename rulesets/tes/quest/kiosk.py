@@ -30,7 +30,8 @@ def kiosk(c: DayCtx, owner: str, visit: TownVisit, town, args: dict) -> None:
     adv = c.adv(owner)
     features.spend(c, owner, visit)
     k = g.kiosk
-    c.say("kiosk", f"🛡️ {adv.name} uses the {g.name}'s kiosk: {k.name}. {k.text}", player=owner)
+    whose = g.name if g.name.startswith("The ") else f"the {g.name}"
+    c.say("kiosk", f"🛡️ {adv.name} uses {whose}'s kiosk: {k.name}. {k.text}", player=owner)
     if k.manual:
         c.say("manual", f"📝 {k.name}: {k.text} (the party applies this)", manual=True)
         return
