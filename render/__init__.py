@@ -12,19 +12,21 @@ from render.delve import render_delve_map, render_placements
 from render.dice import render_roll
 from render.duel import render_duel
 from render.engage import render_engage
+from render.journal import render_journal
 from render.lockpick import render_lockpick
 from render.mat import render_mat, render_sheet
 from render.overland import render_overland
 from render.skirmish import render_skirmish
 
-__all__ = ["KINDS", "clear_caches", "render", "render_lockpick", "render_map", "render_mat", "render_result",
+__all__ = ["KINDS", "clear_caches", "render", "render_journal", "render_lockpick", "render_map", "render_mat", "render_result",
            "render_overland", "render_roll", "render_sheet", "render_skirmish"]
 
 #: every picture kind a ruleset may request (``engine.reply.Picture.kind``)
 KINDS = {"mat": render_mat, "sheet": render_sheet, "map": render_map, "result": render_result,
          "roll": render_roll, "lockpick": render_lockpick, "skirmish": render_skirmish,
          "engage": render_engage, "duel": render_duel, "overland": render_overland,
-         "delvemap": render_delve_map, "placements": render_placements}
+         "delvemap": render_delve_map, "placements": render_placements,
+         "journal": render_journal}
 
 
 def render(kind: str, view: dict) -> bytes:

@@ -9,10 +9,27 @@ from rulesets.tes.state import RULES
 RYAN, SHANNON = "ryan", "shannon"
 
 
-def run(state, type_, actor, args=None, forced=None, on_behalf=None, now=1_700_000_000.0):
+def guild_stack(first: str = "mages-guild") -> list[str]:
+    """Every guild card, ``first`` first: stacked at ``day.start``, the guild draw rolls no die."""
+    guilds = sorted(load_pack("starter").campaign.guilds)
+    return [first] + [g for g in guilds if g != first]
+
+
+def run(state, type_, actor, args=None, forced=None, on_behalf=None, now=1_700_000_000.0, guild="mages-guild"):
+    """One action with the rules.  A session's start answers its guild draw with ``guild`` (the Mages Guild:
+    its Sunken Chime starts in Brinehold and its first step is far from the towns and landmarks these tests
+    visit), so the day's tests play their days; ``guild=None`` leaves the question open."""
+    if type_ == "day.start" and guild:
+        args = dict(args or {})
+        args["stack"] = guild_stack(guild) + list(args.get("stack") or [])
     dice = rules.dice_for(state, forced) if forced is not None else rules.dice_for(state)
     applied = rules.execute(state, Action(type_, actor, args or {}, on_behalf=on_behalf), dice, now)
-    return applied.state, applied.events
+    state, events = applied.state, applied.events
+    if type_ == "day.start" and guild and state.days is not None and state.days.ask is not None \
+            and state.days.ask.kind == "guild":
+        applied = rules.execute(state, Action("quest.guild", state.leader, {"pick": "1"}), rules.dice_for(state), now)
+        state, events = applied.state, events + applied.events
+    return state, events
 
 
 def said(events) -> str:

@@ -25,7 +25,7 @@ from render.samples import samples  # noqa: E402
 DOCS = ("mat-example", "sheet-example", "map-example", "map-enemy-phase", "map-free-move", "map-rune",
         "result-victory", "roll-example", "lockpick-check", "skirmish-map", "skirmish-over", "skirmish-initiative",
         "engage-map", "duel-fight", "overland-example", "map-delve", "map-dungeon", "delve-placements",
-        "result-delve")
+        "result-delve", "journal")
 
 
 def names_of(ids):
@@ -212,8 +212,22 @@ def delve_pictures() -> list[tuple[str, str, dict]]:
             ("map-dungeon", "delvemap", dungeon_view()), ("delve-placements", "placements", placements_picture_view())]
 
 
+def journal_example_view() -> dict:
+    """The journal as examples/session.txt and session-2.txt leave it: session 1 won, session 2 under way."""
+    return {"campaign": "Outer Watch", "difficulty": "adept", "result": "",
+            "party": [{"adventurer": "Ryan", "player": "ryan"}, {"adventurer": "Shannon", "player": "shannon"}],
+            "guild": "Mages Guild",
+            "sessions": [{"number": 1, "province": "The Saltmire", "difficulty": "adept", "quest": "The Salt Road",
+                          "result": "done", "why": "the Salt Road completed", "major": "Salt Road Sworn", "xp": 9,
+                          "days": 4, "sides_done": ["The Greedy Conjurer"], "sides_failed": ["Marsh Patrol"]},
+                         {"number": 2, "province": "The Saltmire", "difficulty": "adept", "quest": "The Sunken Chime",
+                          "result": "under way", "why": "", "major": "", "xp": 0, "days": 0, "sides_done": [],
+                          "sides_failed": []}],
+            "keywords": ["Salt Road Sworn"], "minor": ["Conjurer Caught"], "assist": "not used yet"}
+
+
 def every_picture() -> list[tuple[str, str, dict]]:
-    real = real_pictures() + other_rulesets() + delve_pictures()
+    real = real_pictures() + other_rulesets() + delve_pictures() + [("journal", "journal", journal_example_view())]
     taken = {name for name, _, _ in real}
     return [x for x in samples() if x[0] not in taken] + real
 

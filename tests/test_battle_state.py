@@ -68,7 +68,7 @@ def test_schema_2_settings_move_to_their_own_fields():
     assert [(x.id, x.controller) for x in c.companions] == [("war-hound", "R")]
     assert c.item_decks == {"common": ItemDeck(draw=["iron-sword"], discard=["leather-cap"])}
     assert c.last_battle.outcome == "victory" and c.last_battle.rounds == 2
-    assert c.to_dict()["schema"] == SCHEMA == 4
+    assert c.to_dict()["schema"] == SCHEMA == 5
 
 
 def test_the_next_battle_is_numbered_from_the_battle_count():

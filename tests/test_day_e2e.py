@@ -56,7 +56,15 @@ async def test_the_days_through_discord(world: World) -> None:  # noqa: F811
     assert not answer(res)[1]
     res = await w.slash(bob, "day start")
     assert_refused(res, "party leader")
-    await service("day.start", {"province": "saltmire", "stack": STACK})  # the day-1 draws fixed
+    await service("day.start", {"province": "saltmire", "stack": ["mages-guild"] + STACK})  # the day-1 draws fixed
+    # the guild draw: the leader takes the Mages Guild (its quest starts in Brinehold) from the day's menu
+    res = await w.slash(bob, "day status")
+    guilds = select_of(res.message, "The party's guild")
+    assert [o["label"] for o in guilds["options"]] == ["1. Mages Guild", "2. Fighters Guild"]
+    bad = await fake.select(bob, res.message, guilds["custom_id"], ["2"], timeout=10)
+    assert_refused(bad)  # the leader chooses
+    picked = await fake.select(lena, res.message, guilds["custom_id"], ["1"], timeout=10)
+    assert "The party contracts with the **Mages Guild**" in public(picked)
     res = await w.slash(bob, "day status")
     text = public(res)
     assert "Town encounter" not in text  # the status post shows what waits now
@@ -185,6 +193,11 @@ async def test_every_day_command_answers_over_the_wire(world: World) -> None:  #
     res = await w.slash(lena, "day start", {"province": "saltmire"})
     text = public(res)
     assert "A session begins in **The Saltmire**" in text and png_files(res)
+    assert "guild cards are drawn" in text
+    res = await w.slash(bob, "quest guild", {"pick": "Mages Guild"})
+    assert_refused(res, "party leader")
+    res = await w.slash(lena, "quest guild", {"pick": "Mages Guild"})
+    assert "The party contracts with the **Mages Guild**" in public(res)
     res = await w.slash(bob, "day map")
     assert png_files(res) and not answer(res)[1]
     res = await w.slash(bob, "day check", {"dice": "none"})

@@ -55,12 +55,15 @@ def test_town_encounter_example():
     assert ryan.ready == ["hunting-bow", "travel-bread"]  # the Tide Market: 2 cards for one shop action
     assert s.days.town.actions == {RYAN: 0, SHANNON: 1}
     assert "restoring-light" not in s.days.town.trainer and "shadow" not in s.days.town.trainer
-    # the quest board (Shannon's second action in the rulebook) comes with the quests: refused, nothing spent
-    from day_helpers import refused
-    assert "not in the bot yet" in refused(s, "town.visit", SHANNON, {"feature": "board"})
-    s = stack(s, "sm-p02")
-    s, ev = run(s, "town.done", SHANNON)
-    text = said(ev)
+    # Shannon's second action: the quest board draws 2 side quests (The Dark Forces of Greed and The Prodigal
+    # Bandit are The Greedy Conjurer and The Missing Courier); she accepts the first for the party
+    s = stack(s, "sq-greedy-conjurer", "sq-missing-courier", "sm-p02")
+    s, ev = run(s, "town.visit", SHANNON, {"feature": "board"})
+    assert "draws 2 side quests" in said(ev) and "The Greedy Conjurer" in said(ev) and "The Missing Courier" in said(ev)
+    s, ev2 = run(s, "quest.accept", SHANNON, {"pick": "1"})
+    text = said(ev + ev2)
+    assert [x.id for x in s.quests.sides] == ["sq-greedy-conjurer"]
+    assert "sq-missing-courier" in s.days.decks["side-quest"].discard
     assert "The shop's remaining cards are discarded: Iron Sword, Notched Battle Axe, Spiced Mead, Leather Cap" in text
     assert s.days.trainer_bag.count("acrobatics") == 2  # the tokens nobody took go back to the bag
     assert s.days.phase == "end-of-day"
@@ -164,7 +167,8 @@ def test_the_examples_replay_exactly():
     do("adventurer.create", RYAN, {"name": "Ryan", "race": "dark-elf", "line": "destruction-staff"})
     do("campaign.join", SHANNON)
     do("adventurer.create", SHANNON, {"name": "Shannon", "race": "argonian", "line": "one-hand-and-shield"})
-    do("day.start", RYAN, {})
+    do("day.start", RYAN, {"stack": ["mages-guild"]})  # the Mages Guild's quest starts in Brinehold
+    do("quest.guild", RYAN, {"pick": "1"})
     do("town.done", RYAN)
     do("town.done", SHANNON)
     do("day.rest", RYAN)

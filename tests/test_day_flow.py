@@ -231,7 +231,10 @@ def test_a_fully_defeated_party_wakes_in_the_closest_town():
             s.adventurers[u.owner].hp = 0
             u.defeated, u.q, u.r = True, None, None
     s, ev = run(s, "battle.endturn", s.battle.turn.owner)
-    text = said(ev)
+    # the whole party is down: the battle asks about the guild assist first; the leader lets it end
+    assert "calls the guild assist now" in said(ev) and s.quests.assist == "asked"
+    s, ev2 = run(s, "quest.assist", RYAN, {"use": False})
+    text = said(ev + ev2)
     assert s.battle is None and s.last_battle.outcome == "defeat"
     assert "wakes in Brinehold (3,6), the closest town" in text and s.days.party == [3, 6]
     assert s.days.encounter.result == "failed" and "no rewards" in text
@@ -248,6 +251,7 @@ def test_on_expert_a_defeated_party_heals_1_even_without_an_item():
             s.adventurers[u.owner].hp = 0
             u.defeated, u.q, u.r = True, None, None
     s, _ = run(s, "battle.endturn", s.battle.turn.owner)
+    s, _ = run(s, "quest.assist", RYAN, {"use": False})  # the guild assist is not called: the battle ends
     assert s.battle is None and s.days.ask.kind == "rest"
     s, ev = run(s, "day.rest", RYAN, {"skip": True})
     assert "heals 1 HP" in said(ev) and s.adventurers[RYAN].hp == 1
@@ -273,8 +277,9 @@ def test_day_12_is_the_last_day_of_the_session():
     assert s.days.phase == "over" and s.days.result == "day-limit" and s.day_dial == DAY_LIMIT
     assert f"{DAY_LIMIT}-day limit" in text
     assert "The session is over" in refused(s, "day.route", RYAN, {"stay": True})
-    s, ev = run(s, "day.start", RYAN, {})  # a new session can begin
-    assert s.day_dial == 1 and s.days.phase == "encounter"
+    # the guild quest was not completed in time: it fails, and the campaign is lost (p.46)
+    assert "The Sunken Chime is not completed, so it fails" in text and s.journal.result == "lost"
+    assert "This campaign is lost" in refused(s, "day.start", RYAN, {})
 
 
 # --------------------------------------------------------------- time-outs --

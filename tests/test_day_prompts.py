@@ -25,12 +25,20 @@ async def two(g: Game) -> None:
     await g.ok(BOB, "adventurer create", name="Shannon", race="argonian", line="one-hand-and-shield")
 
 
+async def start(g: Game):
+    """``/day start`` and the guild draw answered (the Mages Guild: its quest starts in Brinehold): the reply
+    that shows the town encounter of day 1."""
+    reply = await g.ok(LENA, "day start")
+    assert "guild cards are drawn" in reply.content
+    return await g.ok(LENA, "quest guild", pick="Mages Guild")
+
+
 async def test_a_town_visit_times_out_once_after_a_restart_and_the_day_goes_on(tmp_path):
     clock = Clock()
     store = await Store.open(tmp_path / "hexpost.db")
     g = Game(Table(CampaignService(store, clock=clock)), clock)
     await two(g)
-    reply = await g.ok(LENA, "day start")
+    reply = await start(g)
     assert reply.ping == LENA and reply.also_ping == [BOB]  # both must act: both are pinged
     mentions = allowed_mentions(reply).users
     assert sorted(int(u.id) for u in mentions) == [int(LENA), int(BOB)]
@@ -85,7 +93,7 @@ async def test_questions_without_a_deadline_wait(game):
 
 async def test_a_click_on_an_older_question_changes_nothing(game):
     await two(game)
-    reply = await game.ok(LENA, "day start")
+    reply = await start(game)
     done = next(b.custom_id for b in reply.buttons if b.label == "Done in town")
     await game.ok(LENA, "town done")
     await game.ok(BOB, "town done")  # the visit is over: now the rest is asked
@@ -101,7 +109,7 @@ async def test_a_click_on_an_older_question_changes_nothing(game):
 
 async def test_the_undo_shows_the_day_again(game):
     await two(game)
-    await game.ok(LENA, "day start")
+    await start(game)
     await game.ok(LENA, "town visit", feature="inn")
     reply = await game.ok(LENA, "undo", confirm="yes")
     assert any(p.kind == "overland" for p in reply.pictures) and "take town actions" in reply.content

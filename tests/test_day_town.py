@@ -136,15 +136,17 @@ def test_hesks_smokehouse_heals_2():
     assert s.adventurers[SHANNON].hp == 4  # 1 HP, 1 from day 1's rest, 2 from the smokehouse
 
 
-def test_the_guild_kiosk_and_quest_board_wait_for_the_quests():
+def test_the_guild_kiosk_and_the_quest_board_are_town_actions():
     s = day_two()
     s = stack(s, "sm-p01")
     # Brinehold has both: on day 2 the party stays in town (a town encounter again)
     s, ev = run(s, "day.route", RYAN, {"stay": True})
     assert s.days.encounter.kind == "town"
-    for f in ("kiosk", "board"):
-        assert "not in the bot yet" in refused(s, "town.visit", RYAN, {"feature": f})
-    assert s.days.town.actions[RYAN] == 2
+    before = s.adventurers[RYAN].tenacity
+    s, ev = run(s, "town.visit", RYAN, {"feature": "kiosk"})  # the Mages Guild's Reading Room
+    assert "Reading Room" in said(ev) and s.adventurers[RYAN].tenacity == before + 1
+    s, ev = run(s, "town.visit", RYAN, {"feature": "board"})  # two side quests drawn, one may be accepted
+    assert s.days.town.actions[RYAN] == 0 and s.days.ask.kind == "side-quest" and len(s.quests.offer) == 2
 
 
 def test_two_actions_then_no_more():

@@ -64,7 +64,9 @@ def day_bases() -> list[Played]:
               Action("adventurer.create", SIL, {"name": "Shannon", "race": "argonian",
                                                 "line": "one-hand-and-shield", "klass": "acrobat", "health": "1L",
                                                 "stamina": "2L", "combat": "3L", "magicka": "4L", "skill": "4R"}),
-              Action("day.start", LEAD, {"province": "saltmire", "stack": DECK_STACK + BRINEHOLD_SHOP + ["sm-p01"]})):
+              Action("day.start", LEAD, {"province": "saltmire",
+                                         "stack": ["mages-guild"] + DECK_STACK + BRINEHOLD_SHOP + ["sm-p01"]}),
+              Action("quest.guild", LEAD, {"pick": "Mages Guild"})):  # the guild draw (its quest starts in Brinehold)
         assert town.do(a), town.why
     vote = copy.deepcopy(town)
     for a in (Action("town.done", LEAD), Action("town.done", SIL), Action("day.rest", LEAD), Action("day.rest", SIL),

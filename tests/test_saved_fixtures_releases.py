@@ -43,6 +43,7 @@ DATABASES = {
         "grove": (3, "/as leader\n@ace /battle prevent use:auto\n/battle status"),
         "fen": (2, "/as lena\n@bob /skirmish end\n/skirmish status"),
     },
+    "days": {"days": (3, "/as ryan\n/force 3\n@shannon /day agree\n/town done\n/day status")},
 }
 # export file -> (rules revision, what to play on after the import)
 EXPORTS = {
@@ -61,6 +62,7 @@ EXPORTS = {
     "2026-11-25-release/export-skirmish.json": (1, "@bob /skirmish end\n/skirmish status"),
     "rules-3/export-grove.json": (3, "@ace /battle prevent use:auto\n/battle status"),
     "rules-3/export-skirmish.json": (2, "@bob /skirmish end\n/skirmish status"),
+    "days/export-days.json": (3, "/force 3\n@shannon /day agree\n/town done\n/day status"),
 }
 
 

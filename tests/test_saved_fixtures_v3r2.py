@@ -38,7 +38,7 @@ async def store(tmp_path):
 async def test_the_old_database_opens_with_no_session_and_its_rules(store):
     service = CampaignService(store)
     marsh = await service.campaign("marsh")
-    assert marsh.days is None and marsh.rules == 2 and marsh.to_dict()["schema"] == SCHEMA == 4
+    assert marsh.days is None and marsh.rules == 2 and marsh.to_dict()["schema"] == SCHEMA == 5
     assert marsh.last_battle.outcome == "retreat"
     fight = await service.campaign("fight")
     assert fight.battle is not None and fight.days is None
@@ -64,7 +64,8 @@ async def test_between_battles_the_old_rest_still_works_then_the_update_brings_t
     assert "The party takes the Adventurers Rest" in text  # rules revision 2: the leader rests the party
     errors, text, _ = await play(store, tmp_path, "marsh", "/day start")
     assert errors == 1 and "/campaign update" in text, text  # its pack version has no province yet
-    errors, text, _ = await play(store, tmp_path, "marsh", "/campaign update\n/day start")
+    errors, text, _ = await play(store, tmp_path, "marsh",
+                                 '/campaign update\n/day start\n/quest guild pick:"Mages Guild"')
     assert errors == 0, text
     service = CampaignService(store)
     state = await service.campaign("marsh")

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-PHASES = ("new-day", "overland", "encounter", "reward", "end-of-day", "over")
-PHASE_NAMES = {"new-day": "New Day", "overland": "Overland", "encounter": "Encounter", "reward": "Reward",
-               "end-of-day": "End of Day", "over": "Session over"}
+PHASES = ("setup", "new-day", "overland", "encounter", "reward", "end-of-day", "over")
+PHASE_NAMES = {"setup": "Set-up", "new-day": "New Day", "overland": "Overland", "encounter": "Encounter",
+               "reward": "Reward", "end-of-day": "End of Day", "over": "Session over"}
 DAY_LIMIT = 12  # no quest extends beyond 12 days (p.34, p.46)
 
 

@@ -11,12 +11,15 @@ from typing import Any
 
 from rulesets.tes.battle_state import Battle, BattleSummary, CompanionEntry, ItemDeck
 from rulesets.tes.day_state import Session
+from rulesets.tes.quest_state import Journal, QuestRun
 
 # 1: before rulesets (no ruleset/pack_version); 2: records its ruleset and pack version;
 # 3: the battle is typed (every key written) and the game's records left ``settings``
 #    (item decks, lasting companions, class rewards, battle count, last battle are fields)
 # 4: a session's days (``days``: province, decks, party token, phase, what waits; None = no session running)
-SCHEMA = 4
+# 5: the campaign: the session's quests (``quests``: guild quest step, side quests) and the campaign journal
+#    (``journal``); None for both = no quest has begun
+SCHEMA = 5
 
 #: The rules revision a new campaign plays by (``Campaign.rules``).  A campaign keeps the revision it began on,
 #: so its log replays exactly; its leader moves it to the newest with ``/campaign update`` between battles.
@@ -274,6 +277,8 @@ class Campaign:
     names: dict[str, str] = field(default_factory=dict)  # member id -> display name, refreshed when they act
     rules: int = 1  # the rules revision the campaign plays by (RULES when it began; 0 or 1 before they were recorded)
     days: Session | None = None  # the session of days under way (rulesets.tes.day), None between sessions
+    quests: QuestRun | None = None  # the session's guild quest and side quests (rulesets.tes.quest)
+    journal: Journal | None = None  # the campaign journal (rulesets.tes.session), from the first quest on
 
     def to_dict(self, *, copy: bool = True) -> dict[str, Any]:
         c = _plain if copy else _same
@@ -307,6 +312,8 @@ class Campaign:
             "names": dict(self.names),
             "rules": self.rules,
             "days": self.days.to_dict() if self.days is not None else None,
+            "quests": self.quests.to_dict() if self.quests is not None else None,
+            "journal": self.journal.to_dict() if self.journal is not None else None,
         }
 
     @classmethod
@@ -341,6 +348,8 @@ class Campaign:
             if isinstance(d.get("names"), dict) else {},
             rules=_rules_of(d),
             days=Session.from_dict(d.get("days")),
+            quests=QuestRun.from_dict(d.get("quests")),
+            journal=Journal.from_dict(d.get("journal")),
         )
 
     def clone(self) -> "Campaign":
@@ -396,6 +405,11 @@ def _upgrade(d: dict[str, Any]) -> dict[str, Any]:
         # Saved before sessions of days: no session is running; the party plays battles as before.
         d["days"] = None
         version = 4
+    if version == 4:
+        # Saved before quests: no guild quest has begun and the campaign has no journal yet.
+        d["quests"] = None
+        d["journal"] = None
+        version = 5
     d["schema"] = SCHEMA
     return d
 

@@ -26,6 +26,9 @@ def waiting_for(c: Ctx) -> str | None:
         adv = c.adv(b.offers[0].owner)
         return (f"The battle waits for {adv.name}'s player to make the free move offered "
                 "(`/move to:q,r`) or stay (`/battle stay`).")
+    if b.step == "round-wait":
+        return ("The whole party is down: the battle waits for the party leader to call the guild assist or let "
+                "the battle end (`/quest assist`).")
     if b.choices:  # a card's choice (rulesets.tes.battle.cards)
         adv = c.adv(b.choices[0].owner)
         return (f"The battle waits for {adv.name}'s player to choose for {b.choices[0].source} "

@@ -27,6 +27,11 @@ from rulesets.tes.state import encounter_rules
 FATIGUE_AFTER = 5
 DELVE_BATTLES = True  # delve and dungeon battles are played (an overland card's delve choice starts one)
 
+#: Hooks at the end of a round, before its triggers and the check for the battle's end (the campaign's guild
+#: assist fills it): each returns False when the battle must wait for a player's answer first (``step``
+#: "round-wait"); the answer sets ``step`` back to "round-end" and drives the battle on.
+ROUND_END: list = []
+
 
 # ----------------------------------------------------------------- setup --
 def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | None, ep: int | None,
@@ -162,7 +167,7 @@ def proceed(c: Ctx) -> None:
     """Run enemy turns and round changes until an adventurer (or a prevention choice) is awaited."""
     for _ in range(1000):
         b = c.b
-        if b is None or b.step == "over":
+        if b is None or b.step in ("over", "round-wait"):
             return
         if not settle(c):
             return
@@ -520,6 +525,10 @@ def encounter_triggers(c: Ctx, timings: tuple[str, ...]) -> None:
 
 def end_round(c: Ctx) -> None:
     b = c.b
+    for hook in ROUND_END:
+        if not hook(c):
+            b.step = "round-wait"
+            return
     encounter_triggers(c, ("end of round",))
     outcome = objectives.end_check(c)
     if outcome:

@@ -29,6 +29,13 @@ def unmet(c: DayCtx, choice: CardChoice) -> str | None:
         if not any(need["line"] in a.lines() for a in advs):
             line = c.pack.lines.get(need["line"])
             return f"needs an adventurer trained in {line.name if line else need['line']}"
+    if "keyword" in need:
+        journal = c.state.journal
+        held = journal.keywords() if journal is not None else []
+        if need["keyword"] not in held:
+            kw = getattr(c.pack, "campaign", None)
+            kw = kw.keywords.get(need["keyword"]) if kw is not None else None
+            return f"needs the keyword {kw.name if kw else need['keyword']}"
     if "item" in need:
         if not any(c.pack.items[i].subtype == need["item"] for a in advs for i in a.ready + a.pack
                    if i in c.pack.items):

@@ -23,7 +23,14 @@ DELVE_LATER = ("Delve battles are not in the bot yet, so a delve choice cannot b
 
 
 def card_of(c: DayCtx, enc: Encounter) -> OverlandCard:
-    return c.pack.overland_cards[enc.card]
+    """The encounter's card: an overland card, or a quest encounter's (a step, a side quest, an endgame day,
+    read the same way: ``rulesets.tes.content.quests``)."""
+    card = c.pack.overland_cards.get(enc.card)
+    if card is None and getattr(c.pack, "campaign", None) is not None:
+        card = c.pack.campaign.cards.get(enc.card)
+    if card is None:
+        raise RuleError(f"This pack version has no card `{enc.card}`.")
+    return card
 
 
 def choice_of(c: DayCtx, enc: Encounter) -> CardChoice | None:
@@ -141,8 +148,13 @@ def start_battle(c: DayCtx, enc: Encounter, choice: CardChoice) -> None:
     if left_out:
         c.say("battle", f"{', '.join(left_out)} {'is' if len(left_out) == 1 else 'are'} defeated and "
                         "stays out of this battle.")
-    battle = card.delve if choice.outcome == "delve" else card.encounter  # a delve choice goes below ground
-    flow.setup(c, battle, party, None, None, None, province=c.s.code)
+    # a delve choice goes below ground (a kept pack version's card without a delve played its encounter)
+    # (a battle-first card fights before any choice: ``choice`` is None)
+    delve = choice is not None and choice.outcome == "delve" and card.delve
+    battle = card.delve if delve else card.encounter
+    # a quest's final battle uses the End of Session EP of the campaign's session (p.56)
+    session_table = c.state.session if getattr(card, "final", False) else None
+    flow.setup(c, battle, party, None, None, session_table, province=c.s.code)
     enc.battle = c.state.battle.no
     flow.proceed(c)
 

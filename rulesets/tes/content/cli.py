@@ -55,6 +55,13 @@ def main(argv: list[str] | None = None) -> int:
             (pack.races, "race"), (pack.lines, "skill line"), (range(n_dice), "die type"), (pack.classes, "class"),
             (pack.enemies, "enemy"), (pack.items, "item"), (pack.tiles, "tile"), (pack.encounters, "encounter"),
             (pack.quests, "quest"))))
+        camp = pack.campaign
+        if camp is not None and (camp.guilds or camp.side_quests or camp.quests):
+            steps = sum(len(q.steps) for q in camp.quests.values())
+            print("campaign: " + ", ".join(count(len(v), w) for v, w in (
+                (pack.provinces, "province"), (camp.guilds, "guild card"), (camp.quests, "guild quest"),
+                (range(steps), "quest step"), (camp.side_quests, "side quest"), (camp.keywords, "keyword"),
+                (camp.endgames, "endgame"))))
         print(f"content hash: {pack.content_hash}")
         return 0
     print(usage)

@@ -1139,8 +1139,13 @@ def _load_folder(folder: Path, *, kept: bool = False) -> Pack:
         folder, errors, lines=lines, items=items, encounters=encounters,
         load_encounters=lambda rel: _load_encounters(folder, errors, tiles, enemies, classes, tiles_ok, enemies_ok,
                                                      classes_ok, kept, rel=rel, dungeons=dungeons,
-                                                     dungeons_ok=dungeons_ok))
+                                                     dungeons_ok=dungeons_ok), kept=kept)
     encounters = {**encounters, **card_battles}
+    # the campaign: guild cards, keywords, side quests, guild quests and endgames (rulesets.tes.content.quests)
+    from rulesets.tes.content.quests import load_campaign
+
+    campaign = load_campaign(folder, errors, lines=lines, items=items, encounters=encounters, provinces=provinces,
+                             overland_cards=cards)
     _check_companion_refs(errors, companions, items, encounters)
     if meta is not None and not meta[5] and not any(x.startswith("pack.toml") for x in errors):
         errors.append('pack.toml, pack: is missing the field "enemy_combat_die"')
@@ -1150,7 +1155,7 @@ def _load_folder(folder: Path, *, kept: bool = False) -> Pack:
     return Pack(ident, name, version, description, folder, races, lines, classes, enemies, items, tiles,
                 encounters, quests, mat, enemy_die, enemy_skills, companions, supply,
                 overland_icons=icons, overland_cards=cards, provinces=provinces, delve_cards=delve_cards,
-                dungeons=dungeons)
+                dungeons=dungeons, campaign=campaign)
 
 
 

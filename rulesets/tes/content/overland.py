@@ -94,6 +94,7 @@ class CardChoice:
     requires: dict[str, Any] = field(default_factory=dict)
     check: SocialCheck | None = None
     manual: bool = False
+    next: str | None = None  # a guild quest step's choice: the step it leads to (rulesets.tes.content.quests)
 
 
 @dataclass(frozen=True)
@@ -228,11 +229,12 @@ class Province:
 
 # ------------------------------------------------------------------ loading --
 def load_overland(folder: Path, errors: list[str], *, lines: dict, items: dict, encounters: dict,
-                  load_encounters) -> tuple[dict, dict, dict, dict]:
+                  load_encounters, kept: bool = False) -> tuple[dict, dict, dict, dict]:
     """(icons, cards by id, provinces by id, the encounters their cards name) of the pack in ``folder``.
 
     ``load_encounters(rel)`` reads an encounters file of the pack (the loader's own reader) and returns
-    its encounters by id; the names must not clash with the pack's other encounters.
+    its encounters by id; the names must not clash with the pack's other encounters.  ``kept``: a pack version
+    kept for old campaigns, written before a card's delve choice named its delve (it played the card's encounter).
     """
     icons = _load_icons(folder, errors)
     cards: dict[str, OverlandCard] = {}
@@ -277,7 +279,7 @@ def load_overland(folder: Path, errors: list[str], *, lines: dict, items: dict, 
             errors.append(f'{_card_file(c, provinces)}, card "{c.id}": has a clash choice but names no encounter '
                           '(encounter = "<id>")')
         delves = [ch for ch in c.choices if ch.outcome == "delve"]
-        if delves and not c.delve:
+        if delves and not c.delve and not kept:
             errors.append(f'{_card_file(c, provinces)}, card "{c.id}": has a delve choice but names no delve '
                           '(delve = "<id of an encounter with mode = \"delve\">")')
         elif c.delve:
@@ -375,12 +377,13 @@ def _load_cards(folder: Path, rel: str, kind: str, code: str, errors: list[str],
     return ids
 
 
-_REQUIRES = ("tenacity", "hp", "line", "item")
+_REQUIRES = ("tenacity", "hp", "line", "item", "keyword")
 
 
-def _choice(ce: _Entry, number: int, lines: dict) -> CardChoice | None:
+def _choice(ce: _Entry, number: int, lines: dict, *, steps: bool = False) -> CardChoice | None:
+    """A card's choice; ``steps``: a guild quest step's, which may name the step it leads to (``next``)."""
     ce.unknown_keys(["title", "outcome", "unstable", "xp", "text", "effects", "failed", "requires", "check",
-                     "manual"])
+                     "manual"] + (["next"] if steps else []))
     title = ce.text("title")
     outcome = ce.choice("outcome", OUTCOMES, "peaceful")
     unstable = ce.bool("unstable", False)
@@ -408,6 +411,8 @@ def _choice(ce: _Entry, number: int, lines: dict) -> CardChoice | None:
             from rulesets.tes.content.schema import ITEM_SUBTYPES
 
             requires["item"] = re_.choice("item", ITEM_SUBTYPES)
+        if re_.has("keyword"):
+            requires["keyword"] = re_.text("keyword")  # checked against keywords.toml by the quests' loader
         if not requires and re_.ok:
             re_.err(f"names no requirement (use {', '.join(_REQUIRES)})")
         if not re_.ok:
@@ -438,7 +443,7 @@ def _choice(ce: _Entry, number: int, lines: dict) -> CardChoice | None:
     if not effects and not manual and outcome == "peaceful" and not text:
         manual = True
     return CardChoice(number, title, outcome or "peaceful", unstable, xp, text, effects, failed, requires, check,
-                      manual)
+                      manual, ce.opt_text("next") if steps else None)
 
 
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")

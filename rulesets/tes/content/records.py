@@ -474,6 +474,9 @@ class Pack:
     provinces: dict[str, Any] = field(default_factory=dict)
     delve_cards: dict[str, DelveCard] = field(default_factory=dict)
     dungeons: dict[str, Dungeon] = field(default_factory=dict)
+    # the campaign (rulesets.tes.content.quests.Campaign): guild cards, keywords, side quests, guild quests and
+    # endgames; a pack without them plays sessions without quests
+    campaign: Any = None
 
     def die(self, die_id: str) -> DieType:
         for line in self.lines.values():

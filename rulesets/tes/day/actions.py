@@ -11,6 +11,9 @@ from rulesets.tes import args as args_
 from rulesets.tes.cards import resolve as cards
 from rulesets.tes.cards import social
 from rulesets.tes.day import flow, rest, setup
+from rulesets.tes.quest import sides
+from rulesets.tes.session import end as session_end
+from rulesets.tes.session import setup as session_setup
 from rulesets.tes.day.prompts import prompt_id
 from rulesets.tes.outcomes.asks import MAX_DAY_HOURS, close
 from rulesets.tes.outcomes.context import day_ctx
@@ -38,10 +41,22 @@ class Start(Handler):
         if missing:
             raise RuleError("Every player needs an adventurer before the session starts: {@player} has none "
                             "(`/adventurer create`).", player=missing[0])
+        session_setup.check(state, ctx.pack_for(state), action.args.get("province"))
 
     def apply(self, state, action, ctx):
         c = day_ctx(state, ctx)
-        setup.start(c, action.args.get("province"), stacked=[str(x) for x in action.args.get("stack") or []])
+        province = session_setup.check(state, c.pack, action.args.get("province"))
+        difficulty = action.args.get("difficulty")
+        if difficulty and difficulty != state.difficulty:  # it may change between sessions (p.49)
+            from rulesets.tes.state import DIFFICULTIES
+
+            if difficulty not in DIFFICULTIES:
+                raise RuleError("`difficulty:` is apprentice, adept or expert.")
+            c.say("difficulty", f"The difficulty changes from {state.difficulty.title()} to {difficulty.title()} "
+                                "for this session.", difficulty=difficulty)
+            state.difficulty = difficulty
+        setup.start(c, province, stacked=[str(x) for x in action.args.get("stack") or []])
+        session_setup.begin(c)
         drive(c)
         return state, c.events
 
@@ -168,6 +183,17 @@ class Timeout(DayHandler):
     summary = "Nobody answered the day's question in time: its default applies."
     args = {"ask": KEY, "prompt": KEY}
 
+    def apply(self, state, action, ctx):
+        s = state.days
+        if s is not None and s.phase == "over" and s.ask is not None and s.ask.kind == "next-quest":
+            c = day_ctx(state, ctx)  # the epilogue's question comes after the session's end
+            if prompt_id(s) != str(action.args.get("ask") or action.args.get("prompt") or ""):
+                raise RuleError("That question was already answered; nothing timed out.")
+            c.say("timeout", "⏰ No answer from the party leader in time: the default applies.")
+            session_end.choose_next(c, 1)
+            return state, c.events
+        return super().apply(state, action, ctx)
+
     def step(self, c, owner, args):
         s = c.s
         key = str(args.get("ask") or args.get("prompt") or "")
@@ -214,6 +240,12 @@ class Timeout(DayHandler):
             for o in list(ask.owners):
                 expert = c.state.difficulty == "expert"
                 rest.take(c, o, None, None, False, skip=expert)
+        elif kind == "guild":
+            session_setup.choose_guild(c, 1)
+        elif kind == "side-quest":
+            sides.accept(c, ask.owners[0], ask.data.get("default"))
+        elif kind == "side-discard":
+            sides.discard(c, ask.data.get("default"), asked=True)
 
 
 class Settings(Handler):
@@ -250,9 +282,13 @@ class Stack(Handler):
         cards_ = [str(x) for x in action.args.get("cards") or []]
         if not cards_:
             raise RuleError("Name the cards: overland cards, item cards or skill line tokens, e.g. `sm-p01`.")
+        camp = getattr(pack, "campaign", None)
+        quest_cards = set(camp.guilds) | set(camp.side_quests) if camp is not None else set()
         for card in cards_:
-            if card not in pack.overland_cards and card not in pack.items and card not in pack.lines:
-                raise RuleError(f"`{card}` is not an overland card, an item or a skill line of this pack.")
+            if card not in pack.overland_cards and card not in pack.items and card not in pack.lines \
+                    and card not in quest_cards:
+                raise RuleError(f"`{card}` is not an overland card, an item, a skill line, a guild card or a side "
+                                "quest of this pack.")
         s.stacked.extend(cards_)
         return state, [Event("stacked", f"The next cards drawn are set: {', '.join(cards_)}.",
                              {"cards": cards_})]

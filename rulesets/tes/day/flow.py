@@ -17,7 +17,12 @@ from rulesets.tes.outcomes.context import DayCtx
 from rulesets.tes.outcomes.handlers import DRIVER
 from rulesets.tes.overland import province, travel
 from rulesets.tes.overland.geo import closest_town, here
+from rulesets.tes.quest import encounter as quest
+from rulesets.tes.quest import guild as guild_quest
+from rulesets.tes.quest import kiosk as _kiosk  # noqa: F401 - the guild kiosk and the quest board register
 from rulesets.tes.reward import phase as reward
+from rulesets.tes.session import assist as _assist  # noqa: F401 - the guild assist's end-of-round hook registers
+from rulesets.tes.session import end as session_end
 from rulesets.tes.town import visit as town
 
 
@@ -40,6 +45,15 @@ def _phase(c: DayCtx, phase: str) -> None:
     c.s.phase, c.s.step = phase, ""
 
 
+def _endgame(c: DayCtx) -> bool:
+    run = c.state.quests
+    return run is not None and run.endgame
+
+
+def setup_phase(c: DayCtx) -> None:
+    """The session's set-up waits for a choice (the guild): nothing moves until it is answered."""
+
+
 # -------------------------------------------------------------- new day --
 def new_day(c: DayCtx) -> None:
     s, state = c.s, c.state
@@ -52,9 +66,12 @@ def new_day(c: DayCtx) -> None:
           day=state.day_dial)
     if state.day_dial == 1:
         province.place_gauge(c)
-    if state.day_dial >= DAY_LIMIT:
+    if _endgame(c):
+        pass  # the endgame's New Day does not compare the dial with the day limit (p.51)
+    elif state.day_dial >= DAY_LIMIT:
         c.say("day-limit", f"⏳ Day {state.day_dial}: no quest can go beyond day {DAY_LIMIT}; this is the last day "
                            "of the session.")
+    guild_quest.ongoing(c, "new-day")
     _phase(c, "overland")
 
 
@@ -64,6 +81,12 @@ def overland(c: DayCtx) -> None:
     if s.step == "":
         free, extra = travel.allowance(c)
         c.say("phase", f"🧭 Overland Phase (day {state.day_dial}).")
+        if _endgame(c):
+            c.say("overland", "The endgame: the party does not move; it triggers the next endgame encounter.")
+            s.route = [list(s.party)]
+            s.encounter = travel.trigger(c, moved=False)
+            _phase(c, "encounter")
+            return
         if state.day_dial == 1:
             c.say("overland", "Day 1: the party stays in its starting town and resolves a town encounter.")
             s.route = [list(s.party)]
@@ -132,6 +155,10 @@ def encounter(c: DayCtx) -> None:
             s.step = "card"
             cards.present(c, enc)
             return
+        if enc.kind == "quest":
+            s.step = "card"
+            quest.present(c, enc)
+            return
         c.say("encounter", f"An encounter of kind {enc.kind} has no rules in the bot yet; it is skipped.")
         _phase(c, "reward")
         return
@@ -151,10 +178,23 @@ def encounter(c: DayCtx) -> None:
         _phase(c, "reward")
         return
     if s.step == "card":
-        if cards.proceed(c, enc):
+        for _ in range(12):
+            enc = s.encounter
+            done = quest.proceed(c, enc) if enc.kind == "quest" else cards.proceed(c, enc)
+            if not done:
+                return
             if enc.defeated:
                 party_defeated(c)
+            if enc.kind == "quest":
+                out = quest.after(c, enc)
+                if out == "linked":  # the next step's encounter is triggered at once, the same day
+                    quest.present(c, s.encounter)
+                    continue
+                if out == "failed":
+                    session_end.lost(c, "a quest step failed" if not _endgame(c) else "an endgame encounter failed")
+                    return
             _phase(c, "reward")
+            return
 
 
 def after_battle(c: DayCtx) -> None:
@@ -165,7 +205,8 @@ def after_battle(c: DayCtx) -> None:
     last = c.state.last_battle
     if last is not None and last.no == s.encounter.battle and last.outcome == "defeat":
         s.encounter.defeated = True
-    c.say("encounter", f"The battle is over ({last.outcome if last else 'ended'}): back to {strong(cards.card_of(c, s.encounter).name)}.")
+    c.say("encounter", f"The battle is over ({last.outcome if last else 'ended'}): back to "
+                       f"{strong(cards.card_of(c, s.encounter).name)}.")
     advance(c)
 
 
@@ -193,6 +234,9 @@ def reward_phase(c: DayCtx) -> None:
             return
     if s.step == "spend" and (s.ask is None):
         reward.finish(c, s.encounter)
+        if session_end.due(c):  # the quest was completed today: the End of Day is skipped (p.48)
+            session_end.won(c)
+            return
         _phase(c, "end-of-day")
 
 
@@ -201,7 +245,12 @@ def end_of_day(c: DayCtx) -> None:
     s, state = c.s, c.state
     if s.step == "":
         c.say("phase", f"🌙 End of Day Phase (day {state.day_dial}).")
-        province.activate(c)
+        if not _endgame(c) or _endgame_effect(c):
+            province.activate(c)
+        else:
+            c.say("province", "The endgame skips the Activate Province Effect step (its rules do not call for it).")
+            province.finish_cards(c)
+        guild_quest.ongoing(c, "end-of-day")
         s.step = "rest"
         if s.skip_rest:
             c.say("rest", "The party skips the Adventurers Rest tonight: nobody heals or clears dice, and no items "
@@ -211,6 +260,11 @@ def end_of_day(c: DayCtx) -> None:
             return
     if s.step == "rest" and s.ask is None:
         c.say("day-end", f"Day {state.day_dial} ends.", day=state.day_dial)
+        if session_end.day_limit(c):  # a quest not done by its last day fails: the campaign is lost
+            return
+        if _endgame(c):
+            _phase(c, "new-day")
+            return
         if state.day_dial >= DAY_LIMIT:
             s.phase, s.step = "over", ""
             s.result = "day-limit"
@@ -221,7 +275,14 @@ def end_of_day(c: DayCtx) -> None:
         _phase(c, "new-day")
 
 
-STEPS = {"new-day": new_day, "overland": overland, "encounter": encounter, "reward": reward_phase,
-         "end-of-day": end_of_day}
+def _endgame_effect(c: DayCtx) -> bool:
+    from rulesets.tes.quest.endgame import endgame_of
+
+    eg = endgame_of(c)
+    return eg is not None and eg.province_effect
+
+
+STEPS = {"setup": setup_phase, "new-day": new_day, "overland": overland, "encounter": encounter,
+         "reward": reward_phase, "end-of-day": end_of_day}
 
 __all__ = ["PHASE_NAMES", "advance", "after_battle", "go", "party_defeated", "propose"]

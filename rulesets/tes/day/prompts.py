@@ -23,6 +23,11 @@ ACTIONS = {
     "reward": ("reward.done", "the XP left is kept (above 3 it becomes tenacity)"),
     "rest": ("day.rest", "each adventurer left rests removing their leftmost dice (on Expert without an item, "
                          "they do not rest)"),
+    # the campaign's questions (rulesets.tes.quest, rulesets.tes.session)
+    "guild": ("quest.guild", "the first guild card drawn is chosen"),
+    "next-quest": ("quest.next", "the first guild quest offered is chosen"),
+    "side-quest": ("quest.accept", "neither side quest is accepted (both are discarded)"),
+    "side-discard": ("quest.discard", "the new side quest is discarded"),
 }
 MAX_OPTIONS = 25
 
@@ -53,6 +58,8 @@ def open_prompt(state, pack=None) -> Prompt | None:
         default = "stay"
     elif ask.kind == "card":
         card = pack.overland_cards.get(str(ask.data.get("card")))
+        if card is None and getattr(pack, "campaign", None) is not None:
+            card = pack.campaign.cards.get(str(ask.data.get("card")))
         if card is not None:
             options = tuple(Option(str(ch.number), f"{ch.number}. {ch.title}"[:100], f"{ch.outcome}, {ch.xp} XP")
                             for ch in card.choices)
@@ -61,6 +68,9 @@ def open_prompt(state, pack=None) -> Prompt | None:
     elif ask.kind in ("either", "town-effect"):
         options = tuple(Option(str(i), f"{i}. {t}"[:100]) for i, t in enumerate(ask.data.get("options") or [], 1))
         pick, default = 1, "1"
+    elif ask.kind in ("guild", "next-quest", "side-quest", "side-discard"):
+        options = tuple(Option(str(i), f"{i}. {t}"[:100]) for i, t in enumerate(ask.data.get("options") or [], 1))
+        pick, default = 1, str(ask.data.get("default") or "1")
     elif ask.kind == "chosen":
         options = tuple(Option(o, a.name) for o, a in state.adventurers.items() if o in state.members)
         pick, default = 1, state.leader

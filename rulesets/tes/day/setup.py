@@ -64,7 +64,8 @@ def start(c: DayCtx, province_id: str | None, stacked: list[str] | None = None) 
     delve_ids = sorted(k for k, card in delve.items()  # general cards and the province's, its special ones out
                        if getattr(card, "province", None) in (None, "", prov.code) and not getattr(card, "special", False))
     s.decks["delve"] = Deck(pool=delve_ids)
-    side = sorted((getattr(pack, "side_quests", None) or {}).keys())
+    camp = getattr(pack, "campaign", None)
+    side = sorted(camp.side_quests) if camp is not None else []
     s.decks["side-quest"] = Deck(pool=side)
     if delve_ids or side:
         c.say("setup", f"The delve deck: {count(len(delve_ids), 'card')} (special cards removed); the side-quest deck: "

@@ -207,8 +207,9 @@ class Recover(Each):
         kind = {"skill": "skill dice", "fatigue": "fatigue dice", "light-fatigue": "light fatigue dice",
                 "overfatigue": "overfatigue dice", "status": "status dice", "any": "dice",
                 "drained": "drained dice"}[what]
-        use.c.say("recover", f"{use.label}: {adv.name} " + (f"recovers {got} {kind}." if got else
-                  f"has no {kind} to recover."), player=use.owner, amount=got)
+        said = f"recovers {got} {kind}." if got != 1 else f"recovers 1 {kind.replace('dice', 'die')}."
+        use.c.say("recover", f"{use.label}: {adv.name} " + (said if got else f"has no {kind} to recover."),
+                  player=use.owner, amount=got)
         return got
 
     def describe(self, eff: dict) -> str:

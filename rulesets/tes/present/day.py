@@ -26,6 +26,10 @@ group("day", "A session's days: set-up, the route, encounters, the rest")
 group("town", "Town actions during a town encounter")
 group("reward", "The Reward Phase: spend XP, untrain")
 
+# the campaign's questions asked as the day's (rulesets.tes.session, rulesets.tes.quest): the menu's words
+QUEST_KINDS = {"guild": "The party's guild (its quest starts)", "next-quest": "The next guild quest (session 2)",
+               "side-quest": "Accept a side quest, or neither", "side-discard": "The side quest to discard"}
+
 PICTURE_KINDS = ("session", "move", "phase", "gauge", "province", "token", "defeat", "trigger", "town-end",
                  "day-end", "route")
 
@@ -113,6 +117,8 @@ def buttons(inv: Invocation, state, pack, cid: int, reply: Reply) -> None:
               "town-effect": "The party's choice", "check-tenacity": "Tenacity to commit"}[kind], p.options)
         if kind == "check-tenacity":
             b("spend0", "Spend none")
+    elif kind in QUEST_KINDS:
+        menu(QUEST_KINDS[kind], p.options)
     elif kind == "check-dice":
         b("all", "Roll all my dice", "success")
         b("none", "Roll none")
@@ -465,6 +471,10 @@ async def _day_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
             type_, args = "day.check", {"tenacity": int(value or 0)}
         elif kind == "check-dice":
             type_, args = "day.check", {"dice": list(values)}
+        elif kind in QUEST_KINDS:
+            from rulesets.tes.day.prompts import ACTIONS as ASKED
+
+            type_, args = ASKED[kind][0], {"pick": value}
         else:
             type_, args = "day.pick", {"pick": value}
     elif verb in ("stay", "agree", "object", "all", "none", "spend0", "done", "rest", "skip"):

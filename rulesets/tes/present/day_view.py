@@ -17,6 +17,11 @@ ASK_WORDS = {
     "town": "{who} take{s} town actions (`/town visit`, `/town done`)",
     "reward": "{who} spend{s} XP (`/reward buy`, `/reward untrain`, `/reward done`)",
     "rest": "{who} rest{s} (`/adventurer rest`); trade first with `/day trade`",
+    # the campaign's questions (rulesets.tes.session, rulesets.tes.quest)
+    "guild": "{who} chooses the party's guild (`/quest guild` or the menu)",
+    "next-quest": "{who} chooses the guild quest for session 2 (`/quest next` or the menu)",
+    "side-quest": "{who} accept{s} one side quest or neither (`/quest accept` or the menu)",
+    "side-discard": "{who} chooses the side quest to discard (`/quest discard` or the menu)",
 }
 
 

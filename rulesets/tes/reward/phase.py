@@ -139,9 +139,11 @@ def finish(c: DayCtx, enc: Encounter | None) -> None:
         got = min(extra, cap_t - adv.tenacity)
         adv.tenacity += got
         lost = extra - got
-        c.say("xp-cap", f"{adv.name} keeps {cap_xp} XP: {extra} more "
-                        + (f"become {got} tenacity ({adv.tenacity})" if got else "")
-                        + (" and " if got and lost else "") + (f"{lost} {'is' if lost == 1 else 'are'} lost"
-                                                              if lost else "") + ".", player=o)
+        if got:
+            rest = f"become {got} tenacity ({adv.tenacity})" + (f" and {lost} {'is' if lost == 1 else 'are'} lost"
+                                                                 if lost else "")
+        else:  # the tenacity is full: every XP above the cap is lost
+            rest = f"{'is' if extra == 1 else 'are'} lost (tenacity full)"
+        c.say("xp-cap", f"{adv.name} keeps {cap_xp} XP: {extra} more {rest}.", player=o)
     for hook in TRACK_HOOKS:
         hook(c, enc)

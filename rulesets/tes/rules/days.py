@@ -17,12 +17,15 @@ from rulesets.tes.day.prompts import open_prompt as day_prompt
 from rulesets.tes.day.prompts import prompt_id
 from rulesets.tes.outcomes.context import DayCtx
 from rulesets.tes.outcomes.handlers import AFTER_BATTLE
+from rulesets.tes.quest import actions as _quest
+from rulesets.tes.session import actions as _session
+from rulesets.tes.session.prompts import open_prompt as assist_prompt
 from rulesets.tes.reward import actions as _reward
 from rulesets.tes.rules.battle_prompts import open_prompt as battle_prompt
 from rulesets.tes.rules.table import TURN_HOOKS, action
 from rulesets.tes.town import actions as _town
 
-for _cls in _day.ACTIONS + _cards.ACTIONS + _town.ACTIONS + _reward.ACTIONS:
+for _cls in _day.ACTIONS + _cards.ACTIONS + _town.ACTIONS + _reward.ACTIONS + _quest.ACTIONS + _session.ACTIONS:
     action(_cls)
 
 
@@ -43,8 +46,9 @@ AFTER_BATTLE.append(after_battle)
 
 
 def open_prompt(state):
-    """The question the campaign waits on now: the battle's, else the day's."""
-    return battle_prompt(state) or day_prompt(state)
+    """The question the campaign waits on now: the guild assist's after a full party defeat, the battle's, else
+    the day's."""
+    return assist_prompt(state) or battle_prompt(state) or day_prompt(state)
 
 
 def whose_turn(state):

@@ -16,6 +16,8 @@ class _TownAction(DayHandler):
         return f"{c.adv(owner).name} has no town actions left here."
 
     def after(self, c):
+        if c.s.ask is None or c.s.ask.kind != "town":
+            return  # another question came first (a quest board's side quests): the visit waits for it
         acting = still_acting(c, c.s.town)
         if acting:
             c.s.ask.owners = acting

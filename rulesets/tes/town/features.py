@@ -15,6 +15,9 @@ from rulesets.tes.outcomes.context import DayCtx
 from rulesets.tes.outcomes.effects import run
 from rulesets.tes.town.visit import town_def
 
+#: Town features whose rules live above the town (the quests fill it: "kiosk", "board"), by feature.
+FEATURES: dict = {}
+
 LATER = {
     "kiosk": "The guild kiosk offers your guild's own town action, and guilds come with guild quests, which are "
              "not in the bot yet (docs/rules-notes.md). No town action was spent.",
@@ -38,6 +41,9 @@ def act(c: DayCtx, owner: str, feature: str, args: dict) -> None:
                         + ", ".join(FEATURE_NAMES[x] for x in town.features) + ".")
     if owner in visit.done or visit.actions.get(owner, 0) <= 0:
         raise RuleError(f"{adv.name} has no town actions left in {town.name}.")
+    if f in FEATURES:
+        FEATURES[f](c, owner, visit, town, args)
+        return
     if f in LATER:
         raise RuleError(LATER[f])
     {"shop": _shop, "trainer": _trainer, "inn": _inn, "alchemy": _alchemy, "square": _square}[f](

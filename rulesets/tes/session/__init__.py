@@ -1,0 +1,1 @@
+"""Sessions and the campaign (rulebook pp.12-15, 48-51)."""
