@@ -342,7 +342,8 @@ def _header(d, view: dict) -> None:
 
 def _legend_items(view: dict) -> list[tuple[str, str, object]]:
     items = [("town", "Town", None)] + [(k, KIND_NAMES[k], None) for k in ("peaceful", "conflict", "unstable")]
-    items += [("party", "Party", None), ("route", "Route today", None)]
+    if view.get("party"):  # the endgame has no party token on the map (p.51)
+        items += [("party", "Party", None), ("route", "Route today", None)]
     if view.get("proposal"):
         items.append(("proposal", "Route proposed", None))
     for t in view.get("tokens") or []:

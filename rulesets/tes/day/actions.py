@@ -6,7 +6,7 @@ from engine.actions import Handler
 from engine.bounds import KEY, Flag, Hexes, Int, Numbers, OneHex, OneOf, Text, Words
 from engine.core import Event, RuleError
 from engine.hexes import Hex
-from engine.text import count
+from engine.text import count, echo
 from rulesets.tes import args as args_
 from rulesets.tes.cards import resolve as cards
 from rulesets.tes.cards import social
@@ -23,14 +23,27 @@ from rulesets.tes.town import features as town_features
 from rulesets.tes.town import visit as town
 
 
+def _difficulty(value) -> str | None:
+    """A difficulty named at ``/day start`` (p.49: it may change from one session to the next), or None."""
+    from rulesets.tes.state import DIFFICULTIES
+
+    if value in (None, ""):
+        return None
+    d = str(value).strip().lower()
+    if d not in DIFFICULTIES:
+        raise RuleError(f"`difficulty:` is Apprentice, Adept or Expert (you gave {echo(value)}).")
+    return d
+
+
 class Start(Handler):
     type = "day.start"
     leader_only = True
     undoable = False
     summary = "Leader: start a session of days in a province (set-up, then day 1)."
-    args = {"province": Text(), "stack": Words(40)}
+    args = {"province": Text(), "stack": Words(40), "difficulty": Text()}
 
     def check(self, state, action, ctx):
+        _difficulty(action.args.get("difficulty"))
         if state.battle is not None:
             raise RuleError("Finish the battle first: a session starts between battles.")
         if state.days is not None and state.days.phase != "over":
@@ -46,12 +59,8 @@ class Start(Handler):
     def apply(self, state, action, ctx):
         c = day_ctx(state, ctx)
         province = session_setup.check(state, c.pack, action.args.get("province"))
-        difficulty = action.args.get("difficulty")
+        difficulty = _difficulty(action.args.get("difficulty"))
         if difficulty and difficulty != state.difficulty:  # it may change between sessions (p.49)
-            from rulesets.tes.state import DIFFICULTIES
-
-            if difficulty not in DIFFICULTIES:
-                raise RuleError("`difficulty:` is apprentice, adept or expert.")
             c.say("difficulty", f"The difficulty changes from {state.difficulty.title()} to {difficulty.title()} "
                                 "for this session.", difficulty=difficulty)
             state.difficulty = difficulty

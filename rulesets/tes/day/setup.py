@@ -9,6 +9,9 @@
 4. The dials: the XP Dial keeps its position; the Day Dial is unset until the first New Day.
 7. The party token starts in the province's starting town (a quest may name another), with the province's
    overland tokens on their hexes.
+
+The endgame (session 3, p.51) draws no overland deck and places no party token: the party does not move (the
+session keeps the starting town's hex as where its encounters happen, and no picture draws it).
 """
 from __future__ import annotations
 
@@ -32,6 +35,14 @@ def _newest(pack_id: str) -> str:
         return ""
 
 
+def _endgame_next(state, pack) -> bool:
+    """Whether the session being set up is the campaign's endgame (its third)."""
+    from rulesets.tes.quest.common import quests_on
+    from rulesets.tes.session.setup import SESSIONS, number
+
+    return quests_on(state, pack) and number(state) >= SESSIONS
+
+
 def start(c: DayCtx, province_id: str | None, stacked: list[str] | None = None) -> None:
     """``stacked``: cards to come out first from their decks (the local table's and the tests' forced draws)."""
     state, pack = c.state, c.pack
@@ -48,12 +59,13 @@ def start(c: DayCtx, province_id: str | None, stacked: list[str] | None = None) 
         raise RuleError(f"There is no province `{pid}` in this pack. Provinces: "
                         + ", ".join(f"{p.name} (`{k}`)" for k, p in pack.provinces.items()) + ".")
     s = Session(province=prov.id, code=prov.code, stacked=list(stacked or []))
+    endgame = _endgame_next(state, pack)
     state.days = s
     state.day_dial = 0
     c.say("session", f"🗺️ A session begins in {strong(prov.name)} ({prov.code}). {prov.description}",
           province=prov.id)
     # decks
-    for kind in DECK_TYPES:
+    for kind in DECK_TYPES if not endgame else ():
         general = sorted(k for k, card in pack.overland_cards.items() if card.code == GENERAL and card.kind == kind)
         chosen = decks.pick(s, general, GENERAL_PER_DECK, c.dice)
         own = list(prov.cards.get(kind, ()))
@@ -91,5 +103,10 @@ def start(c: DayCtx, province_id: str | None, stacked: list[str] | None = None) 
     s.party = [h[0], h[1]]
     s.tokens = [Token(t.id, t.kind, t.name, t.hex[0], t.hex[1]) for t in prov.tokens]
     tokens = "; ".join(f"the {t.name} at {t.hex[0]},{t.hex[1]}" for t in prov.tokens)
-    c.say("setup", f"The XP Dial stays at {state.xp_dial}; the Day Dial is set at the first New Day. The party "
-                   f"token starts in {town.name} ({h[0]},{h[1]})" + (f"; {tokens}." if tokens else "."))
+    if endgame:
+        c.say("setup", f"The XP Dial stays at {state.xp_dial}; the Day Dial is set at the first New Day. No overland "
+                       "deck is drawn and no party token is placed: the endgame's party does not move"
+                       + (f"; {tokens}." if tokens else "."))
+    else:
+        c.say("setup", f"The XP Dial stays at {state.xp_dial}; the Day Dial is set at the first New Day. The party "
+                       f"token starts in {town.name} ({h[0]},{h[1]})" + (f"; {tokens}." if tokens else "."))

@@ -160,12 +160,16 @@ class _Ctx:
 # ---------------------------------------------------------------- commands --
 @command("day start", "Leader: start a session of days in a province (set-up, then day 1 in the starting town).",
          Opt("province", str, "The province (default: the pack's first)", autocomplete="provinces"),
+         Opt("difficulty", str, "Change the difficulty for this session and on (it may change between sessions)",
+             choices=("apprentice", "adept", "expert")),
          Opt("stack", str, "Cards drawn first, by id (local table and tests)", local_only=True),
          renders=True)
-async def day_start(inv: Invocation, province=None, stack=None) -> Reply:
+async def day_start(inv: Invocation, province=None, difficulty=None, stack=None) -> Reply:
     args: dict[str, Any] = {}
     if province:
         args["province"] = province.strip().lower()
+    if difficulty:
+        args["difficulty"] = difficulty.strip().lower()
     if stack:
         args["stack"] = _words(stack)
     out = await inv.do("day.start", args)
@@ -179,7 +183,10 @@ async def day_status(inv: Invocation) -> Reply:
     if s is None:
         raise RuleError("No session is running. The party leader starts one with `/day start`.")
     pack = _pack(state)
-    e = Embed(title=f"Day {state.day_dial or '—'} of 12 — {pack.provinces[s.province].name}")
+    from rulesets.tes.quest.endgame import day_limit, in_endgame
+
+    e = Embed(title=f"Day {state.day_dial or '—'} of {day_limit(state, pack)} — {pack.provinces[s.province].name}"
+                    + (" (the endgame)" if in_endgame(state) else ""))
     from rulesets.tes.day_state import PHASE_NAMES
 
     e.add("Phase", PHASE_NAMES.get(s.phase, s.phase), True)

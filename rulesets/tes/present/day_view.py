@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.tes.day_state import DAY_LIMIT, PHASE_NAMES
+from rulesets.tes.day_state import PHASE_NAMES
+from rulesets.tes.quest.endgame import day_limit, in_endgame
 
 ASK_WORDS = {
     "route": "{who} proposes today's route (`/day route` or the menu)",
@@ -65,6 +66,8 @@ def overland_view(state, pack) -> dict[str, Any]:
         elif enc.kind in ("town", "caravan") and enc.town:
             t = prov.caravan if enc.kind == "caravan" else prov.towns.get(enc.town)
             status += f" · {t.name if t else enc.town}"
+    elif in_endgame(state):
+        status += " · the endgame"
     elif where is not None:
         status += f" · in {where.name}"
     view = {
@@ -73,13 +76,13 @@ def overland_view(state, pack) -> dict[str, Any]:
         "hexes": hexes,
         "terrain": [{"letter": k, "name": v[0], "color": v[1]} for k, v in prov.terrain.items()],
         "closed": list(s.closed),
-        "party": {"q": s.party[0], "r": s.party[1]},
+        "party": None if in_endgame(state) else {"q": s.party[0], "r": s.party[1]},
         "route": [list(p) for p in s.route] if len(s.route) > 1 else [],
         "proposal": [list(p) for p in s.proposal.path] if s.proposal is not None else [],
         "tokens": [{"kind": t.kind, "name": t.name, "q": t.q, "r": t.r, "path": [list(p) for p in t.path]}
                    for t in s.tokens],
         "day": state.day_dial or None,
-        "day_limit": DAY_LIMIT,
+        "day_limit": day_limit(state, pack),
         "status": status,
         "gauge": {"name": eff.gauge, "at": s.gauge,
                   "steps": [{"id": st.id, "name": st.name, "movement": st.movement} for st in eff.steps]},

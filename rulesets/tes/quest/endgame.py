@@ -18,6 +18,28 @@ def endgame_of(c: DayCtx) -> Endgame | None:
     return content(c.pack).endgames.get(c.s.province)
 
 
+def day_limit(state, pack) -> int:
+    """The session's day limit as the party is shown it: 12, or the endgame's own (p.51)."""
+    from rulesets.tes.day_state import DAY_LIMIT
+
+    if in_endgame(state):
+        s = state.days
+        eg = content(pack).endgames.get(s.province)
+        if eg is not None:
+            return eg.days
+    return DAY_LIMIT
+
+
+def in_endgame(state) -> bool:
+    """Whether the session on the table (under way or just over) is the endgame: no party token on its map."""
+    if state.days is None:
+        return False
+    if state.quests is not None and state.quests.endgame:
+        return True
+    j = state.journal
+    return state.days.phase == "over" and j is not None and bool(j.sessions) and j.sessions[-1].endgame
+
+
 def trigger(c: DayCtx) -> Encounter | None:
     eg = endgame_of(c)
     day = eg.on_day(c.state.day_dial) if eg is not None else None
@@ -35,10 +57,12 @@ def keywords(c: DayCtx, day: EndgameDay) -> None:
     for rule in day.keywords:
         if rule.keyword not in held:
             continue
-        label = f"Keyword {keyword_name(c.pack, rule.keyword)}"
-        c.say("endgame-keyword", f"🔑 {label}: {rule.text}", keyword=rule.keyword)
+        name = keyword_name(c.pack, rule.keyword)
+        label = f"Keyword {name}"
+        text = rule.text[len(name) + 1:].lstrip() if rule.text.startswith(name + ":") else rule.text
+        c.say("endgame-keyword", f"🔑 {label}: {text}", keyword=rule.keyword)
         if rule.manual:
-            c.say("manual", f"📝 {label}: {rule.text} (the party applies this)", manual=True)
+            c.say("manual", f"📝 {label}: {text} (the party applies this)", manual=True)
         else:
             run_effects(c, rule.effects, label)
     missing = [keyword_name(c.pack, r.keyword) for r in day.keywords if r.keyword not in held]

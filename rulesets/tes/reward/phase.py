@@ -140,7 +140,7 @@ def finish(c: DayCtx, enc: Encounter | None) -> None:
         adv.tenacity += got
         lost = extra - got
         if got:
-            rest = f"become {got} tenacity ({adv.tenacity})" + (f" and {lost} {'is' if lost == 1 else 'are'} lost"
+            rest = f"{'becomes' if extra == 1 else 'become'} {got} tenacity ({adv.tenacity})" + (f" and {lost} {'is' if lost == 1 else 'are'} lost"
                                                                  if lost else "")
         else:  # the tenacity is full: every XP above the cap is lost
             rest = f"{'is' if extra == 1 else 'are'} lost (tenacity full)"

@@ -37,7 +37,9 @@ def check(state, pack, province: str | None) -> str | None:
         return province
     j = state.journal
     if j is not None and j.result == "lost":
-        raise RuleError("This campaign is lost: its guild quest failed. The party leader ends it with "
+        last = j.sessions[-1] if j.sessions else None
+        why = "its endgame failed" if last is not None and last.endgame else "its guild quest failed"
+        raise RuleError(f"This campaign is lost: {why}. The party leader ends it with "
                         "`/campaign end`, and a new campaign begins with `/campaign new`. `/journal` shows it.")
     if j is not None and j.result == "won":
         raise RuleError("This campaign is won: the endgame is behind the party. `/journal` shows it; the party "

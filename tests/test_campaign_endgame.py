@@ -1,0 +1,80 @@
+"""The endgame lost, the difficulty changed between sessions, and the endgame's own set-up (pp.49 and 51).
+
+examples/endgame-lost.txt follows examples/session.txt and examples/session-2.txt in the same channel: the leader
+starts session 3 on Apprentice, the party resolves day 1, then retreats from day 2's battle.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from day_helpers import RYAN, examples_party, refused, run, said
+from helpers.table import play
+
+from engine import rulesets
+from engine.service import CampaignService, replay
+from engine.store import Store
+from rulesets.tes.content import load_pack
+from rulesets.tes.present.day_view import overland_view
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+async def test_an_endgame_encounter_failed_loses_the_campaign_on_the_difficulty_chosen_for_it(tmp_path):
+    store = await Store.open(tmp_path / "endgame.db")
+    try:
+        for name in ("session.txt", "session-2.txt"):
+            errors, _, local = await play(store, tmp_path, "marsh", (EXAMPLES / name).read_text())
+            assert errors == 0, local.failed
+        before = await CampaignService(store).campaign("marsh")
+        assert before.difficulty == "adept"
+        errors, text, local = await play(store, tmp_path, "marsh", (EXAMPLES / "endgame-lost.txt").read_text())
+        assert errors == 0, local.failed
+        # the difficulty changes for this session (p.49), and the rest heals by it
+        assert "The difficulty changes from Adept to Apprentice for this session." in text
+        assert "The Adventurers Rest (Apprentice): each adventurer heals 2 HP and removes 2 dice" in text
+        # the endgame's set-up (p.51): no overland deck, no party token; the day limit is the endgame's own
+        assert "No overland deck is drawn and no party token is placed" in text
+        assert "The party token starts in" not in text
+        assert "The peaceful deck" not in text and "The conflict deck" not in text
+        assert "== Day 1 of 4 — The Saltmire (the endgame) ==" in text
+        # the keyword's words are said once, after its name
+        assert "🔑 Keyword Chime-Bearer: the silent chime steadies the townsfolk." in text
+        assert "Chime-Bearer: Chime-Bearer" not in text
+        # the failed encounter: the endgame's defeat, the campaign lost
+        assert "💀 The party fails the endgame's day 2 encounter, **Wreckers on the Causeway**." in text
+        assert "The flood closes over the causeways" in text and "it is lost (an endgame encounter failed)" in text
+        assert "Session 3: The Saltmire, Endgame: The Tide Unbound — failed (an endgame encounter failed); 2 days" \
+            in text
+        state = await CampaignService(store).campaign("marsh")
+        j = state.journal
+        assert j.result == "lost" and [s.result for s in j.sessions] == ["won", "won", "lost"]
+        assert [s.difficulty for s in j.sessions] == ["adept", "adept", "apprentice"]
+        assert state.difficulty == "apprentice"
+        view = overland_view(state, load_pack("starter"))
+        assert view["party"] is None and view["day_limit"] == 4 and "the endgame" in view["status"]
+        stored = await store.load_active("marsh")
+        assert replay(await store.log(stored.id)).to_dict() == rulesets.load(stored.state).to_dict()
+        errors, _, local = await play(store, tmp_path, "marsh", "/as ryan\n/day start")
+        assert errors == 1 and "This campaign is lost: its endgame failed." in local.failed[0][2]
+    finally:
+        await store.close()
+
+
+def test_a_session_may_start_on_another_difficulty_and_a_bad_one_changes_nothing():
+    s = examples_party()
+    why = refused(s, "day.start", RYAN, {"difficulty": "legendary"})
+    assert "`difficulty:` is Apprentice, Adept or Expert (you gave legendary)" in why
+    assert s.days is None and s.difficulty == "adept"
+    s, ev = run(s, "day.start", RYAN, {"difficulty": "Expert"})
+    assert "The difficulty changes from Adept to Expert for this session." in said(ev)
+    assert s.difficulty == "expert" and s.journal.sessions[0].difficulty == "expert"
+    # the same difficulty again says nothing
+    t = examples_party()
+    t, ev = run(t, "day.start", RYAN, {"difficulty": "adept"})
+    assert "difficulty changes" not in said(ev) and t.difficulty == "adept"
+
+
+def test_a_session_with_a_guild_quest_shows_its_day_limit_of_12():
+    s, _ = run(examples_party(), "day.start", RYAN, {})
+    view = overland_view(s, load_pack("starter"))
+    assert view["day_limit"] == 12 and view["party"] is not None
