@@ -78,3 +78,39 @@ def test_a_session_with_a_guild_quest_shows_its_day_limit_of_12():
     s, _ = run(examples_party(), "day.start", RYAN, {})
     view = overland_view(s, load_pack("starter"))
     assert view["day_limit"] == 12 and view["party"] is not None
+
+
+def test_a_session_won_puts_the_adventurers_away_as_p49_says():
+    """Expended items, pets with HP chips and active enchantments are discarded; other items are kept; full HP,
+    no tenacity, no dice in the track; a closed town is crossed out in the journal; side quests are discarded."""
+    from day_helpers import SHANNON, day_two
+
+    from engine.core import Dice
+    from rulesets.tes.outcomes.context import DayCtx
+    from rulesets.tes.session import end
+
+    pack = load_pack("starter")
+    s = day_two()
+    ryan, shannon = s.adventurers[RYAN], s.adventurers[SHANNON]
+    ryan.ready = ["healing-draught", "iron-sword"]
+    ryan.expended = ["healing-draught"]
+    ryan.enchants = ["rune-of-warding"]
+    shannon.ready = ["loyal-hound", "hunting-bow"]
+    shannon.pet_chips = {"loyal-hound": 2}
+    ryan.hp, ryan.tenacity, shannon.tenacity = 1, 3, 2
+    ryan.cooldown = ["light"]
+    s.days.closed = ["reedwick"]
+    assert s.quests.quest == "sm-sunken-chime"
+    c = DayCtx(s, pack, Dice(0, 0, []))
+    end.won(c)
+    text = said(c.events)
+    assert "The adventurers are put away" in text
+    assert "Ryan (4/4 HP, 0 XP kept; discards Healing Draught, Rune of Warding)" in text
+    assert "Shannon (5/5 HP, 0 XP kept; discards Loyal Hound)" in text
+    assert ryan.ready == ["iron-sword"] and ryan.enchants == [] and ryan.expended == []
+    assert shannon.ready == ["hunting-bow"] and shannon.pet_chips == {}
+    assert (ryan.hp, ryan.tenacity, ryan.cooldown, shannon.tenacity) == (4, 0, [], 0)
+    assert "Persistent effects are crossed out in the journal: Reedwick closed." in text
+    entry = s.journal.sessions[0]
+    assert entry.result == "won" and entry.notes == ["Reedwick closed"] and entry.major == "chime-bearer"
+    assert s.days.phase == "over" and s.quests is None
