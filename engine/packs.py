@@ -41,6 +41,29 @@ def content_hash(folder: Path | str) -> str:
     return digest.hexdigest()[:16]
 
 
+VERSIONS = ".versions"  # a pack's kept versions: ``<pack>/.versions/<content hash>/``, each a copy of the pack
+VERSION = re.compile(r"[0-9a-f]{16}")
+
+
+def keep_folder(folder: Path | str) -> Path:
+    """Copy the pack in ``folder`` as it is now into its ``.versions/<content hash>/``, so that campaigns begun on
+    this version play on unchanged after the pack is edited (``python -m engine.packs keep <folder>``).  Returns
+    the copy's folder."""
+    import shutil
+
+    folder = Path(folder)
+    dest = folder / VERSIONS / content_hash(folder)
+    for path in pack_files(folder):
+        target = dest / path.relative_to(folder)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+    return dest
+
+
+def _stamp(folder: Path) -> float:
+    return max((p.stat().st_mtime for p in folder.glob("*.toml")), default=0.0)
+
+
 # ------------------------------------------------------------------ a ruleset's packs --
 PACK_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,59}")
 CONTENT = Path(__file__).resolve().parent.parent / "content"  # the project's content/ folder
@@ -71,8 +94,9 @@ class Packs:
     def _is_pack(self, folder: Path, marks: tuple[str, ...]) -> bool:
         return all((folder / m).is_file() for m in marks)
 
-    def load(self, pack_id: str | None = None):
-        """The pack called ``pack_id``, checked; ``FileNotFoundError`` when there is none."""
+    def load(self, pack_id: str | None = None, version: str = ""):
+        """The pack called ``pack_id``, checked; ``FileNotFoundError`` when there is none.  ``version``: a
+        campaign's recorded content hash; when the pack keeps that version (``keep_folder``), its copy."""
         folder = self.dir(str(pack_id or self.default))
         try:
             found = folder.is_dir() and self._is_pack(folder, self.required)
@@ -80,8 +104,15 @@ class Packs:
             found = False
         if not found:
             raise FileNotFoundError(pack_id)
-        mtime = max((p.stat().st_mtime for p in folder.glob("*.toml")), default=0.0)
-        return self._cached(str(folder), mtime)
+        if version and VERSION.fullmatch(version):
+            kept = folder / VERSIONS / version
+            if kept.is_dir():
+                return self._cached(str(kept), _stamp(kept))
+        return self._cached(str(folder), _stamp(folder))
+
+    def of(self, state):
+        """The pack a campaign plays: the version it began on when the pack keeps it, else the pack as it is."""
+        return self.load(getattr(state, "pack", None), str(getattr(state, "pack_version", "") or ""))
 
     def list(self) -> list[str]:
         return sorted(p.name for p in self.root.iterdir() if p.is_dir() and self._is_pack(p, self.marks))
@@ -102,3 +133,19 @@ class PackPresenter:
 
     def pack_version(self, pack_id: str) -> str:
         return content_hash(self.PACKS.dir(pack_id))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m engine.packs keep <pack folder>``: keep the pack's current version for its campaigns."""
+    import sys
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) != 2 or args[0] != "keep" or not Path(args[1]).is_dir():
+        print("usage: python -m engine.packs keep <pack folder>  (run it before editing a pack campaigns use)")
+        return 2
+    print(f"kept: {keep_folder(args[1]).as_posix()}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

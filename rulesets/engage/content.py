@@ -286,4 +286,5 @@ def parse_pack(folder: Path) -> Pack:
 PACKS = Packs(parse_pack, DEFAULT_PACK, ("units.toml", "map.toml", "spells.toml"))
 pack_dir = PACKS.dir
 load_pack = PACKS.load  # the pack called ``pack_id``, checked; cached until its files change
+pack_of = PACKS.of  # the pack a campaign plays: the version it began on when the pack keeps it (engine.packs)
 list_packs = PACKS.list

@@ -10,7 +10,7 @@ from engine.components import on_click
 from engine.core import RuleError
 from engine.prompts import answer
 from engine.reply import Reply
-from rulesets.duel.content import load_pack
+from rulesets.duel.content import pack_of
 from rulesets.duel.present.commands import duel_retire
 from rulesets.duel.present.prompts import (ARG, CLICK, OLD, STALE, _Ask, _not_yours, _open, foes, needs_target,
                                            target_question)
@@ -64,7 +64,7 @@ async def _click(inv: Invocation, arg: str, values: list[str]) -> Reply:
     except _Ask as ask:
         return ask.reply
     if out.action.type == "duel.place" and out.action.args.get("cards"):
-        return placed_reply(inv, out, list(out.action.args["cards"]), load_pack(out.state.pack))
+        return placed_reply(inv, out, list(out.action.args["cards"]), pack_of(out.state))
     return fight_reply(inv, out)
 
 

@@ -18,7 +18,7 @@ from engine.core import RuleError
 from engine.prompts import open_prompt
 from engine.reply import COLOR_BATTLE, COLOR_INFO, Embed, Reply, clip
 from engine.text import count, echo, slug
-from rulesets.duel.content import load_pack
+from rulesets.duel.content import pack_of
 from rulesets.duel.present.prompts import hand_reply, turn_line
 from rulesets.duel.present.replies import fight_reply, names_of, pictures, placed_reply, plain_reply
 from rulesets.duel.present.view import STEP_WORDS
@@ -42,7 +42,7 @@ async def _state(inv: Invocation):
 
 
 def _pack(state):
-    return load_pack(state.pack if state is not None else None)
+    return pack_of(state)
 
 
 # ------------------------------------------------------------------ parsing --

@@ -114,9 +114,9 @@ def _not_yours(prompt, state) -> str:
 def hand_reply(inv: Invocation, state, cid: int | None) -> Reply:
     """Everything of your own the others can't see: hand, face-down cards; and, if it is your turn to place,
     the menu to place them."""
-    from rulesets.duel.content import load_pack
+    from rulesets.duel.content import pack_of
 
-    pack = load_pack(state.pack)
+    pack = pack_of(state)
     fight = state.fight
     f = fight.fighters.get(f"c:{inv.user_id}") if fight is not None and not fight.over else None
     if f is None:
@@ -171,9 +171,9 @@ def foes(state, owner: str) -> list:
 
 
 def needs_target(state, owner: str, picks: list[str]) -> bool:
-    from rulesets.duel.content import load_pack
+    from rulesets.duel.content import pack_of
 
-    pack = load_pack(state.pack)
+    pack = pack_of(state)
     return len(foes(state, owner)) > 1 and any(pack.cards[c].attacks for c in picks)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.commands import Invocation
 from engine.present import say
 from engine.reply import Picture, Reply, clip
-from rulesets.duel.content import load_pack
+from rulesets.duel.content import pack_of
 from rulesets.duel.present.prompts import attach
 from rulesets.duel.present.view import picture_view
 from rulesets.duel.rules.flow import frame_now
@@ -14,7 +14,7 @@ MAX_PICTURES = 10  # Discord's limit of attachments on one message
 
 
 def _pack(state):
-    return load_pack(state.pack if state is not None else None)
+    return pack_of(state)
 
 
 def names_of(state, inv: Invocation):

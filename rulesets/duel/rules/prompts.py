@@ -22,9 +22,9 @@ DEFAULTS = {"join": "out", "place": "none", "declare": "attack", "fame": "pass"}
 
 
 def _pack(state: Duel):
-    from rulesets.duel.content import load_pack
+    from rulesets.duel.content import pack_of
 
-    return load_pack(state.pack)
+    return pack_of(state)
 
 
 def prompt_id(state: Duel, ask: int) -> str:

@@ -16,9 +16,9 @@ class Ctx(BaseCtx):
 
     def pack_for(self, state):
         if self._pack is None:
-            from rulesets.duel.content import load_pack
+            from rulesets.duel.content import pack_of
 
-            self._pack = load_pack(state.pack)
+            self._pack = pack_of(state)
         return self._pack
 
 

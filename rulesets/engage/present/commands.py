@@ -15,7 +15,7 @@ from engine.present import say
 from engine.prompts import answer
 from engine.reply import COLOR_BATTLE, COLOR_INFO, Embed, Picture, Reply, clip
 from engine.text import count
-from rulesets.engage.content import load_pack
+from rulesets.engage.content import pack_of
 from rulesets.engage.present.prompts import ARG, CLICK, OLD, STALE, _not_yours, attach
 from rulesets.engage.present.view import map_view, player_name
 from rulesets.engage.rules.core import PHASE_NAMES, can_act, label, names
@@ -50,7 +50,7 @@ def turn_line(state, inv: Invocation) -> tuple[str, str | None]:
         return (f"Now: <@{owner}>, does a unit intercept? Answer with the menu or the button below, or "
                 f"/mini intercept unit: (unit:none for no).", owner)
     t = state.turn
-    pack = load_pack(state.pack)
+    pack = pack_of(state)
     acting = can_act(state, pack, board_of(pack), t.phase)
     who = f" ({names(acting)} may act)" if acting else ""
     fix = {"engage": "/mini engage", "move": "/mini move", "shoot": "/mini shoot",
@@ -60,7 +60,7 @@ def turn_line(state, inv: Invocation) -> tuple[str, str | None]:
 
 
 def pictures(state, inv: Invocation, out=None) -> list[Picture]:
-    pack = load_pack(state.pack)
+    pack = pack_of(state)
     seq = out.seq if out is not None else 0
     kind = "engage" if state.last and state.last.get("result") else "map"
     return [Picture("engage", map_view(state, pack, inv.name_of), f"mini-{kind}-{seq}.png")]
@@ -86,7 +86,7 @@ def plain_reply(out) -> Reply:
 @command("mini units", "The unit types and spells of this game's pack.", ruleset=NAME)
 async def mini_units(inv: Invocation) -> Reply:
     state = await inv.service.campaign(inv.channel_id)
-    pack = load_pack(state.pack if state is not None and getattr(state, "ruleset", None) == NAME else None)
+    pack = pack_of(state if state is not None and getattr(state, "ruleset", None) == NAME else None)
     e = Embed(title=f"{pack.title}: units ({pack.points} points a side)", color=COLOR_INFO)
     for t in pack.units.values():
         spells = f" Spells: {', '.join(pack.spells[s].name for s in t.spells)}." if t.spells else ""
@@ -124,7 +124,7 @@ async def mini_field(inv: Invocation, unit, at=None, name=None, player=None) -> 
     await _state(inv)
     out = await inv.do("mini.field", {"unit": unit, "at": at, "name": name}, player=player)
     return Reply(content=plain_reply(out).content, pictures=[
-        Picture("engage", map_view(out.state, load_pack(out.state.pack), inv.name_of), f"mini-map-{out.seq}.png")])
+        Picture("engage", map_view(out.state, pack_of(out.state), inv.name_of), f"mini-map-{out.seq}.png")])
 
 
 @command("mini remove", "Take back a unit you fielded (before the battle).",
@@ -209,7 +209,7 @@ async def mini_end(inv: Invocation, player=None) -> Reply:
 @command("mini map", "Show the battlefield.", ruleset=NAME, renders=True)
 async def mini_map(inv: Invocation) -> Reply:
     state = await _state(inv)
-    return Reply(pictures=[Picture("engage", map_view(state, load_pack(state.pack), inv.name_of), "mini-map.png")])
+    return Reply(pictures=[Picture("engage", map_view(state, pack_of(state), inv.name_of), "mini-map.png")])
 
 
 @command("mini status", "Sides, units, wounds, states, and whose turn and phase it is.", ruleset=NAME, renders=True)
@@ -220,7 +220,7 @@ async def mini_status(inv: Invocation) -> Reply:
 def status_reply(inv: Invocation, state) -> Reply:
     from rulesets.engage.present.view import unit_states
 
-    pack = load_pack(state.pack)
+    pack = pack_of(state)
     phase = {"muster": "fielding units", "over": "over"}.get(state.phase) or (
         f"turn {state.turn.number}, round {(state.turn.number + 1) // 2}, {PHASE_NAMES[state.turn.phase]} phase")
     e = Embed(title=f"{state.name}: {phase}", color=COLOR_BATTLE)
@@ -248,7 +248,7 @@ def status_reply(inv: Invocation, state) -> Reply:
 
 # ------------------------------------------------------------ autocomplete --
 def choices(inv: Invocation, state, source: str, current: str) -> list[tuple[str, str]]:
-    pack = load_pack(state.pack if state is not None else None)
+    pack = pack_of(state)
     cur = (current or "").lower()
     out: list[tuple[str, str]] = []
     if source == "mini-types":

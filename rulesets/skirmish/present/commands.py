@@ -16,7 +16,7 @@ from engine.reply import COLOR_BATTLE, COLOR_INFO, Button, Embed, Picture, Reply
 from engine.present import say
 from engine.text import count
 from rulesets.skirmish.board import ZONE_NAMES
-from rulesets.skirmish.content import load_pack
+from rulesets.skirmish.content import pack_of
 from rulesets.skirmish.present.view import initiative_view, map_view, player_name
 from rulesets.skirmish.rules import TABLE
 from rulesets.skirmish.rules.battle import DIE
@@ -64,7 +64,7 @@ def turn_line(state, inv: Invocation) -> tuple[str, str | None]:
 
 
 def pictures(state, inv: Invocation, out=None) -> list[Picture]:
-    pack = load_pack(state.pack)
+    pack = pack_of(state)
     seq = f"-{out.seq}" if out is not None else ""
     events = out.events if out is not None else []
     pics = [Picture("skirmish", map_view(state, pack, inv.name_of, events=events), f"skirmish-map{seq}.png")]
@@ -113,7 +113,7 @@ async def skirmish_settings(inv: Invocation, points=None, rounds=None) -> Reply:
          ruleset=NAME)
 async def skirmish_fighters(inv: Invocation) -> Reply:
     state = await inv.service.campaign(inv.channel_id)
-    pack = load_pack(state.pack if state is not None and getattr(state, "ruleset", None) == NAME else None)
+    pack = pack_of(state if state is not None and getattr(state, "ruleset", None) == NAME else None)
     e = Embed(title=f"{pack.title}: warbands", color=COLOR_INFO)
     for fac in pack.factions.values():
         lines = []
@@ -145,7 +145,7 @@ async def skirmish_warband(inv: Invocation, faction, name=None, switch=None, pla
         # A warband already led is never switched to another faction or renamed without being asked for.
         from rulesets.skirmish.rules.muster import find_faction
 
-        pack = load_pack(state.pack)
+        pack = pack_of(state)
         new = pack.factions[find_faction(pack, faction)]
         old = pack.factions.get(wb.faction)
         own_name = old is None or wb.name != old.name  # a name the player gave it, not just its faction's
@@ -186,7 +186,7 @@ async def skirmish_bot(inv: Invocation, faction) -> Reply:
     state = await _state(inv)
     out = await inv.do("skirmish.bot", {"faction": faction})
     return Reply(content=plain_reply(out).content, pictures=[
-        Picture("skirmish", map_view(out.state, load_pack(state.pack), inv.name_of, events=out.events),
+        Picture("skirmish", map_view(out.state, pack_of(state), inv.name_of, events=out.events),
                 f"skirmish-map-{out.seq}.png")])
 
 
@@ -197,7 +197,7 @@ async def skirmish_deploy(inv: Invocation, fighter=None, at=None, player=None) -
     state = await _state(inv)
     out = await inv.do("skirmish.deploy", {"fighter": fighter, "at": at}, player=player)
     return Reply(content=plain_reply(out).content, pictures=[
-        Picture("skirmish", map_view(out.state, load_pack(state.pack), inv.name_of, events=out.events),
+        Picture("skirmish", map_view(out.state, pack_of(state), inv.name_of, events=out.events),
                 f"skirmish-map-{out.seq}.png")])
 
 
@@ -220,7 +220,7 @@ async def skirmish_rematch(inv: Invocation) -> Reply:
     state = await _state(inv)
     out = await inv.do("skirmish.rematch")
     return Reply(content=plain_reply(out).content, pictures=[
-        Picture("skirmish", map_view(out.state, load_pack(state.pack), inv.name_of), f"skirmish-{out.seq}.png")])
+        Picture("skirmish", map_view(out.state, pack_of(state), inv.name_of), f"skirmish-{out.seq}.png")])
 
 
 @on_click("rematch")
@@ -295,7 +295,7 @@ async def skirmish_end(inv: Invocation, player=None) -> Reply:
 @command("skirmish map", "Show the battlefield.", ruleset=NAME, renders=True)
 async def skirmish_map(inv: Invocation) -> Reply:
     state = await _state(inv)
-    return Reply(pictures=[Picture("skirmish", map_view(state, load_pack(state.pack), inv.name_of),
+    return Reply(pictures=[Picture("skirmish", map_view(state, pack_of(state), inv.name_of),
                                    "skirmish-map.png")])
 
 
@@ -306,7 +306,7 @@ async def skirmish_status(inv: Invocation) -> Reply:
 
 
 def status_reply(inv: Invocation, state) -> Reply:
-    pack = load_pack(state.pack)
+    pack = pack_of(state)
     phase = {"muster": "mustering warbands", "battle": f"battle round {state.fight.round if state.fight else 1}",
              "over": "over"}[state.phase]
     e = Embed(title=f"{state.name}: {phase}", color=COLOR_BATTLE)
@@ -337,7 +337,7 @@ def status_reply(inv: Invocation, state) -> Reply:
 # ------------------------------------------------------------ autocomplete --
 def choices(inv: Invocation, state, source: str, current: str) -> list[tuple[str, str]]:
     """Autocomplete: factions, fighter types of your warband, your fighters, enemies, abilities."""
-    pack = load_pack(state.pack if state is not None else None)
+    pack = pack_of(state)
     cur = (current or "").lower()
     out: list[tuple[str, str]] = []
     if source == "skirmish-factions":

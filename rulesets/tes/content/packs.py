@@ -18,7 +18,7 @@ VERSIONS_DIR = ".versions"
 #: The kept version for campaigns saved before they recorded their pack's version.
 UNVERSIONED = "unversioned"
 
-from engine.packs import content_hash, pack_files  # noqa: E402,F401 - one pack hash for every ruleset
+from engine.packs import content_hash, keep_folder, pack_files  # noqa: E402,F401 - one pack hash for every ruleset
 
 _CACHE: dict[Path, tuple[tuple, Pack]] = {}
 
@@ -114,16 +114,9 @@ def _load_cached(folder: Path, kept: bool) -> Pack:
 def keep_version(name_or_path: str) -> Path:
     """Copy the pack as it is now into its ``.versions/<content hash>/``, so that campaigns begun on
     this version play on unchanged after the pack is edited.  Returns the copy's folder."""
-    import shutil
-
     folder = resolve_pack_path(name_or_path)
-    pack = load_pack(str(folder))  # only a pack that loads is worth keeping
-    dest = folder / VERSIONS_DIR / pack.content_hash
-    for path in pack_files(folder):
-        target = dest / path.relative_to(folder)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, target)
-    return dest
+    load_pack(str(folder))  # only a pack that loads is worth keeping
+    return keep_folder(folder)
 
 
 def list_packs() -> list[str]:
