@@ -75,8 +75,9 @@ def go(s, to, forced=None):
 
 def set_down_by(s, target) -> None:
     """The party token is set down on an empty hex next to ``target`` (a landmark far from Brinehold)."""
+    chime = tuple(PACK.campaign.quests["sm-sunken-chime"].steps[0].trigger.hex)  # the guild quest's step A
     spot = next(h for h in neighbours(Hex(*target)) if h in PROV.hexes and h not in PROV.features
-                and list(h) != [2, 4])  # not the Sunken Chime's first step
+                and tuple(h) != chime)
     s.days.party = [spot.q, spot.r]
 
 
