@@ -55,14 +55,18 @@ def holding(side: str, setup=None, more=()):
 
 
 def finish_day(s):
-    """Everyone done in town, with the reward and the rest (the defaults), until the next day's route."""
+    """Everyone done in town, with the reward and the rest (the defaults), until the next day's route (a card's
+    reward for one adventurer goes to Shannon)."""
     words = []
     for _ in range(12):
         ask = s.days.ask
         if ask is None or ask.kind == "route":
             break
-        who = ask.owners[0]
-        s, ev = run(s, {"reward": "reward.done", "rest": "day.rest", "town": "town.done"}[ask.kind], who)
+        if ask.kind == "chosen":  # a card's reward for one adventurer: the party chooses Shannon
+            s, ev = run(s, "day.pick", RYAN, {"pick": "Shannon"})
+        else:
+            who = ask.owners[0]
+            s, ev = run(s, {"reward": "reward.done", "rest": "day.rest", "town": "town.done"}[ask.kind], who)
         words.append(said(ev))
     assert s.days.ask is not None and s.days.ask.kind == "route", s.days.ask
     return s, "\n".join(words)
@@ -305,7 +309,7 @@ def test_risen_standard_burned_each_adventurer_recovers_1_fatigue_die():
     s, text = choose(s, 1)
     for o in BOTH:
         assert s.adventurers[o].cooldown == [{"status": "daze"}, {"fatigue": "over"}]
-    assert "Ryan recovers" in text and "Shannon recovers" in text
+    assert "Ryan recovers 1 fatigue die" in text and "Shannon recovers 1 fatigue die" in text
     done(text, "sq-risen-standard")
     xp_gained(text, 2)
 
@@ -355,3 +359,228 @@ def test_gate_sellswords_takings_given_back_each_adventurer_heals_1():
     assert "Ryan heals 1 HP" in text and "Shannon heals 1 HP" in text
     done(text, "sq-gate-sellswords")
     xp_gained(text, 3)
+
+
+# ----------------------------------------------------------------------- SQ 25: A Voice in the Rift --
+def voice_in_the_rift():
+    s, _ = holding("sq-voice-in-the-rift")
+    s, text = go(s, UNSTABLE)
+    triggered(text, "sq-voice-in-the-rift")
+    assert "rolls the unstable die" not in text  # the quest encounter comes in place of the unstable die
+    return s
+
+
+def test_voice_in_the_rift_followed_light_fatigue_and_the_stray_dog():
+    s = voice_in_the_rift()
+    s, text = choose(s, 1)
+    s, words = pick(s, "Shannon")
+    text += "\n" + words
+    assert [fatigue(s.adventurers[o]) for o in BOTH] == [1, 1]
+    assert "stray-dog" in items(s.adventurers[SHANNON]) and "stray-dog" not in items(s.adventurers[RYAN])
+    assert "Shannon gains Stray Dog" in text
+    done(text, "sq-voice-in-the-rift")
+    xp_gained(text, 2)
+
+
+def test_voice_in_the_rift_marked_each_adventurer_chooses_tenacity_or_healing():
+    s = voice_in_the_rift()
+    for adv in s.adventurers.values():
+        adv.hp, adv.tenacity = adv.max_hp - 2, 1
+    s, text = choose(s, 2)
+    assert s.days.ask.kind == "either" and sorted(s.days.ask.owners) == sorted(BOTH)
+    assert s.days.ask.data["options"] == ["Gain 1 tenacity", "Heal 1 HP"]
+    s, ev = run(s, "day.pick", RYAN, {"pick": 1})
+    s, ev2 = run(s, "day.pick", SHANNON, {"pick": 2})
+    text = said(ev + ev2)
+    ryan, shannon = s.adventurers[RYAN], s.adventurers[SHANNON]
+    assert (ryan.tenacity, ryan.hp) == (2, ryan.max_hp - 2)
+    assert (shannon.tenacity, shannon.hp) == (1, shannon.max_hp - 1)
+    done(text, "sq-voice-in-the-rift")
+    xp_gained(text, 1)
+
+
+# --------------------------------------------------------------------------- SQ 26: The Cellar Thief --
+def cellar_thief():
+    s, _ = holding("sq-cellar-thief", more=["sq-lantern-oil"])
+    s, text = go(s)  # day 2 in Brinehold: the quest encounter in place of the town encounter
+    triggered(text, "sq-cellar-thief")
+    assert s.days.town is None
+    return s
+
+
+def test_cellar_thief_waited_out_1_damage_and_the_top_side_quest():
+    s = cellar_thief()
+    s, text = choose(s, 1)
+    for o in BOTH:
+        assert s.adventurers[o].hp == s.adventurers[o].max_hp - 1
+    lantern = SIDES["sq-lantern-oil"]
+    assert [x.id for x in s.quests.sides] == ["sq-lantern-oil"]  # the new card; the cellar's is completed
+    assert f"the party gains the side quest **{lantern.name}** (SQ 4)" in text
+    done(text, "sq-cellar-thief")
+    xp_gained(text, 1)
+
+
+def test_cellar_thief_rat_catcher_1_extra_hex_tomorrow():
+    s = cellar_thief()
+    s, text = choose(s, 2)
+    assert s.days.extra_move == 1 and "tomorrow the party may move 1 extra hex" in text
+    done(text, "sq-cellar-thief")
+    xp_gained(text, 1)
+    s = stack(s, "sm-p01")  # the End of Day's peaceful card: Clear Sky, the tide stays low
+    s, words = finish_day(s)
+    assert "Today the party moves up to 4 hexes" in words
+    s, _ = run(s, "day.route", RYAN, {"path": [[3, 5], [3, 4], [3, 3], [3, 2]]})  # 4 hexes, no fatigue
+    s, _ = run(s, "day.vote", SHANNON, {})
+    assert all(fatigue(s.adventurers[o]) == 0 for o in BOTH)
+
+
+# ---------------------------------------------------------------------------- SQ 28: The Dark Beacon --
+NORTH = (4, 0)  # the northernmost landmark of the Saltmire (an unstable one)
+
+
+def dark_beacon(setup=speech):
+    s, _ = holding("sq-dark-beacon", setup=setup)
+    s, text = go(s, NORTH, start=REEDWICK)
+    triggered(text, "sq-dark-beacon")
+    return s
+
+
+def test_dark_beacon_kept_all_night_light_fatigue_and_the_keyword():
+    s = dark_beacon()
+    s, text = choose(s, 1)
+    assert [fatigue(s.adventurers[o]) for o in BOTH] == [1, 1]
+    assert keywords(s) == ["beacon-keeper"] and "the party gains the keyword **Beacon Keeper**" in text
+    done(text, "sq-dark-beacon")
+    xp_gained(text, 2)
+
+
+@pytest.mark.parametrize("succeed", [True, False])
+def test_dark_beacon_shepherds_taught_2_tenacity_on_a_successful_check(succeed):
+    s = dark_beacon()
+    s, text = choose(s, 2)
+    assert "difficulty the party size + 1 = 3 (party of 2)" in text
+    s, words = check(s, succeed)
+    assert [s.adventurers[o].tenacity for o in BOTH] == ([2, 2] if succeed else [0, 0])
+    assert ("The social check succeeds" if succeed else "The social check fails") in words
+    done(words, "sq-dark-beacon")
+    xp_gained(words, 1)
+
+
+# ------------------------------------------------------------------------------------------- tallies --
+def encounter_day(s, to, card, choice, *, start=None, forced=None):
+    """A day at a landmark: ``card`` drawn there and its ``choice`` taken (a clash won); the day finished."""
+    s, text = go(s, to, start=start, cards=[card], forced=forced)
+    assert s.days.encounter.card == card, s.days.encounter
+    if s.days.ask is not None and s.days.ask.kind == "card":
+        s, words = choose(s, choice)
+        text += "\n" + words
+    if s.battle is not None:
+        s, _ = win_battle(s)
+    s, words = finish_day(s)
+    return s, text + "\n" + words
+
+
+def tally_line(side: str, n: int) -> str:
+    sq = SIDES[side]
+    line = f"🗒️ {sq.name} (SQ {sq.number}): {n} of {sq.trigger.count}"
+    return line + (" — done. Its rewards come at the next town encounter." if n == sq.trigger.count else ".")
+
+
+def completed_in_town(text: str, side: str) -> None:
+    sq = SIDES[side]
+    assert f"✅ The side quest {sq.name} (SQ {sq.number}) is completed here: ☼ {sq.xp} XP in the Reward Phase." \
+        in text
+
+
+def test_surveyors_ledger_2_peaceful_encounters_then_a_town_2_xp_and_1_extra_hex_the_next_day():
+    side = "sq-surveyors-ledger"
+    s, text = holding(side)
+    assert tally_line(side, 1) not in text  # day 1's town encounter is not a peaceful one
+    s, text = encounter_day(s, PEACEFUL, "ge-p01", 1)
+    assert tally_line(side, 1) in text and s.quests.sides[0].count == 1
+    s, text = encounter_day(s, PEACEFUL, "sm-p02", 1, start=BRINEHOLD)
+    assert tally_line(side, 2) in text and s.quests.sides[0].ready
+    xp_before = [s.adventurers[o].saved_xp for o in BOTH]
+    s, text = go(s, BRINEHOLD)  # day 4: into Brinehold, a town encounter
+    assert "a town encounter" in text
+    completed_in_town(text, side)
+    assert s.days.extra_move == 1 and "The Surveyor's Ledger: tomorrow the party may move 1 extra hex" in text
+    assert s.quests.sides == [] and side in s.journal.sessions[-1].sides_done
+    s = stack(s, "sm-p01")  # the End of Day's peaceful card: Clear Sky, the tide stays low
+    s, words = finish_day(s)
+    xp_gained(words, 2)
+    assert [s.adventurers[o].saved_xp for o in BOTH] == [min(3, x + 2) for x in xp_before]
+    assert "Today the party moves up to 4 hexes" in words
+
+
+def test_veterans_wager_a_won_battle_then_a_town_tenacity_and_the_keyword():
+    side = "sq-veterans-wager"
+    s, _ = holding(side)
+    s, text = encounter_day(s, CONFLICT, "ge-c01", 1)  # Bandits on the Road: Fight through, won
+    assert tally_line(side, 1) in text and s.quests.sides[0].ready
+    tenacity = [s.adventurers[o].tenacity for o in BOTH]
+    s, text = go(s, BRINEHOLD)
+    completed_in_town(text, side)
+    assert [s.adventurers[o].tenacity for o in BOTH] == [min(5, t + 1) for t in tenacity]
+    assert "Ryan gains 1 tenacity" in text and "Shannon gains 1 tenacity" in text
+    assert keywords(s) == ["wager-won"] and "the party gains the keyword **Wager Won**" in text
+    assert s.quests.sides == []
+    s, words = finish_day(s)
+    xp_gained(words, 1)
+
+
+def test_veterans_wager_a_peaceful_way_out_of_a_conflict_does_not_count():
+    side = "sq-veterans-wager"
+    s, _ = holding(side, setup=lambda st: setattr(st.adventurers[RYAN], "tenacity", 1))
+    s, text = encounter_day(s, CONFLICT, "ge-c01", 2)  # Bandits on the Road: Pay them off
+    assert tally_line(side, 1) not in text and s.quests.sides[0].count == 0
+
+
+def test_weather_witness_an_unstable_landmark_then_a_town_2_xp_and_1_xp_of_their_own():
+    side = "sq-weather-witness"
+    s, _ = holding(side)
+    s, text = encounter_day(s, UNSTABLE, "ge-p01", 1, forced=[6])  # the unstable die: 6, a peaceful card
+    assert "rolls the unstable die: 6, peaceful" in text
+    assert tally_line(side, 1) in text and s.quests.sides[0].ready
+    xp = [s.adventurers[o].saved_xp for o in BOTH]
+    s, text = go(s, REEDWICK)  # day 3: into Reedwick
+    completed_in_town(text, side)
+    assert [s.adventurers[o].saved_xp for o in BOTH] == [x + 1 for x in xp]
+    assert "Ryan gains 1 bonus XP" in text and "Shannon gains 1 bonus XP" in text
+    dial = s.xp_dial
+    s, words = finish_day(s)
+    xp_gained(words, 2)
+    assert s.xp_dial == dial + 2  # the bonus XP is not on the dial
+
+
+def test_two_errands_any_2_encounters_then_a_town_1_xp_and_tenacity():
+    side = "sq-two-errands"
+    s, text = holding(side)
+    assert tally_line(side, 1) in text  # day 1's town encounter, where the card was taken, counts
+    s, text = encounter_day(s, PEACEFUL, "ge-p01", 1)
+    assert tally_line(side, 2) in text and s.quests.sides[0].ready
+    tenacity = [s.adventurers[o].tenacity for o in BOTH]
+    s, text = go(s, BRINEHOLD)
+    completed_in_town(text, side)
+    assert [s.adventurers[o].tenacity for o in BOTH] == [min(5, t + 1) for t in tenacity]
+    assert "Two Errands for the Widow: Ryan gains 1 tenacity" in text
+    s, words = finish_day(s)
+    xp_gained(words, 1)
+
+
+def test_players_posters_2_town_encounters_then_a_town_recovers_2_fatigue_dice():
+    side = "sq-players-posters"
+    s, text = holding(side)
+    assert tally_line(side, 1) in text  # day 1's town encounter at Brinehold
+    s, text = go(s)  # day 2: the party stays in Brinehold, another town encounter
+    s, words = finish_day(s)
+    assert tally_line(side, 2) in words and s.quests.sides[0].ready
+    for adv in s.adventurers.values():
+        adv.cooldown = [{"status": "daze"}, {"fatigue": "light"}, {"fatigue": "over"}, {"fatigue": "light"}]
+    s, text = go(s)  # day 3: still in Brinehold: completed here
+    completed_in_town(text, side)
+    for o in BOTH:
+        assert s.adventurers[o].cooldown == [{"status": "daze"}, {"fatigue": "light"}]
+    assert "Ryan recovers 2 fatigue dice" in text and "Shannon recovers 2 fatigue dice" in text
+    s, words = finish_day(s)
+    xp_gained(words, 1)
