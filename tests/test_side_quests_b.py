@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from day_helpers import BRINEHOLD_SHOP, DECK_STACK, RYAN, SHANNON, examples_party, run, said, stack, train
+from rulesets.tes.battle.model import map_info
 from rulesets.tes.content import load_pack
 from test_day_cards import win_battle
 
@@ -296,7 +297,13 @@ def risen_standard():
     triggered(text, "sq-risen-standard")
     assert "First the battle: The Risen Company" in text
     assert s.battle is not None and s.battle.encounter == "sq-risen-company"
-    assert any(u.enemy == "skeleton-warden" for u in s.battle.units.values() if u.side == "enemy")
+    # its special rule: the Skeleton Warden stands in hex A, free of the pool (XP Dial 2 x 2 adventurers = 4)
+    foes = [u for u in s.battle.units.values() if u.side == "enemy"]
+    warden = next(u for u in foes if u.enemy == "skeleton-warden")
+    hex_a = map_info(PACK, s.battle).labels["A"]
+    assert (warden.q, warden.r) == (hex_a.q, hex_a.r)
+    assert sum(u.level for u in foes if u is not warden) == 4
+    assert "in hex A" in text and "free of the pool" in text
     s, _ = win_battle(s)
     assert s.days.ask.kind == "card" and s.days.ask.data["card"] == "sq-risen-standard"
     return s
