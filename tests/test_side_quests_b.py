@@ -190,11 +190,7 @@ def test_runaway_swarm_smoked_out_deals_1_damage_and_gives_the_honey_cakes():
 
 # ---------------------------------------------------------------------------- SQ 20: The Card Sharp --
 def card_sharp():
-    def ready(state):
-        speech(state)
-        for adv in state.adventurers.values():
-            adv.tenacity = 2
-    s, _ = holding("sq-card-sharp", setup=ready)
+    s, _ = holding("sq-card-sharp", setup=speech)
     s, text = go(s)  # day 2: the party stays in Brinehold, a town: the quest encounter in place of the town's
     triggered(text, "sq-card-sharp")
     assert "a town encounter" not in text and s.days.town is None
@@ -224,12 +220,7 @@ def test_card_sharp_a_failed_check_leaves_winning_it_back_which_costs_1_tenacity
     for adv in s.adventurers.values():
         adv.tenacity = 1
     s, _ = choose(s, 1)
-    s, words = run(s, "day.check", SHANNON, {"dice": []})
-    words = said(words)
-    for o in (RYAN, SHANNON):
-        if s.days.ask is not None and s.days.ask.kind == "check-tenacity":
-            s, ev = run(s, "day.check", s.days.ask.owners[0], {"tenacity": 0})
-            words += "\n" + said(ev)
+    s, words = check(s, False)  # no dice, and each keeps their 1 tenacity: 0 against 4
     assert "The social check fails" in words
     assert "Only one way is open: **Win it back at his own game**" in words
     assert [s.adventurers[o].tenacity for o in BOTH] == [0, 0]
