@@ -483,6 +483,9 @@ def _load_side_quests(folder: Path, errors: list[str], lines: dict) -> dict[str,
         first = _battle_first(e, choices, encounter)
         if tally and not (xp or effects):
             e.err("a tally side quest needs its rewards: xp and/or effects, gained at the next town encounter")
+        if tally and any(eff.get("who") == "chosen" for eff in _walk(effects)):
+            e.err('a tally side quest\'s rewards come at a town encounter, where nobody is asked whom they go to: '
+                  'write who = "each" or a party effect, not who = "chosen"')
         sq = SideQuest(sid, number, e.text("name"), e.text("story"), e.text("text"), trigger or QuestTrigger(),
                        choices, encounter, xp, effects, first)
         if e.ok and trigger is not None:
