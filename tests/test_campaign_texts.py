@@ -236,6 +236,7 @@ def _endgame(base, *, minor=("warden-friend", "chime-heard"), ryan_hp=None):
 def test_endgame_day_one_bar_the_sea_gates(before_endgame):
     s, text = _endgame(before_endgame, ryan_hp=1)
     # the keyword section first: Chime-Bearer heals 2 (Ryan 1 → 3), Salt Road Sworn gives 1 tenacity
+    assert "🔑 Keyword Chime-Bearer: the silent chime steadies the townsfolk. Each adventurer heals 2 HP." in text
     assert "Keyword Chime-Bearer: Ryan heals 2 HP (3/4)." in text
     assert "Keyword Salt Road Sworn: Ryan gains 1 tenacity (1/5)." in text
     assert "2. 🕊️ **Bar the sea gates** (☼ 1 XP): Hold the gates shut against the water." in text
@@ -278,7 +279,7 @@ def test_endgame_friend_of_the_wardens_gives_two_tenacity_before_the_wreckers(be
             a.tenacity = 0
 
     held, text = _to_day(copy.deepcopy(s), 2, before_rest=spent)
-    assert "🔑 Keyword Friend of the Wardens: Friend of the Wardens: the wardens fight at your side." in text
+    assert "🔑 Keyword Friend of the Wardens: the wardens fight at your side." in text
     assert "Keyword Friend of the Wardens: Ryan gains 2 tenacity (2/5)." in text
     assert "Keyword Friend of the Wardens: Shannon gains 2 tenacity (2/5)." in text
     assert text.index("Keyword Friend of the Wardens") < text.index("Battle ")  # before the encounter
@@ -310,7 +311,7 @@ def endgame_day_three(before_endgame):
 
 def test_endgame_chime_heard_gives_one_tenacity_before_the_choir(endgame_day_three, before_endgame):
     s, text = endgame_day_three
-    assert "🔑 Keyword Chime-Heard: Chime-Heard: you know the words the chime spoke." in text
+    assert "🔑 Keyword Chime-Heard: you know the words the chime spoke." in text
     assert "Keyword Chime-Heard: Ryan gains 1 tenacity (1/5)." in text
     assert "Keyword Chime-Heard: Shannon gains 1 tenacity (1/5)." in text
     assert text.index("Keyword Chime-Heard") < text.index("**The Drowned Choir** (Endgame, day 3)")
@@ -562,3 +563,13 @@ async def test_guild_assist_forfeits_the_sessions_major_keyword(tmp_path, monkey
     view = journals[-1]
     assert view["sessions"][0]["major"] == GUILD_ASSIST and view["keywords"] == []
     assert view["assist"] == "used in session 1"
+    # session 2 (The Sunken Chime, from Brinehold): its first Adventurers Rest cannot call it again
+    s, _ = run(state, "day.start", RYAN, {"stack": DECK_STACK}, guild=None)
+    assert s.session == 2 and s.quests.quest == "sm-sunken-chime"
+    for kind, action in (("town", "town.done"), ("reward", "reward.done")):
+        for who in (RYAN, SHANNON):
+            if s.days.ask is not None and s.days.ask.kind == kind:
+                s, _ = run(s, action, who)
+    assert s.days.ask.kind == "rest" and s.session == 2
+    assert refused(s, "quest.assist", RYAN) == "The party already used its guild assist, in session 1: once a " \
+                                               "campaign."

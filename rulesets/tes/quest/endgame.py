@@ -35,10 +35,12 @@ def keywords(c: DayCtx, day: EndgameDay) -> None:
     for rule in day.keywords:
         if rule.keyword not in held:
             continue
-        label = f"Keyword {keyword_name(c.pack, rule.keyword)}"
-        c.say("endgame-keyword", f"🔑 {label}: {rule.text}", keyword=rule.keyword)
+        name = keyword_name(c.pack, rule.keyword)
+        label = f"Keyword {name}"
+        words = rule.text[len(name) + 2:] if rule.text.startswith(f"{name}: ") else rule.text  # not the name twice
+        c.say("endgame-keyword", f"🔑 {label}: {words}", keyword=rule.keyword)
         if rule.manual:
-            c.say("manual", f"📝 {label}: {rule.text} (the party applies this)", manual=True)
+            c.say("manual", f"📝 {label}: {words} (the party applies this)", manual=True)
         else:
             run_effects(c, rule.effects, label)
     missing = [keyword_name(c.pack, r.keyword) for r in day.keywords if r.keyword not in held]
