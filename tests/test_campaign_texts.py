@@ -447,6 +447,13 @@ def test_guild_assist_in_the_adventurers_rest(chime_rest):
     assert s.days.ask.kind == "rest"
     assert refused(s, "quest.assist", RYAN) == "The party already used its guild assist, in session 1: once a " \
                                                "campaign."
+    # the guides left the party on the Drowned Chime: the next day it stays there and meets its guardians
+    for who in (RYAN, SHANNON):
+        s, _ = run(s, "day.rest", who)
+    s, ev = run(s, "day.route", RYAN, {"stay": True})
+    text = said(ev)
+    assert "🧭 The party stays at hex 6,4." in text and "The party triggers the quest encounter of step B14" in text
+    assert s.battle is not None and s.battle.encounter == "sm-q-chime-guard"
 
 
 def test_guild_assist_in_the_rest_moves_six_hexes_at_most_and_sets_no_round(chime_rest):
@@ -573,3 +580,15 @@ async def test_guild_assist_forfeits_the_sessions_major_keyword(tmp_path, monkey
     assert s.days.ask.kind == "rest" and s.session == 2
     assert refused(s, "quest.assist", RYAN) == "The party already used its guild assist, in session 1: once a " \
                                                "campaign."
+
+
+def test_guild_assist_question_unanswered_lets_the_battle_end(chime_battle):
+    s, _ = _party_falls(copy.deepcopy(chime_battle))
+    s, ev = run(s, "quest.assist-timeout", RYAN, {})
+    text = said(ev)
+    assert "⏰ No answer about the guild assist in time: the battle ends." in text
+    assert "The encounter of step B14 is failed, but this step allows another try" in text
+    assert s.battle is None and s.journal.assist == 0 and s.quests.step == "sm-chime-b"
+    assert refused(s, "quest.assist-timeout", RYAN, {}) == "That question was already answered; nothing timed out."
+    # with no question waiting, "no" answers nothing
+    assert refused(s, "quest.assist", RYAN, {"use": False}) == "No question about the guild assist is waiting."
