@@ -122,8 +122,9 @@ def _heal_all(c: DayCtx, when: str) -> None:
         recovered = sum(1 for e in adv.cooldown if "die" in e) + len(adv.drained)
         adv.cooldown, adv.drained = [], []
         revived = " and is revived" if was <= 0 else ""
-        c.say("assist", f"{adv.name} heals to {adv.hp}/{adv.max_hp} HP{revived}, discards {cleared} fatigue and "
-                        f"status dice and recovers {recovered} skill dice.", player=o)
+        c.say("assist", f"{adv.name} heals to {adv.hp}/{adv.max_hp} HP{revived}, discards "
+                        f"{count(cleared, 'fatigue or status die', 'fatigue and status dice')} and recovers "
+                        f"{count(recovered, 'skill die', 'skill dice')}.", player=o)
         for rarity in ("common", "legendary"):
             card = top_item(c, rarity)
             if card is None:
