@@ -592,3 +592,53 @@ def test_guild_assist_question_unanswered_lets_the_battle_end(chime_battle):
     assert refused(s, "quest.assist-timeout", RYAN, {}) == "That question was already answered; nothing timed out."
     # with no question waiting, "no" answers nothing
     assert refused(s, "quest.assist", RYAN, {"use": False}) == "No question about the guild assist is waiting."
+
+
+def _free_hexes(s, n):
+    """n passable, unoccupied hexes of the battle map, away from the entrance."""
+    from rulesets.tes.outcomes.context import DayCtx
+
+    c = DayCtx(s, PACK, None)
+    taken = c.occupied()
+    free = sorted((h for h in c.map.passable if h not in taken and h not in c.map.entrance), key=lambda h: (h.q, h.r))
+    return free[:n], next(iter(taken))
+
+
+def test_guild_assist_in_battle_deploys_the_revived_where_the_leader_says(chime_battle):
+    s = copy.deepcopy(chime_battle)
+    s, _ = run(s, "battle.adjust", RYAN, {"unit": "-3,3", "hp": -30, "reason": "pulled under"})
+    (spot, other), taken = _free_hexes(s, 2)
+    assert "is not a hex of the battle map" in refused(s, "quest.assist", RYAN, {"deploy": [[40, 40]]})
+    assert "a different hex for each" in refused(s, "quest.assist", RYAN, {"deploy": [[spot.q, spot.r]] * 2})
+    s, ev = run(s, "quest.assist", RYAN, {"round": 2, "deploy": [[spot.q, spot.r]]})
+    assert s.quests.assist_deploy == [[spot.q, spot.r]]
+    text = ""
+    for _ in range(4):
+        if s.battle.round != 1:
+            break
+        s, ev = run(s, "battle.endturn", s.battle.turn.owner, forced=[1] * 10)
+        text += said(ev) + "\n"
+    ryan = s.battle.units["a:ryan"]
+    if f"Hex {spot}, named for Ryan, is taken by now" in text:  # an enemy moved there during the round
+        assert (ryan.q, ryan.r) != (spot.q, spot.r)
+    else:
+        assert f"Ryan is revived and deployed at {spot}." in text and (ryan.q, ryan.r) == (spot.q, spot.r)
+    assert not ryan.defeated and s.quests.assist_deploy == []
+
+
+def test_guild_assist_after_the_party_falls_deploys_each_where_named(chime_battle):
+    s, _ = _party_falls(copy.deepcopy(chime_battle))
+    (a, b), taken = _free_hexes(s, 2)
+    assert f"Hex {taken} is taken" in refused(s, "quest.assist", RYAN, {"use": True, "deploy": [[taken.q, taken.r]]})
+    s, ev = run(s, "quest.assist", RYAN, {"use": True, "deploy": [[a.q, a.r], [b.q, b.r]]})
+    text = said(ev)
+    assert f"Ryan is revived and deployed at {a}." in text and f"Shannon is revived and deployed at {b}." in text
+    units = s.battle.units
+    assert (units["a:ryan"].q, units["a:ryan"].r) == (a.q, a.r)
+    assert (units["a:shannon"].q, units["a:shannon"].r) == (b.q, b.r)
+
+
+def test_guild_assist_deploy_belongs_to_a_battle(chime_rest):
+    s = copy.deepcopy(chime_rest)
+    assert "`deploy:` belongs to a battle" in refused(s, "quest.assist", RYAN, {"deploy": [[1, 1]]})
+    assert "`round:` belongs to a battle" in refused(s, "quest.assist", RYAN, {"round": 2})

@@ -61,6 +61,7 @@ class QuestRun:
     assist_round: int = 0
     assist_deadline: float | None = None
     serial: int = 0
+    assist_deploy: list[list[int]] = field(default_factory=list)  # hexes the leader named for revived adventurers
 
     def side(self, side_id: str) -> Side | None:
         return next((x for x in self.sides if x.id == side_id), None)
@@ -70,7 +71,8 @@ class QuestRun:
                 "count": self.count, "sides": [x.to_dict() for x in self.sides], "offer": list(self.offer),
                 "offered_to": self.offered_to, "carry": self.carry, "result": self.result, "endgame": self.endgame,
                 "day": self.day, "assist": self.assist, "assist_round": self.assist_round,
-                "assist_deadline": self.assist_deadline, "serial": self.serial}
+                "assist_deadline": self.assist_deadline, "serial": self.serial,
+                "assist_deploy": [list(h) for h in self.assist_deploy]}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any] | None) -> "QuestRun | None":
@@ -81,7 +83,7 @@ class QuestRun:
                    [str(x) for x in d.get("offer") or []], str(d.get("offered_to") or ""), int(d.get("carry") or 0),
                    str(d.get("result") or ""), bool(d.get("endgame")), int(d.get("day") or 0),
                    str(d.get("assist") or ""), int(d.get("assist_round") or 0), d.get("assist_deadline"),
-                   int(d.get("serial") or 0))
+                   int(d.get("serial") or 0), [[int(x) for x in h] for h in d.get("assist_deploy") or []])
 
 
 @dataclass

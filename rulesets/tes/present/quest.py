@@ -125,24 +125,34 @@ async def quest_discard(inv: Invocation, side) -> Reply:
     return await _do(inv, "quest.discard", {"pick": side.strip()[:60]})
 
 
+def _hexes(text: str, example: str) -> list[list[int]]:
+    hexes = []
+    for bit in text.replace(";", " ").split():
+        q, _, r = bit.partition(",")
+        try:
+            hexes.append([int(q), int(r)])
+        except ValueError:
+            raise RuleError(f"Write the hexes as q,r separated by spaces, e.g. `{example}`.") from None
+    return hexes
+
+
 @command("quest assist", "Leader: call the guild assist, once a campaign (in a battle, or in the Adventurers Rest).",
          Opt("use", str, "yes to call it, no to let the battle end (after a full party defeat)",
              choices=("yes", "no")),
          Opt("path", str, "The hexes the party token moves through, q,r q,r (in the Adventurers Rest)"),
+         Opt("round", int, "In a battle: the number the Round Counter is set to (the next round)"),
+         Opt("deploy", str, "In a battle: where the revived adventurers stand, q,r q,r in turn order"),
          renders=True)
-async def quest_assist(inv: Invocation, use=None, path=None) -> Reply:
+async def quest_assist(inv: Invocation, use=None, path=None, round=None, deploy=None) -> Reply:  # noqa: A002
     args: dict[str, Any] = {}
     if use is not None:
         args["use"] = use.strip().lower() != "no"
     if path:
-        hexes = []
-        for bit in path.replace(";", " ").split():
-            q, _, r = bit.partition(",")
-            try:
-                hexes.append([int(q), int(r)])
-            except ValueError:
-                raise RuleError("Write the path as hexes q,r separated by spaces, e.g. `path:3,4 4,4`.") from None
-        args["path"] = hexes
+        args["path"] = _hexes(path, "path:3,4 4,4")
+    if deploy:
+        args["deploy"] = _hexes(deploy, "deploy:2,1 3,1")
+    if round is not None:
+        args["round"] = round
     out = await inv.do("quest.assist", args)
     if out.state.battle is not None:
         from rulesets.tes.present.battle import battle_reply

@@ -41,7 +41,7 @@ class Next(Handler):
 class Assist(Handler):
     type = "quest.assist"
     leader_only = True
-    args = {"round": Int(1, 20), "path": Hexes(6), "use": Flag(), "ask": KEY}
+    args = {"round": Int(1, 20), "path": Hexes(6), "deploy": Hexes(4), "use": Flag(), "ask": KEY}
     summary = "Leader: call the guild assist, once a campaign (in battle: at the end of the round; or in the rest)."
 
     def apply(self, state, action, ctx):
@@ -52,7 +52,7 @@ class Assist(Handler):
                 raise RuleError("No question about the guild assist is waiting.")
             assist.decline(c)
         else:
-            assist.call(c, action.args.get("round"), action.args.get("path"))
+            assist.call(c, action.args.get("round"), action.args.get("path"), action.args.get("deploy"))
         _after(c)
         return state, c.events
 

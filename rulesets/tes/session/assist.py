@@ -5,7 +5,8 @@ Each adventurer, defeated ones too, heals to full HP, removes every light fatigu
 from the cooldown track and recovers exhausted and drained skill dice (the bot recovers all of them: nothing
 in the rules makes keeping one worth it), then draws 1 common and 1 legendary item (inventory limits apply).
 In battle the party may set the Round Counter (``round``: the number of the next round) and revived adventurers
-are deployed to unoccupied hexes (the free entrance hexes first); at the End of Day the party token may move up
+are deployed to any unoccupied hexes the leader names (``deploy``, in turn order; otherwise, or when a named hex
+is taken by then, the free entrance hexes first); at the End of Day the party token may move up
 to 6 hexes at once (``path``), with no fatigue and nothing triggered.  The session's major keyword becomes
 "Guild Assist": its guild quest's keyword is not gained.
 
@@ -58,7 +59,7 @@ def moment(c: DayCtx) -> str:
     return ""
 
 
-def call(c: DayCtx, rnd: int | None = None, path: list | None = None) -> None:
+def call(c: DayCtx, rnd: int | None = None, path: list | None = None, deploy: list | None = None) -> None:
     """The leader calls the guild assist: now in the rest, or at the end of this round in battle."""
     why = why_not(c)
     if why:
@@ -73,9 +74,10 @@ def call(c: DayCtx, rnd: int | None = None, path: list | None = None) -> None:
             raise RuleError("The 6-hex move is the End of Day's assist; in battle, `round:` sets the Round Counter.")
         if rnd is not None and not 1 <= int(rnd) <= 20:
             raise RuleError("`round:` is the number of the next round, from 1 to 20.")
+        hexes = _check_deploy(c, deploy or [], now=run.assist == "asked")
         if run.assist == "asked":
             run.assist, run.assist_deadline = "", None
-            _resolve_battle(c, rnd)
+            _resolve_battle(c, rnd, hexes)
             c.b.step = "round-end"
             battle_flow.proceed(c)
             return
@@ -83,11 +85,13 @@ def call(c: DayCtx, rnd: int | None = None, path: list | None = None) -> None:
             raise RuleError("The guild assist is already called: it comes at the end of this round.")
         run.assist = "armed"
         run.assist_round = int(rnd) if rnd else 0
+        run.assist_deploy = [[h.q, h.r] for h in hexes]
         c.say("assist", f"📯 {{@leader}} calls the party's guild assist: it comes at the end of round {c.b.round}.",
               leader=c.state.leader)
         return
-    if rnd is not None:
-        raise RuleError("`round:` belongs to a battle; at the End of Day the assist may move the party (`path:`).")
+    if rnd is not None or deploy:
+        raise RuleError(f"`{'round' if rnd is not None else 'deploy'}:` belongs to a battle; at the End of Day the "
+                        "assist may move the party (`path:`).")
     moves = _check_path(c, path or [])
     _heal_all(c, "End of Day")
     if moves:
@@ -97,6 +101,21 @@ def call(c: DayCtx, rnd: int | None = None, path: list | None = None) -> None:
                         + " → ".join(str(h) for h in [start] + moves) + " (no fatigue, nothing triggered).",
               path=[[h.q, h.r] for h in [start] + moves])
     _record(c)
+
+
+def _check_deploy(c: DayCtx, raw: list, *, now: bool) -> list[Hex]:
+    """The hexes named for the adventurers the assist revives, in turn order: on the battle map, passable, apart,
+    and (``now``: the party is down and the assist resolves at once) unoccupied."""
+    hexes = [Hex(int(p[0]), int(p[1])) for p in raw]
+    if len(set(hexes)) != len(hexes):
+        raise RuleError("Name a different hex for each adventurer the assist revives.")
+    taken = c.occupied()
+    for h in hexes:
+        if h not in c.map.passable:
+            raise RuleError(f"Hex {h} is not a hex of the battle map an adventurer can stand on.")
+        if now and h in taken:
+            raise RuleError(f"Hex {h} is taken: the assist deploys revived adventurers to unoccupied hexes.")
+    return hexes
 
 
 def _check_path(c: DayCtx, raw: list) -> list[Hex]:
@@ -134,19 +153,27 @@ def _heal_all(c: DayCtx, when: str) -> None:
             gain(c, o, card)
 
 
-def _resolve_battle(c: DayCtx, rnd: int | None) -> None:
+def _resolve_battle(c: DayCtx, rnd: int | None, named: list[Hex] | None = None) -> None:
     b = c.b
     down = [o for o in b.order if c.unit(adv_uid(o)).defeated and not c.unit(adv_uid(o)).escaped]
     _heal_all(c, f"end of round {b.round}")
-    taken = c.occupied()
+    taken = set(c.occupied())
+    named = list(named or [])
     free = [h for h in sorted(c.map.entrance, key=lambda h: (h.q, h.r)) if h not in taken]
     free += [h for h in sorted(c.map.passable, key=lambda h: (h.q, h.r)) if h not in taken and h not in free]
     for o in down:
         u = c.unit(adv_uid(o))
-        if not free:
+        want = named.pop(0) if named else None
+        if want is not None and want in taken:
+            c.say("assist", f"Hex {want}, named for {c.adv(o).name}, is taken by now: the first free hex instead.",
+                  unit=u.id)
+            want = None
+        free = [h for h in free if h not in taken]
+        if want is None and not free:
             c.say("assist", f"No hex is free to deploy {c.adv(o).name}.", unit=u.id)
             continue
-        h = free.pop(0)
+        h = want if want is not None else free.pop(0)
+        taken.add(h)
         u.defeated, u.fell_at = False, None
         u.q, u.r = h.q, h.r
         c.say("assist", f"{c.adv(o).name} is revived and deployed at {h}.", unit=u.id)
@@ -178,8 +205,9 @@ def round_end(c) -> bool:
     if run.assist == "armed":
         run.assist = ""
         rnd = run.assist_round or None
-        run.assist_round = 0
-        _resolve_battle(dc, rnd)
+        named = [Hex(q, r) for q, r in run.assist_deploy]
+        run.assist_round, run.assist_deploy = 0, []
+        _resolve_battle(dc, rnd, named)
         return True
     if run.assist == "declined" or run.assist == "asked":
         return run.assist == "declined"
