@@ -201,6 +201,7 @@ OPTION_BOUNDS = [
     ("battle start", "ep", "tes", "battle.start", "ep"),
     ("battle start", "session", "tes", "battle.start", "session"),
     ("battle drop", "slot", "tes", "battle.drop", "slot"),
+    ("quest assist", "round", "tes", "quest.assist", "round"),
     ("campaign settings", "reminder_hours", "tes", "campaign.settings", "reminder_hours"),
     ("campaign settings", "prevent_timeout_minutes", "tes", "campaign.settings", "prevent_timeout_minutes"),
     ("skirmish settings", "points", "skirmish", "campaign.settings", "points"),
