@@ -14,6 +14,7 @@ from engine.core import RuleError
 from engine.reply import Embed, Picture, Reply, clip
 from rulesets.tes.present.common import PLAYER, _pack, _state
 from rulesets.tes.present.day import day_reply
+from rulesets.tes.session.actions import Assist
 
 group("quest", "The campaign's guild quest and side quests")
 
@@ -140,7 +141,8 @@ def _hexes(text: str, example: str) -> list[list[int]]:
          Opt("use", str, "yes to call it, no to let the battle end (after a full party defeat)",
              choices=("yes", "no")),
          Opt("path", str, "The hexes the party token moves through, q,r q,r (in the Adventurers Rest)"),
-         Opt("round", int, "In a battle: the number the Round Counter is set to (the next round)"),
+         Opt("round", int, "In a battle: the number the Round Counter is set to (the next round)",
+             **Assist.args["round"].range),
          Opt("deploy", str, "In a battle: where the revived adventurers stand, q,r q,r in turn order"),
          renders=True)
 async def quest_assist(inv: Invocation, use=None, path=None, round=None, deploy=None) -> Reply:  # noqa: A002
