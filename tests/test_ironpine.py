@@ -1,0 +1,359 @@
+"""The Ironpine Highlands (IP), the starter pack's second province, played card by card.
+
+Its map, towns, caravan, province effect (the Snowline and the winter wolves), its 8 peaceful and 8 conflict
+cards (every choice, with the checks of tests/test_day_cards.py and the words the party reads), its battles won
+and lost, its enemy chips (p.15) and its endgame (The Winter Without End) won and lost.  The Saltmire stays the
+pack's default province (``order``).
+
+The Ironpine has no guild quest yet in this pack, and a campaign's first session draws its guild cards from the
+guilds with a quest in its province (docs/rules-notes.md): these tests play the days without a quest (the
+guild draw is skipped), as the day's own tests do with the Mages Guild's far-away first step.
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import test_day_cards
+from battle_helpers import party, run as battle_run, texts
+from day_helpers import (BRINEHOLD_SHOP, DECK_STACK, RYAN, SHANNON, examples_party, refused, run, said, stack,
+                         train)
+from rulesets.tes.content import ContentError, load_pack
+from rulesets.tes.content.tiles import encounter_map
+from rulesets.tes.session import setup as session_setup
+
+PACK = load_pack("starter")
+PROV = PACK.provinces["ironpine"]
+STARTER = Path(__file__).resolve().parent.parent / "content" / "starter"
+STONEMERE_SHOP = BRINEHOLD_SHOP[:5]  # its 5 commons on day 1 (its legendary is drawn at random)
+# from Stonemere (2,5) under Snow on the Peaks (movement 3)
+LANDMARK_HEX = {"peaceful": [1, 6], "conflict": [3, 6], "unstable": [3, 5]}
+UNSTABLE_DIE = {"conflict": 1, "caravan": 3, "peaceful": 6}
+STONEMERE, CINDERHOLLOW, HIGHTOR, TARNWICK, FROSTGATE = (2, 5), (5, 3), (1, 1), (0, 4), (6, 1)
+IP_CHIPS_LOW = ("snow-wolf", "pine-reaver", "claim-jumper", "tunnel-skeever", "frostbite-spider", "tusk-boar",
+                "barrow-dead", "rime-wisp")
+IP_CHIPS_HIGH = ("snow-troll", "hill-giant", "highland-mammoth", "barrow-lord", "frost-drake", "pine-witch",
+                 "werebear", "iron-sentinel")
+
+
+@pytest.fixture(autouse=True)
+def no_guild_draw(monkeypatch):
+    """Sessions here are played without a guild quest (see the module's docstring)."""
+    monkeypatch.setattr(session_setup, "draw_guilds", lambda c: None)
+
+
+def day_two(setup=None, players=(RYAN, SHANNON)):
+    """Day 1 at Stonemere spent (nobody acts in town), Snow on the Peaks kept; the state waits for day 2's route."""
+    s = examples_party()
+    if setup is not None:
+        setup(s)
+    s, _ = run(s, "day.start", RYAN, {"province": "ironpine", "stack": DECK_STACK + STONEMERE_SHOP + ["ip-p01"]},
+               guild=None)
+    for who in players:
+        s, _ = run(s, "town.done", who)
+    for who in players:
+        s, _ = run(s, "day.rest", who)
+    assert s.days.ask.kind == "route", s.days.ask
+    return s
+
+
+def at_card(card: str, landmark: str | None = None, with_before: bool = False, setup=None):
+    """Day 2 in the Ironpine: the party moves onto a landmark and draws ``card`` (the day_helpers' at_card, here).
+    Returns (state, words), and with ``with_before`` the state just before the party set out too."""
+    kind = PACK.overland_cards[card].kind
+    landmark = landmark or kind
+    s = day_two(setup=setup)
+    s = stack(s, card)
+    forced = [UNSTABLE_DIE[kind]] if landmark == "unstable" else None
+    s, ev = run(s, "day.route", RYAN, {"to": LANDMARK_HEX[landmark]})
+    before = s
+    if s.days.ask is not None and s.days.ask.kind == "vote":
+        s, ev2 = run(s, "day.vote", SHANNON, {}, forced=forced)
+        ev = ev + ev2
+    return (s, said(ev), before) if with_before else (s, said(ev))
+
+
+def at_town(hex_, setup=None, start=None, stack_cards=()):
+    s = day_two(setup=setup)
+    if start is not None:
+        s.days.party = list(start)
+    if stack_cards:
+        s = stack(s, *stack_cards)
+    s, ev = run(s, "day.route", RYAN, {"to": list(hex_)})
+    s, ev2 = run(s, "day.vote", SHANNON)
+    return s, said(ev + ev2)
+
+
+def finish_day(s, events=None):
+    """Everyone done with the reward and the rest (defaults), until the next day's route."""
+    for _ in range(8):
+        ask = s.days.ask
+        if ask is None or ask.kind == "route":
+            break
+        s, ev = run(s, {"reward": "reward.done", "rest": "day.rest", "town": "town.done"}[ask.kind], ask.owners[0])
+        if events is not None:
+            events += ev
+    return s
+
+
+def lose_by_retreat(s):
+    """The party retreats in round 1; the enemies roll blanks."""
+    s, ev = run(s, "battle.retreat", s.battle.turn.owner)
+    while s.battle is not None:
+        s, more = run(s, "battle.endturn", s.battle.turn.owner, forced=[1] * 40)
+        ev += more
+    assert s.last_battle.outcome == "retreat"
+    return s, ev
+
+
+def enemies(s):
+    return [u for u in s.battle.units.values() if u.side == "enemy"]
+
+
+def names(s) -> dict[str, str]:
+    return {o: a.name for o, a in s.adventurers.items()}
+
+
+def words_of(card, ch, effects, s, picks=None) -> list[str]:
+    """What the party reads for each of a choice's effects (the bot's wording), worked out from the effects."""
+    label = f"{card.name}: {ch.title}"
+    out = []
+    who = names(s)
+    for e in effects:
+        t = e["type"]
+        n = e.get("amount", 1)
+        owners = [SHANNON] if e.get("who") == "chosen" else [RYAN, SHANNON]
+        if t == "movement":
+            out.append(f"{label}: tomorrow the party may move {n} extra {'hex' if n == 1 else 'hexes'}.")
+        elif t == "skip-rest":
+            out.append(f"{label}: tonight the party skips the Adventurers Rest.")
+        elif t == "lose-day":
+            out.append(f"{label}: a day is lost; the Day Dial moves on to")
+        elif t == "gauge":
+            step = PROV.effect.step(e["set"])
+            out.append(f"{label}: the Snowline gauge moves to {step.name}. {step.text}")
+        elif t == "close-town":
+            out.append(f"{label}: {PROV.towns[e['town']].name} is closed; the party cannot enter it.")
+        elif t == "open-town":
+            pass  # an open town stays open without a word: test_drifts_close_frostgate_and_the_thaw_runners_open_it
+        elif t == "choose":
+            for o in owners:
+                k = (picks or {}).get(o, 1)
+                opt = e["options"][k - 1]
+                out.append(f"{label}: {who[o]}: {opt['title']}.")
+                out += [w for w in words_of(card, ch, opt["effects"], s) if who[o] in w]
+        else:
+            for o in owners:
+                out.append(f"{label}: {who[o]} " + {
+                    "damage": f"is dealt {n} damage", "heal": "heals",
+                    "fatigue": f"gains {n} {'light fatigue' if e.get('kind') == 'light' else 'overfatigue'}",
+                    "tenacity": "gains 1 tenacity" if n == 1 else f"gains {n} tenacity",
+                    "lose-tenacity": f"loses {n} tenacity", "recover": "recovers",
+                    "bonus-xp": f"gains {n} bonus XP", "draw-item": "draws",
+                    "status": f"gains {e.get('status')}",
+                }[t])
+    return out
+
+
+def play(card_id: str, number: int, landmark: str | None = None, setup=None):
+    """Take one choice of an Ironpine card at its landmark (a check passed, a clash won, Shannon the one the party
+    chooses, Ryan picking option 1 and Shannon option 2); the state after the Encounter Phase and every word."""
+    card = PACK.overland_cards[card_id]
+    ch = card.choices[number - 1]
+    s, text = at_card(card_id, landmark=landmark, setup=setup or test_day_cards.prepared)
+    words = [text]
+    if s.days.ask is not None and s.days.ask.kind == "card":
+        s, ev = run(s, "day.choose", RYAN, {"choice": number})
+        words.append(said(ev))
+    if ch.check is not None and s.days.ask is not None and s.days.ask.kind == "check-dice":
+        s, ev = run(s, "day.check", SHANNON, {"all": True, "dice": []}, forced=[3, 3])
+        words.append(said(ev))
+        for o in list(s.days.ask.owners):
+            s, ev = run(s, "day.check", o, {"tenacity": 0})
+            words.append(said(ev))
+    if ch.outcome == "clash":
+        for u in enemies(s):
+            u.hp, u.defeated, u.fell_at = 0, True, [u.q, u.r]
+            u.q = u.r = None
+        while s.battle is not None:
+            s, ev = run(s, "battle.endturn", s.battle.turn.owner)
+            words.append(said(ev))
+    for _ in range(6):
+        ask = s.days.ask
+        if ask is None or ask.kind not in ("chosen", "either"):
+            break
+        if ask.kind == "chosen":
+            s, ev = run(s, "day.pick", RYAN, {"pick": "Shannon"})
+            words.append(said(ev))
+        else:
+            for o in list(ask.owners):
+                s, ev = run(s, "day.pick", o, {"pick": {RYAN: 1, SHANNON: 2}[o]})
+                words.append(said(ev))
+    return s, "\n".join(words)
+
+
+IP_CHOICES = [(cid, ch.number) for kind in ("peaceful", "conflict") for cid in PROV.cards[kind]
+              for ch in PACK.overland_cards[cid].choices]
+
+
+# ------------------------------------------------------------------ loading --
+def test_the_province_loads_with_its_map_towns_caravan_and_effect():
+    assert (PROV.id, PROV.name, PROV.code, PROV.start, PROV.order) == (
+        "ironpine", "The Ironpine Highlands", "IP", "stonemere", 2)
+    assert len(PROV.hexes) == 62 and set(PROV.hexes.values()) == set(PROV.terrain) == set("fkpslqh")
+    kinds = [f[0] for f in PROV.features.values()]
+    assert (kinds.count("town"), kinds.count("peaceful"), kinds.count("conflict"), kinds.count("unstable")) == \
+        (5, 9, 9, 4)
+    assert {t.mark: t.name for t in PROV.towns.values()} == {1: "Stonemere", 2: "Cinderhollow", 3: "Hightor Keep",
+                                                            4: "Tarnwick", 5: "Frostgate"}
+    for tid, h in (("stonemere", STONEMERE), ("cinderhollow", CINDERHOLLOW), ("hightor", HIGHTOR),
+                   ("tarnwick", TARNWICK), ("frostgate", FROSTGATE)):
+        assert PROV.hex_of_town(tid) == h, tid
+    named = {f[1]: h for h, f in PROV.features.items() if f[0] != "town" and f[1]}
+    assert named == {"The Rimefall Pass": (5, 1), "The Old Cinder Shaft": (6, 3), "Glasswater Tarn": (3, 2),
+                     "The Widow Pines": (-1, 6), "The Cairn of the Nine": (4, 0), "The Frozen Stair": (3, 5)}
+    assert PROV.caravan.name == "The Ore Sledges" and PROV.caravan.caravan
+    eff = PROV.effect
+    assert eff.name == "The Snowline" and eff.start == "peaks"
+    assert [(st.id, st.movement) for st in eff.steps] == [("peaks", 3), ("passes", 2), ("whiteout", 1), ("frost", 4)]
+    assert {i: (a.set or a.token) for i, a in eff.icons.items()} == {"sun": "peaks", "rain": "passes",
+                                                                       "storm": "whiteout", "moon": "wolves"}
+    assert [t.id for t in PROV.tokens] == ["wolves"]
+
+
+def test_the_saltmire_stays_the_default_province_and_a_session_named_ironpine_plays_there():
+    assert list(PACK.provinces) == ["saltmire", "ironpine"]  # by order (1, 2), not by folder name
+    assert PACK.provinces["saltmire"].order == 1
+    s, ev = run(examples_party(), "day.start", RYAN, {}, guild=None)
+    assert s.days.province == "saltmire" and "A session begins in **The Saltmire** (SM)" in said(ev)
+    s, ev = run(examples_party(), "day.start", RYAN, {"province": "ironpine"}, guild=None)
+    text = said(ev)
+    assert s.days.province == "ironpine" and s.days.code == "IP"
+    assert "A session begins in **The Ironpine Highlands** (IP)" in text
+    assert "The party token starts in Stonemere (2,5); the Winter Wolves at 1,0." in text
+    assert "the token is placed on Snow on the Peaks on the Snowline gauge" in text
+    assert s.days.gauge == "peaks" and s.days.party == [2, 5]
+    s, ev = run(examples_party(), "day.start", RYAN, {"province": "IP"}, guild=None)  # by its code too
+    assert s.days.province == "ironpine"
+
+
+def _copy(tmp_path) -> Path:
+    dest = tmp_path / "pack"
+    shutil.copytree(STARTER, dest, ignore=shutil.ignore_patterns(".versions"))
+    return dest
+
+
+def _errors(folder: Path) -> str:
+    with pytest.raises(ContentError) as exc:
+        load_pack(str(folder))
+    return "\n".join(exc.value.errors)
+
+
+def _edit(folder: Path, rel: str, old: str, new: str) -> None:
+    f = folder / rel
+    text = f.read_text()
+    assert old in text, old
+    f.write_text(text.replace(old, new, 1))
+
+
+def test_the_loader_checks_the_order(tmp_path):
+    folder = _copy(tmp_path)
+    _edit(folder, "provinces/ironpine/province.toml", "order = 2 ", "order = 1 ")
+    assert 'provinces/saltmire/province.toml, province "saltmire": order 1 is used by province "ironpine" too (the ' \
+           'first province is the default one)' in _errors(folder)
+    _edit(folder, "provinces/ironpine/province.toml", "order = 1 ", 'order = "second" ')
+    assert 'province "ironpine": order must be a whole number from 1 to 99, got "second"' in _errors(folder)
+
+
+def test_a_province_without_an_order_comes_after_the_ordered_ones(tmp_path):
+    folder = _copy(tmp_path)
+    _edit(folder, "provinces/saltmire/province.toml", "order = 1 ", "")
+    assert list(load_pack(str(folder)).provinces) == ["ironpine", "saltmire"]
+    _edit(folder, "provinces/ironpine/province.toml", "order = 2 ", "")
+    assert list(load_pack(str(folder)).provinces) == ["ironpine", "saltmire"]  # then by id
+    _edit(folder, "provinces/saltmire/province.toml", 'code = "SM"', 'code = "SM"\norder = 7')
+    assert list(load_pack(str(folder)).provinces) == ["saltmire", "ironpine"]
+
+
+# ---------------------------------------------------------------- the decks --
+def test_the_decks_hold_8_ironpine_cards_of_each_type_and_a_session_takes_4_general_and_8():
+    for kind in ("peaceful", "conflict"):
+        own = sorted(PACK.overland_cards[i].number for i in PROV.cards[kind])
+        assert own == list(range(1, 9)) and all(PACK.overland_cards[i].code == "IP" for i in PROV.cards[kind])
+    s = day_two()
+    assert {k: len(d.pool) + len(d.bottom) + len(d.discard) for k, d in s.days.decks.items()
+            if k in ("peaceful", "conflict")} == {"peaceful": 12, "conflict": 12}
+    assert {c for c in s.days.decks["peaceful"].pool + s.days.decks["peaceful"].bottom
+            if c.startswith("sm-")} == set()  # the Saltmire's cards stay in the box
+
+
+def test_the_peaceful_cards_carry_every_icon_the_snowline_reads_and_some_carry_none():
+    peaceful = [PACK.overland_cards[i] for i in PROV.cards["peaceful"]]
+    assert {i for c in peaceful for i in c.icons} == set(PROV.effect.icons)
+    blank = [c for c in peaceful if not c.icons]
+    assert blank and all(any(e["type"] == "gauge" for ch in c.choices for e in ch.effects) for c in blank)
+
+
+def test_every_conflict_card_has_a_battle_of_its_own_against_ip_or_general_enemies():
+    named = [PACK.overland_cards[c].encounter for c in PROV.cards["conflict"]]
+    assert len(set(named)) == 8
+    for enc_id in named + ["ip-end-barrow-host", "ip-end-hollow-king"]:
+        enc = PACK.encounters[enc_id]
+        assert enc.mode == "clash" and {PACK.tiles[p.tile].kind for p in enc.tiles} == {"clash", "entrance"}
+        assert len(encounter_map(PACK, enc_id).enemy_slots) >= 4
+        for eid in (*enc.bag, *enc.named_enemies, *enc.required_enemies):
+            assert PACK.enemies[eid].province in (None, "IP"), (enc_id, eid)
+
+
+# ------------------------------------------------------------ the enemy bags --
+def test_the_ironpine_chips_have_two_sides_tagged_ip_at_the_saltmires_scale():
+    for chips, levels in ((IP_CHIPS_LOW, [1, 5]), (IP_CHIPS_HIGH, [10, 20])):
+        for chip in chips:
+            sides = sorted((e for e in PACK.enemies.values() if e.chip == chip), key=lambda e: e.level)
+            assert [e.level for e in sides] == levels and all(e.province == "IP" for e in sides), chip
+    tagged = {e.chip for e in PACK.enemies.values() if e.province == "IP" and not e.quest_unit}
+    assert tagged == set(IP_CHIPS_LOW + IP_CHIPS_HIGH)
+    sm = {e.chip for e in PACK.enemies.values() if e.province == "SM" and not e.quest_unit}
+    assert len({c for c in sm if PACK.enemies[c].level == 1}) <= len(IP_CHIPS_LOW) + 1  # roughly as many
+    assert PACK.enemies["the-hollow-king"].quest_unit and PACK.enemies["the-hollow-king"].province == "IP"
+
+
+def test_a_session_in_the_ironpine_fills_its_bags_with_general_and_ironpine_chips_only():
+    from engine.core import Dice
+    from rulesets.tes.battle import pool
+
+    s, ev = run(examples_party(), "day.start", RYAN, {"province": "ironpine"}, guild=None)
+    assert "Enemy bags for IP: 18 chips in the level 1/5 bag, 14 in the level 10/20 bag" in said(ev)
+    seen: set[str] = set()
+    for face in range(1, 14):
+        seen |= set(pool.draw(PACK, [1, 1, 1, 1, 10, 10], Dice(0, 0, [face] * 6), province="IP"))
+    assert all(PACK.enemies[e].province in (None, "IP") for e in seen)
+    assert seen & {"snow-wolf", "pine-reaver", "claim-jumper", "tunnel-skeever"}
+    assert not any(PACK.enemies[e].province == "SM" for e in seen)
+
+
+# ------------------------------------------------------- every card, every choice --
+@pytest.mark.parametrize("card_id,number", IP_CHOICES)
+def test_every_ironpine_choice_does_what_its_text_says(card_id, number, monkeypatch):
+    """tests/test_day_cards.py's check (the party's state against the choice's effects), in the Ironpine."""
+    monkeypatch.setattr(test_day_cards, "at_card", at_card)
+    test_day_cards.test_every_card_choice_does_what_its_text_says(card_id, number)
+
+
+@pytest.mark.parametrize("card_id,number", IP_CHOICES)
+def test_every_ironpine_choice_says_what_it_does(card_id, number):
+    card = PACK.overland_cards[card_id]
+    ch = card.choices[number - 1]
+    s, text = play(card_id, number)
+    assert f"**{card.name}** (IP {card.number}): {card.story}" in text
+    assert f"{ch.text}" in text and f"The party chooses **{ch.title}**." in text
+    effects = list(ch.effects) + (list(ch.check.effects) if ch.check is not None and ch.check.mode == "bonus"
+                                  else [])
+    for words in words_of(card, ch, effects, s, {RYAN: 1, SHANNON: 2}):
+        assert words in text, (card_id, number, words)
+    assert s.days.encounter.result == "success"
+    assert f"{card.name} is resolved: ☼ {ch.xp} XP in the Reward Phase." in text
+    if ch.outcome == "clash":
+        assert f"⚔️ Battle 1: **{PACK.encounters[card.encounter].name}**." in text and "🏆 Victory!" in text
