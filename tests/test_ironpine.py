@@ -357,3 +357,163 @@ def test_every_ironpine_choice_says_what_it_does(card_id, number):
     assert f"{card.name} is resolved: ☼ {ch.xp} XP in the Reward Phase." in text
     if ch.outcome == "clash":
         assert f"⚔️ Battle 1: **{PACK.encounters[card.encounter].name}**." in text and "🏆 Victory!" in text
+
+
+# ---------------------------------------------------------------- the endgame --
+ALL_KEYWORDS = ("chime-bearer", "salt-road-sworn", "chime-heard", "warden-friend", "conjurer-caught")
+
+
+def endgame(keywords=ALL_KEYWORDS, setup=None):
+    """Session 3 of a campaign whose session 2 was played in the Ironpine: its endgame, day 1's encounter read.
+    The journal holds the major keywords of sessions 1 and 2 and the minor ones among ``keywords``."""
+    from rulesets.tes.quest_state import Journal, SessionEntry
+
+    s = examples_party()
+    majors = [k for k in ("chime-bearer", "salt-road-sworn") if k in keywords] + ["", ""]
+    s.journal = Journal(guild="mages-guild", sessions=[
+        SessionEntry(1, "saltmire", "adept", guild="mages-guild", quest="sm-sunken-chime", result="won",
+                     major=majors[0], days=6),
+        SessionEntry(2, "ironpine", "adept", guild="mages-guild", result="won", major=majors[1], days=7)],
+        minor=[{"keyword": k, "session": 2} for k in ("chime-heard", "warden-friend", "conjurer-caught")
+               if k in keywords])
+    if setup is not None:
+        setup(s)
+    s, ev = run(s, "day.start", RYAN, {"stack": DECK_STACK}, guild=None)  # no province named: session 2's
+    return s, said(ev)
+
+
+def next_day(s):
+    """The Reward Phase and the rest, to the next endgame encounter; the words said."""
+    words = []
+    for _ in range(8):
+        ask = s.days.ask
+        if s.battle is not None or ask is None or ask.kind not in ("reward", "rest"):
+            break
+        s, ev = run(s, "reward.done" if ask.kind == "reward" else "day.rest", ask.owners[0])
+        words.append(said(ev))
+    return s, "\n".join(words)
+
+
+def win(s):
+    words = []
+    for u in enemies(s):
+        u.hp, u.defeated, u.fell_at = 0, True, [u.q, u.r]
+        u.q = u.r = None
+    while s.battle is not None:
+        s, ev = run(s, "battle.endturn", s.battle.turn.owner)
+        words.append(said(ev))
+    assert s.last_battle.outcome == "victory"
+    return s, "\n".join(words)
+
+
+def test_the_endgame_is_played_in_the_ironpine_after_a_second_session_there():
+    eg = __import__("rulesets.tes.quest.common", fromlist=["content"]).content(PACK).endgames["ironpine"]
+    assert eg.days == 4 and [d.day for d in eg.encounters] == [1, 2, 3, 4]
+    s, text = endgame()
+    assert s.days.province == "ironpine" and s.session == 3
+    assert "📕 Session 3 of the campaign — the endgame." in text
+    assert "The endgame: **The Winter Without End**. The Hollow King has woken" in text
+    assert "It lasts 4 days, one encounter each day in order." in text
+    assert "📍 The Winter Without End: the Hollow King is placed at 4,0." in text
+    assert [(t.id, t.q, t.r) for t in s.days.tokens if t.id == "hollow-king"] == [("hollow-king", 4, 0)]
+    assert "⚔️ Endgame, day 1: the party triggers the next encounter, **The Last Harvest of Wood**." in text
+
+
+def test_the_endgame_won_day_by_day_with_every_keyword():
+    def hurt(state):
+        for a in state.adventurers.values():
+            a.hp = a.max_hp - 3
+            a.cooldown = [{"status": "daze"}, {"fatigue": "light"}, {"fatigue": "light"}]
+    s, text = endgame(setup=hurt)
+    hp = {o: a.hp for o, a in s.adventurers.items()}
+    # day 1: Chime-Bearer heals 2, Salt Road Sworn gives 1 tenacity; the choice: fell the pines
+    assert "🔑 Keyword Chime-Bearer: Chime-Bearer: the silent chime's calm goes before you" in text
+    assert "Keyword Chime-Bearer: Ryan heals 2 HP (3/4)." in text and "Keyword Salt Road Sworn: Shannon gains 1 " \
+        "tenacity (1/5)." in text
+    assert hp == {RYAN: 3, SHANNON: 4}
+    s, ev = run(s, "day.choose", RYAN, {"choice": 2})  # Open the saunas to all
+    text = said(ev)
+    assert "The Last Harvest of Wood: Open the saunas to all: Ryan recovers 2 fatigue dice." in text
+    assert "The Last Harvest of Wood: Open the saunas to all: Ryan heals 1 HP (4/4)." in text
+    assert "✅ The endgame's day 1 encounter is completed." in text
+    assert all(a.cooldown == [{"status": "daze"}] for a in s.adventurers.values())
+    # day 2: Friend of the Wardens gives 2 tenacity; the barrow host is fought at the gate
+    s, text = next_day(s)
+    assert "⚔️ Endgame, day 2: the party triggers the next encounter, **The Barrow Host**." in text
+    assert "Keyword Friend of the Wardens: Ryan gains 2 tenacity (3/5)." in text
+    if s.battle is None:
+        s, ev = run(s, "day.choose", RYAN, {"choice": 1})
+        text += said(ev)
+    assert s.battle is not None and s.battle.encounter == "ip-end-barrow-host"
+    assert "barrow-dead" in [u.enemy for u in enemies(s)]
+    for a in s.adventurers.values():
+        a.hp = a.max_hp - 1
+    s, text = win(s)
+    assert "The Barrow Host: Hold the gate: Ryan heals 1 HP (4/4)." in text
+    assert "✅ The endgame's day 2 encounter is completed." in text
+    # day 3: Chime-Heard gives 1 tenacity, Conjurer Caught takes a status die back; the social check gate
+    for a in s.adventurers.values():  # three status dice: the night's rest removes one, the keyword another
+        a.cooldown = [{"status": "daze"}, {"status": "maim"}, {"status": "fear"}]
+    s, text = next_day(s)
+    assert "**The Whispering Snow**" in text
+    assert "Keyword Chime-Heard: Shannon gains 1 tenacity" in text
+    assert "Keyword Conjurer Caught: Ryan recovers 1 status die." in text
+    assert all(sum(1 for e in a.cooldown if "status" in e) == 1 for a in s.adventurers.values())
+    train(s, SHANNON, "speech", ["stern-presence", "stern-presence"])
+    xp = {o: a.saved_xp for o, a in s.adventurers.items()}
+    s, ev = run(s, "day.choose", RYAN, {"choice": 1})  # Answer the voices: 2 × 2 = 4
+    assert "🗣️ Social check: difficulty 2 × the party size = 4 (party of 2)" in said(ev)
+    s, ev = run(s, "day.check", SHANNON, {"all": True, "dice": []}, forced=[3, 3])  # 2 + 2 sway
+    for o in list(s.days.ask.owners):
+        s, more = run(s, "day.check", o, {"tenacity": 0})
+        ev += more
+    text = said(ev)
+    assert "🗣️ The social check succeeds" in text
+    assert "The Whispering Snow: Answer the voices: Ryan gains 1 bonus XP" in text
+    assert s.adventurers[RYAN].saved_xp == xp[RYAN] + 1 + 2  # the bonus XP and the choice's 2 XP
+    # day 4: the Hollow King, the final battle; won: the campaign is won
+    s, text = next_day(s)
+    assert "**The Hollow King**" in text
+    if s.battle is None:
+        s, ev = run(s, "day.choose", RYAN, {"choice": 1})
+        text += said(ev)
+    assert s.battle is not None and s.battle.encounter == "ip-end-hollow-king"
+    assert "the-hollow-king" in [u.enemy for u in enemies(s)]
+    s, text = win(s)
+    assert "🏁 The endgame's last encounter is completed" in text
+    s, more = next_day(s)
+    text += more
+    assert "The Hollow King breaks like lake ice in spring" in text and "The campaign is won." in text
+    assert s.journal.result == "won"
+
+
+def test_the_whispering_snow_walked_through_and_keywords_not_held_change_nothing():
+    s, text = endgame(keywords=("chime-bearer",))
+    assert "Keywords the party does not hold change nothing today: Salt Road Sworn." in text
+    s, _ = run(s, "day.choose", RYAN, {"choice": 1})
+    s, text = next_day(s)
+    assert "Keywords the party does not hold change nothing today: Friend of the Wardens." in text
+    if s.battle is None:
+        s, _ = run(s, "day.choose", RYAN, {"choice": 1})
+    s, _ = win(s)
+    s, text = next_day(s)
+    assert "change nothing today: Chime-Heard, Conjurer Caught." in text
+    hp = {o: a.hp for o, a in s.adventurers.items()}
+    s, ev = run(s, "day.choose", RYAN, {"choice": 2})  # Stop your ears and walk
+    assert "The Whispering Snow: Stop your ears and walk: Ryan is dealt 2 damage" in said(ev)
+    assert all(a.hp == hp[o] - 2 for o, a in s.adventurers.items())
+
+
+def test_the_endgame_lost_at_the_gate():
+    s, _ = endgame()
+    s, _ = run(s, "day.choose", RYAN, {"choice": 1})  # Fell the town's pines: 2 light fatigue, 1 tenacity
+    assert all(a.cooldown.count({"fatigue": "light"}) == 2 for a in s.adventurers.values())
+    s, _ = next_day(s)
+    if s.battle is None:
+        s, _ = run(s, "day.choose", RYAN, {"choice": 1})
+    s, ev = lose_by_retreat(s)
+    s, more = next_day(s)
+    text = said(ev) + more
+    assert "💀 The party fails the endgame's day 2 encounter, **The Barrow Host**." in text
+    assert "The snow closes over Stonemere's roofs" in text and "The campaign is lost." in text
+    assert s.journal.result == "lost"
