@@ -1,6 +1,6 @@
 """The Ironpine Highlands (IP), the starter pack's second province, played card by card.
 
-Its map, towns, caravan, province effect (the Snowline and the winter wolves), its 8 peaceful and 8 conflict
+Its map, towns, caravan, province effect (the Snowline and the White Wolf), its 8 peaceful and 8 conflict
 cards (every choice, with the checks of tests/test_day_cards.py and the words the party reads), its battles won
 and lost, its enemy chips (p.15) and its endgame (The Winter Without End) won and lost.  The Saltmire stays the
 pack's default province (``order``).
@@ -20,6 +20,7 @@ import test_day_cards
 from battle_helpers import party, run as battle_run, texts
 from day_helpers import (BRINEHOLD_SHOP, DECK_STACK, RYAN, SHANNON, examples_party, refused, run, said, stack,
                          train)
+from engine.text import count
 from rulesets.tes.content import ContentError, load_pack
 from rulesets.tes.content.tiles import encounter_map
 from rulesets.tes.session import setup as session_setup
@@ -219,8 +220,8 @@ def test_the_province_loads_with_its_map_towns_caravan_and_effect():
     assert eff.name == "The Snowline" and eff.start == "peaks"
     assert [(st.id, st.movement) for st in eff.steps] == [("peaks", 3), ("passes", 2), ("whiteout", 1), ("frost", 4)]
     assert {i: (a.set or a.token) for i, a in eff.icons.items()} == {"sun": "peaks", "rain": "passes",
-                                                                       "storm": "whiteout", "moon": "wolves"}
-    assert [t.id for t in PROV.tokens] == ["wolves"]
+                                                                       "storm": "whiteout", "moon": "white-wolf"}
+    assert [(t.id, t.name, t.hex) for t in PROV.tokens] == [("white-wolf", "White Wolf", (1, 0))]
 
 
 def test_the_saltmire_stays_the_default_province_and_a_session_named_ironpine_plays_there():
@@ -232,7 +233,7 @@ def test_the_saltmire_stays_the_default_province_and_a_session_named_ironpine_pl
     text = said(ev)
     assert s.days.province == "ironpine" and s.days.code == "IP"
     assert "A session begins in **The Ironpine Highlands** (IP)" in text
-    assert "The party token starts in Stonemere (2,5); the Winter Wolves at 1,0." in text
+    assert "The party token starts in Stonemere (2,5); the White Wolf at 1,0." in text
     assert "the token is placed on Snow on the Peaks on the Snowline gauge" in text
     assert s.days.gauge == "peaks" and s.days.party == [2, 5]
     s, ev = run(examples_party(), "day.start", RYAN, {"province": "IP"}, guild=None)  # by its code too
@@ -517,3 +518,108 @@ def test_the_endgame_lost_at_the_gate():
     assert "💀 The party fails the endgame's day 2 encounter, **The Barrow Host**." in text
     assert "The snow closes over Stonemere's roofs" in text and "The campaign is lost." in text
     assert s.journal.result == "lost"
+
+
+# ------------------------------------------------------- the province effect --
+def allowance(s) -> int:
+    from rulesets.tes.outcomes.context import DayCtx
+    from rulesets.tes.overland.travel import allowance as base
+
+    return base(DayCtx(s, PACK, None))[0]
+
+
+def end_of_day(s, forced=None):
+    """The Reward Phase done (the last one with ``forced`` dice: the End of Day rolls them), then the rest."""
+    words = []
+    if s.days.ask is not None and s.days.ask.kind == "chosen":
+        s, ev = run(s, "day.pick", RYAN, {"pick": "Shannon"})
+        words.append(said(ev))
+    while s.days.ask is not None and s.days.ask.kind == "reward":
+        last = len(s.days.ask.owners) == 1
+        s, ev = run(s, "reward.done", s.days.ask.owners[0], forced=forced if last else None)
+        words.append(said(ev))
+    s = finish_day(s, events := [])
+    return s, "\n".join(words + [said(events)])
+
+
+@pytest.mark.parametrize("card,before,after,icon", [
+    ("ip-p02", "peaks", "passes", "Rain"),  # Sleet on the Switchbacks
+    ("ip-p05", "peaks", "whiteout", "Storm"),  # The Slide
+    ("ip-p07", "frost", "whiteout", "Storm"),  # Drifts over Frostgate
+    ("ip-p01", "whiteout", "peaks", "Clear Sky"),  # The Charcoal Burners
+    ("ip-p08", "passes", "peaks", "Clear Sky"),  # The Thaw Runners
+])
+def test_the_days_peaceful_card_moves_the_snowline_and_the_party_walks_as_far_as_it_says(card, before, after, icon):
+    s, _ = at_card(card)
+    s.days.gauge = before
+    if s.days.ask.kind == "card":  # (Drifts over Frostgate: digging in needs tenacity; going round is taken at once)
+        s, _ = run(s, "day.choose", RYAN, {"choice": 1})
+    extra = sum(e.get("amount", 1) for e in PACK.overland_cards[card].choices[0].effects if e["type"] == "movement")
+    s, text = end_of_day(s)
+    name = PACK.overland_cards[card].name
+    step = PROV.effect.step(after)
+    moved = "stays on" if before == after else "moves to"
+    assert f"🌊 The Snowline: {name} shows {icon}. The Snowline gauge {moved} {step.name}. {step.text}" in text
+    assert s.days.gauge == after and allowance(s) == step.movement + extra
+    assert f"Today the party moves up to {count(step.movement + extra, 'hex')}" in text
+
+
+def test_hard_frost_lets_the_party_walk_4_hexes_and_a_card_without_icons_leaves_it():
+    s, text = at_card("ip-p04", landmark="unstable")  # only the marker poles at an unstable landmark
+    assert "Only one way is open: **Follow the marker poles**" in text
+    assert "The Frozen Tarn: Follow the marker poles: the Snowline gauge moves to Hard Frost." in text
+    assert all(a.cooldown.count({"fatigue": "over"}) == 1 for a in s.adventurers.values())
+    s, text = end_of_day(s)
+    assert "The Frozen Tarn shows no icon. The weather holds: nothing changes." in text
+    assert s.days.gauge == "frost" and allowance(s) == 4
+    assert "Today the party moves up to 4 hexes" in text
+    s, ev = run(s, "day.route", RYAN, {"to": list(CINDERHOLLOW)})  # (3,5) → (5,3): 2 hexes, well within 4
+    assert s.days.ask is not None
+
+
+def test_the_pass_crew_clears_the_road_or_leaves_the_passes_snowed_in():
+    s, _ = at_card("ip-p06")
+    s.days.gauge = "whiteout"
+    s, ev = run(s, "day.choose", RYAN, {"choice": 1})
+    assert s.days.gauge == "peaks"
+    s, text = end_of_day(s)
+    assert "The Pass Crew shows no icon. The weather holds: nothing changes." in text and s.days.gauge == "peaks"
+    def tenacious(state):
+        for a in state.adventurers.values():
+            a.tenacity = 2
+    s, text = at_card("ip-p06", landmark="unstable", setup=tenacious)
+    assert "Only one way is open: **Leave them to it**" in text
+    assert s.days.gauge == "passes" and allowance(s) == 2
+    # 2 tenacity, 1 lost to the card, 2 gained at the unstable landmark
+    assert all(a.tenacity == 3 for a in s.adventurers.values())
+
+
+def test_the_moon_sends_the_white_wolf_roaming_by_the_compass_and_it_bites_when_it_reaches_the_party():
+    s, _ = at_card("ip-p03")  # The Hermit of Glasswater shows the moon; the party is at (1,6)
+    wolf = next(t for t in s.days.tokens if t.id == "white-wolf")
+    wolf.q, wolf.r = 3, 6  # two hexes east of the party
+    s, _ = run(s, "day.choose", RYAN, {"choice": 2})
+    hp = {o: a.hp for o, a in s.adventurers.items()}
+    s, text = end_of_day(s, forced=[4])  # face 4: west
+    assert ("The Snowline: The Hermit of Glasswater shows Moon. Moon: the White Wolf roams 2 hexes in the direction "
+            "rolled. If it ends in the party's hex, each adventurer is dealt 1 damage driving it off.") in text
+    assert "The compass die rolls 4: W." in text
+    assert "The White Wolf moves 2 hexes: 3,6 → 2,6 → 1,6." in text and "The White Wolf reaches the party." in text
+    assert "The White Wolf: Ryan is dealt 1 damage (3/4 HP)." in text
+    assert "The White Wolf: Shannon is dealt 1 damage (4/5 HP)." in text
+    wolf = next(t for t in s.days.tokens if t.id == "white-wolf")
+    assert (wolf.q, wolf.r) == (1, 6) and hp == {RYAN: 4, SHANNON: 5}
+
+
+def test_the_white_wolf_roaming_elsewhere_leaves_the_party_alone_and_stops_at_the_maps_edge():
+    s, _ = at_card("ip-p03")
+    s, _ = run(s, "day.choose", RYAN, {"choice": 2})
+    s, text = end_of_day(s, forced=[5])  # face 5: north-west, from 1,0 off the map at once
+    assert "The compass die rolls 5: NW." in text
+    assert "The White Wolf has nowhere to move and stays at 1,0." in text
+    assert "reaches the party" not in text and "The White Wolf:" not in text
+    s, _ = at_card("ip-p03")
+    s, _ = run(s, "day.choose", RYAN, {"choice": 2})
+    s, text = end_of_day(s, forced=[2])  # face 2: south-east, 2 hexes and far from the party
+    assert "The compass die rolls 2: SE." in text and "The White Wolf moves 2 hexes: 1,0 → 1,1 → 1,2." in text
+    assert "reaches the party" not in text
