@@ -623,3 +623,144 @@ def test_the_white_wolf_roaming_elsewhere_leaves_the_party_alone_and_stops_at_th
     s, text = end_of_day(s, forced=[2])  # face 2: south-east, 2 hexes and far from the party
     assert "The compass die rolls 2: SE." in text and "The White Wolf moves 2 hexes: 1,0 → 1,1 → 1,2." in text
     assert "reaches the party" not in text
+
+
+# ---------------------------------------------------------- closed towns --
+def test_drifts_close_frostgate_and_the_thaw_runners_open_it():
+    s, text = at_card("ip-p07")  # the party has no tenacity: it cannot dig a way in
+    assert "not open: needs 2 tenacity in the party (it has 0)" in text and "Only one way is open: **Go round it**" in text
+    assert "Drifts over Frostgate: Go round it: Frostgate is closed; the party cannot enter it." in text
+    assert s.days.closed == ["frostgate"] and s.days.extra_move == 1
+    s = finish_day(s)
+    s.days.party = [6, 2]  # next to it
+    assert "Frostgate is closed" in refused(s, "day.route", RYAN, {"to": list(FROSTGATE)})
+    s, _ = at_card("ip-p08")
+    s.days.closed = ["frostgate"]
+    s, ev = run(s, "day.choose", RYAN, {"choice": 1})
+    assert "The Thaw Runners: Help them break the road: Frostgate is open again." in said(ev)
+    assert s.days.closed == []
+
+
+def test_digging_into_frostgate_keeps_it_open():
+    def tenacious(state):
+        state.adventurers[RYAN].tenacity = 2
+    s, _ = at_card("ip-p07", setup=tenacious)
+    s, ev = run(s, "day.choose", RYAN, {"choice": 2})
+    assert "Drifts over Frostgate: Dig a way in: Ryan gains 1 overfatigue." in said(ev)
+    assert s.days.closed == []
+
+
+def test_fire_in_the_sawpits_lost_or_left_alone_closes_tarnwick():
+    s, _ = at_card("ip-c06")
+    s, ev = run(s, "day.choose", RYAN, {"choice": 1})
+    assert "Reaver Chief (level 5) in hex 3,4" in said(ev)  # the last numbered hex
+    assert s.battle.objective == "eliminate" and s.battle.objective_units == ["reaver-chief"]
+    s, ev = lose_by_retreat(s)
+    assert "Fire in the Sawpits: Defend Tarnwick: Tarnwick is closed; the party cannot enter it." in said(ev)
+    assert s.days.encounter.result == "failed" and s.days.closed == ["tarnwick"]
+    s, _ = at_card("ip-c06")
+    s, _ = run(s, "day.choose", RYAN, {"choice": 3})  # Stay out of it
+    s = finish_day(s)
+    assert "Tarnwick is closed" in refused(s, "day.route", RYAN, {"to": list(TARNWICK)})
+
+
+# ---------------------------------------------------------- battles lost --
+@pytest.mark.parametrize("card,check", [
+    ("ip-c03", "fear"),  # The Barrow Opens
+    ("ip-c05", "over"),  # The Troll Under the Bridge
+    ("ip-c07", "over"),  # Something in the Deep Shaft
+    ("ip-c08", "bane"),  # The Witch of the Widow Pines
+])
+def test_a_lost_ironpine_battle_does_what_its_text_says_about_losing(card, check):
+    s, _ = at_card(card)
+    s, _ = run(s, "day.choose", RYAN, {"choice": 1})
+    over = {o: a.cooldown.count({"fatigue": "over"}) for o, a in s.adventurers.items()}
+    s, ev = lose_by_retreat(s)
+    text = said(ev)
+    name = PACK.overland_cards[card].name
+    title = PACK.overland_cards[card].choices[0].title
+    assert s.days.encounter.result == "failed" and "no rewards" in text
+    for o, a in s.adventurers.items():
+        if check == "over":
+            assert a.cooldown.count({"fatigue": "over"}) == over[o] + 1, o
+            assert f"{name}: {title}: {a.name} gains 1 overfatigue." in text
+        else:
+            assert {"status": check} in a.cooldown, o
+            assert f"{name}: {title}: {a.name} gains {check}." in text
+
+
+def test_the_card_battles_deploy_their_named_enemies_and_bags():
+    s, ev = run(at_card("ip-c03")[0], "day.choose", RYAN, {"choice": 1})
+    assert "Barrow Thane (level 5) in hex A (5,2), free of the pool" in said(ev)
+    assert s.battle.objective_units == ["barrow-thane"]
+    s, ev = run(at_card("ip-c05")[0], "day.choose", RYAN, {"choice": 1})
+    troll = next(u for u in enemies(s) if u.enemy == "snow-troll")
+    assert troll.slot == 6 and s.battle.objective_units == ["snow-troll"]  # the last numbered hex
+    s, ev = run(at_card("ip-c07")[0], "day.choose", RYAN, {"choice": 1})
+    assert "1 level 1 enemy per adventurer" in said(ev) and len(enemies(s)) == 2
+    assert all(u.enemy in PACK.encounters["ip-deep-shaft"].bag for u in enemies(s))
+    s, ev = run(at_card("ip-c01")[0], "day.choose", RYAN, {"choice": 1})
+    assert "snow-wolf" in [u.enemy for u in enemies(s)]
+    assert all(PACK.enemies[u.enemy].province in (None, "IP") for u in enemies(s))
+
+
+def test_the_deep_shaft_and_the_rimefall_cost_fatigue_as_their_rules_say():
+    s, ev = run(at_card("ip-c04")[0], "day.choose", RYAN, {"choice": 1})
+    assert "Ambush at the Rimefall: Ryan gains 1 light fatigue." in said(ev)  # the cold bites at the start
+    s, _ = run(at_card("ip-c07")[0], "day.choose", RYAN, {"choice": 1})
+    no = s.battle.round
+    words = []
+    while s.battle is not None and s.battle.round == no:
+        s, ev = run(s, "battle.endturn", s.battle.turn.owner, forced=[1] * 40)
+        words.append(said(ev))
+    assert "Something in the Deep Shaft: Ryan gains 1 light fatigue" in "\n".join(words)  # stone dust, round 2
+
+
+@pytest.mark.parametrize("enc,extra_hp,hidden", [
+    ("ip-wolf-ridge", 1, False), ("ip-widow-pines", 1, False), ("ip-sawpit-raid", 0, True),
+])
+def test_the_challenge_modifiers_with_three_adventurers(enc, extra_hp, hidden):
+    s = party()
+    s, _ = battle_run(s, "campaign.join", "T")
+    s, _ = battle_run(s, "adventurer.create", "T", {"name": "Tova", "race": "nord", "line": "one-hand-and-shield"})
+    s, ev = battle_run(s, "battle.start", "S", {"encounter": enc, "ep": 3})
+    assert "3/4-adventurer challenge (in play)" in texts(ev)
+    for u in [x for x in s.battle.units.values() if x.side == "enemy"]:
+        assert u.max_hp == PACK.enemies[u.enemy].health + extra_hp, (enc, u.enemy)
+        assert ("stealth" in u.statuses) == (hidden or "lurk" in [k.id for k in PACK.enemies[u.enemy].skills])
+
+
+# ------------------------------------------------ requirements and unstable landmarks --
+def test_choices_the_party_does_not_meet_cannot_be_chosen():
+    s, text = at_card("ip-c08")  # nobody is trained in Speech
+    assert "not open: needs an adventurer trained in Speech" in text
+    s, text = at_card("ip-c06")
+    assert "needs 3 tenacity in the party (it has 0)" in refused(s, "day.choose", RYAN, {"choice": 2})
+    def worn(state):
+        state.adventurers[RYAN].hp = 2
+    s, text = at_card("ip-c03", setup=worn)  # 2 HP, 1 back from the rest: 3 is enough
+    s.adventurers[RYAN].hp = 2
+    assert "needs every adventurer to have at least 3 HP" in refused(s, "day.choose", RYAN, {"choice": 2})
+
+
+def test_the_slide_at_an_unstable_landmark_buries_each_unless_it_would_defeat_them():
+    def low(state):
+        state.adventurers[RYAN].hp = 1
+    s = day_two(setup=low)
+    s.adventurers[RYAN].hp = 1  # after the night's rest
+    s = stack(s, "ip-p05")
+    s, ev = run(s, "day.route", RYAN, {"to": LANDMARK_HEX["unstable"]})
+    s, more = run(s, "day.vote", SHANNON, {}, forced=[UNSTABLE_DIE["peaceful"]])
+    text = said(ev + more)
+    assert "Only one way is open: **Outrun the slide**" in text
+    assert "The Slide: Outrun the slide: Ryan: Gain 2 light fatigue." in text  # 2 damage would defeat him
+    assert "The Slide: Outrun the slide: Shannon: Take 2 damage." in text
+    assert s.adventurers[RYAN].hp == 1 and s.adventurers[RYAN].cooldown.count({"fatigue": "light"}) == 2
+    assert s.adventurers[SHANNON].hp == 3
+
+
+def test_ambush_at_the_rimefall_at_an_unstable_landmark_must_be_fought():
+    s, text = at_card("ip-c04", landmark="unstable")
+    assert "rolls the unstable die: 1" in text
+    assert "Only one way is open: **Charge the trees**" in text
+    assert s.battle is not None and s.battle.encounter == "ip-pass-ambush"
