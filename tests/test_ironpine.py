@@ -764,3 +764,102 @@ def test_ambush_at_the_rimefall_at_an_unstable_landmark_must_be_fought():
     assert "rolls the unstable die: 1" in text
     assert "Only one way is open: **Charge the trees**" in text
     assert s.battle is not None and s.battle.encounter == "ip-pass-ambush"
+
+
+# -------------------------------------------------------------- the towns --
+def test_stonemere_has_every_feature_and_its_cold_plunge_recovers_2_light_fatigue():
+    s = day_two()
+    s = stack(s, "ip-p01")
+    for a in s.adventurers.values():
+        a.cooldown = [{"fatigue": "light"}, {"fatigue": "over"}, {"fatigue": "light"}, {"fatigue": "light"}]
+    s, ev = run(s, "day.route", RYAN, {"stay": True})
+    text = said(ev)
+    assert "🏰 Town encounter: Stonemere. A lake town of grey stone" in text
+    assert "Each adventurer has 2 town actions (shop, trainer, inn, alchemy, kiosk, square, board)." in text
+    assert "🛒 The shop reveals 6 cards" in text and "🎓 The trainer offers: " in text
+    s, ev = run(s, "town.visit", RYAN, {"feature": "square"})
+    assert "The Cold Plunge" in said(ev) and "Ryan recovers 2 light fatigue" in said(ev)
+    assert s.adventurers[RYAN].cooldown == [{"fatigue": "over"}, {"fatigue": "light"}]
+    assert "once per visit" in refused(s, "town.visit", RYAN, {"feature": "square"})
+
+
+def test_cinderhollow_puts_strangers_to_work_once_and_sells_in_lots():
+    s, text = at_town(CINDERHOLLOW, stack_cards=["iron-sword", "travel-bread", "leather-cap", "spiced-mead"])
+    assert "Town effect — A Shift at the Face: The foremen are short of hands" in text
+    assert "A Shift at the Face: Ryan gains 1 light fatigue." in text
+    assert "A Shift at the Face: Shannon gains 1 bonus XP (1 unspent)." in text
+    assert all(a.saved_xp == 1 and a.cooldown.count({"fatigue": "light"}) == 1 for a in s.adventurers.values())
+    assert "cinderhollow" in s.days.once
+    assert "Ore Market: the miners sell in lots, so a shop action takes 2 of the drawn cards instead of 1." in text
+    assert "is a faded constellation here: it is set aside" in text  # Mage is faded out
+    assert "Each adventurer has 2 town actions (shop, trainer, inn, alchemy)." in text
+    s, ev = run(s, "town.visit", RYAN, {"feature": "shop", "item": "Iron Sword, Travel Bread"})
+    assert sorted(s.adventurers[RYAN].ready + s.adventurers[RYAN].pack) == ["iron-sword", "travel-bread"]
+    assert "Cinderhollow has no guild kiosk" in refused(s, "town.visit", SHANNON, {"feature": "kiosk"})
+
+
+def test_the_shift_at_the_face_is_worked_once_a_session():
+    s, _ = at_town(CINDERHOLLOW)
+    for o in (RYAN, SHANNON):
+        s, _ = run(s, "town.done", o)
+    s = finish_day(s)
+    s, ev = run(s, "day.route", RYAN, {"stay": True})
+    text = said(ev)
+    assert "🏰 Town encounter: Cinderhollow." in text and "A Shift at the Face" not in text
+
+
+@pytest.mark.parametrize("pick,light,tenacity", [("1", 1, 3), ("2", 0, 1)])
+def test_hightor_keeps_wardens_ask_the_partys_business(pick, light, tenacity):
+    def lucky(state):
+        for a in state.adventurers.values():
+            a.tenacity = 2
+    s, text = at_town(HIGHTOR, start=(1, 2), setup=lucky)
+    assert "Town effect — The Wardens' Question: The gate wardens want to know your business" in text
+    assert s.days.ask.kind == "town-effect"
+    s, ev = run(s, "day.pick", RYAN, {"pick": pick})
+    assert f"The party chooses: {['Stand a watch', 'Give a false name'][int(pick) - 1]}" in said(ev)
+    for a in s.adventurers.values():
+        assert a.cooldown.count({"fatigue": "light"}) == light and a.tenacity == tenacity
+    assert "hightor" in s.days.once and s.days.ask.kind == "town"
+    assert "Hightor Keep has no alchemy station" in refused(s, "town.visit", RYAN, {"feature": "alchemy"})
+
+
+def test_tarnwicks_resin_fire_heals_2_and_gives_1_tenacity():
+    def hurt(state):
+        state.adventurers[SHANNON].hp = 1
+    s, text = at_town(TARNWICK, setup=hurt)
+    assert "Each adventurer has 2 town actions (shop, trainer, inn, square)." in text
+    s, ev = run(s, "town.visit", SHANNON, {"feature": "square"})
+    assert "The Resin Fire" in said(ev)
+    assert s.adventurers[SHANNON].hp == 4 and s.adventurers[SHANNON].tenacity == 1  # 1, 1 from the rest, 2
+
+
+def test_frostgates_hearth_is_a_group_action_and_recovers_2_fatigue_each():
+    s, text = at_town(FROSTGATE, start=(6, 2))
+    assert "Each adventurer has 2 town actions (inn, trainer, square)." in text and "🛒" not in text
+    for a in s.adventurers.values():
+        a.cooldown = [{"fatigue": "over"}, {"fatigue": "light"}, {"status": "daze"}]
+    s, ev = run(s, "town.visit", RYAN, {"feature": "square"})
+    assert "waiting for Shannon" in said(ev) and len(s.adventurers[RYAN].cooldown) == 3
+    s, ev = run(s, "town.visit", SHANNON, {"feature": "square"})
+    assert "The Herders' Hearth" in said(ev)
+    assert all(a.cooldown == [{"status": "daze"}] for a in s.adventurers.values())
+
+
+def test_the_ore_sledges_at_an_unstable_landmark_are_a_town_encounter():
+    s = day_two()
+    s = stack(s, "iron-sword", "travel-bread", "ebony-greaves", "bow", "speech", "shadow")
+    s, _ = run(s, "day.route", RYAN, {"to": LANDMARK_HEX["unstable"]})
+    s, ev = run(s, "day.vote", SHANNON, forced=[UNSTABLE_DIE["caravan"]])
+    text = said(ev)
+    assert "rolls the unstable die: 3, a traveling caravan" in text
+    assert "🐂 A traveling caravan: The Ore Sledges — a town encounter." in text
+    assert "🏰 Town encounter: The Ore Sledges. A train of sledges drawn by shaggy highland oxen" in text
+    assert "The shop reveals 3 cards: Iron Sword, Travel Bread, Ebony Greaves" in text
+    assert "The trainer offers: Bow, Speech, Shadow." in text
+    assert "Each adventurer has 2 town actions (shop, trainer, alchemy)." in text
+    s, ev = run(s, "town.visit", SHANNON, {"feature": "trainer", "line": "Speech"})
+    assert "Shannon trains Speech" in said(ev)
+    s, _ = run(s, "town.done", RYAN)
+    s, ev = run(s, "town.done", SHANNON)
+    assert "each adventurer gains 2 tenacity" in said(ev)
