@@ -863,3 +863,47 @@ def test_the_ore_sledges_at_an_unstable_landmark_are_a_town_encounter():
     s, _ = run(s, "town.done", RYAN)
     s, ev = run(s, "town.done", SHANNON)
     assert "each adventurer gains 2 tenacity" in said(ev)
+
+
+# ---------------------------------------------------------------- the map --
+def ironpine_view():
+    """Day 2 in the Ironpine: the party has walked from Stonemere to the Frozen Stair (the route drawn), and the
+    White Wolf's last roam is shown."""
+    from rulesets.tes.present.day_view import overland_view
+
+    s = day_two()
+    s = stack(s, "ip-p04")
+    s, _ = run(s, "day.route", RYAN, {"to": [4, 4]})
+    s, _ = run(s, "day.vote", SHANNON)
+    wolf = next(t for t in s.days.tokens if t.id == "white-wolf")
+    wolf.path, wolf.q, wolf.r = [[1, 0], [1, 1], [1, 2]], 1, 2
+    return overland_view(s, PACK)
+
+
+def test_a_session_in_the_ironpine_shows_its_map_readable_on_a_phone(monkeypatch):
+    import io
+
+    from PIL import Image
+
+    from render import overland
+    from test_phone_text import MIN_PX, PHONE_W, measure
+
+    view = ironpine_view()
+    assert view["title"] == "The Ironpine Highlands (IP)" and len(view["hexes"]) == 62
+    assert [h["name"] for h in view["hexes"] if h.get("feature") == "town"] == [
+        "Hightor Keep", "Frostgate", "Cinderhollow", "Tarnwick", "Stonemere"]
+    assert [st["name"] for st in view["gauge"]["steps"]] == ["Snow on the Peaks", "Snow in the Passes", "Whiteout",
+                                                              "Hard Frost"]
+    width, seen = measure("overland", view, monkeypatch)
+    drawn = {text for _px, _ink, text in seen}
+    for words in ("The Ironpine Highlands (IP)", "Stonemere", "Cinderhollow", "Hightor Keep", "Tarnwick", "Frostgate",
+                  "Snowline:", "Hard Frost · move 4", "White Wolf (NPC)", "Pine forest", "Mine workings", "2,5", "-2,6"):
+        assert words in drawn, words
+    scale = PHONE_W / width
+    small = sorted({(round(px * scale, 1), text) for px, _ink, text in seen if text.strip() and px * scale < MIN_PX})
+    assert not small, small
+    img = Image.open(io.BytesIO(overland.render_overland(view))).convert("RGB")
+    lay = overland._Layout(view["hexes"])
+    x, y = lay.centre(4, 4)  # the party token, left of the hex centre and below it (as the renderer draws it)
+    x, y = int(x - lay.s * 0.36), int(y + overland.HEADER_H + lay.s * 0.24)
+    assert img.getpixel((x, y + 12)) == overland.PARTY
