@@ -199,6 +199,59 @@ IP_CHOICES = [(cid, ch.number) for kind in ("peaceful", "conflict") for cid in P
               for ch in PACK.overland_cards[cid].choices]
 
 
+# What each choice's text promises, read from the card (not from its effects): "each adventurer" unless said;
+# chosen-item: the adventurer the party chooses (Shannon) draws; choose: Ryan takes the first option, Shannon the
+# second.  tests/test_day_cards.py compares the party with the choice's effects; this compares it with its words.
+PROMISES = {
+    ("ip-p01", 1): "light 1, tenacity 1", ("ip-p01", 2): "heal 2",
+    ("ip-p02", 1): "light 2, move 1", ("ip-p02", 2): "recover-fatigue 2, lose-day",
+    ("ip-p03", 1): "tenacity 1, chosen-item 1", ("ip-p03", 2): "recover-skill 2, light 1",
+    ("ip-p04", 1): "light 1", ("ip-p04", 2): "gauge frost, over 1",
+    ("ip-p05", 1): "light 2, chosen-item 1", ("ip-p05", 2): "choose damage 2 | light 2",
+    ("ip-p06", 1): "light 2, gauge peaks", ("ip-p06", 2): "gauge passes, lose-tenacity 1",
+    ("ip-p07", 1): "close frostgate, move 1", ("ip-p07", 2): "over 1",
+    ("ip-p08", 1): "light 2", ("ip-p08", 2): "move 2, lose-tenacity 1",
+    ("ip-c01", 1): "tenacity 1", ("ip-c01", 2): "skip-rest",
+    ("ip-c02", 1): "chosen-item 1", ("ip-c02", 2): "lose-tenacity 1",
+    ("ip-c03", 1): "chosen-item 1", ("ip-c03", 2): "light 2",
+    ("ip-c04", 1): "move 1", ("ip-c04", 2): "damage 2",
+    ("ip-c05", 1): "heal 2", ("ip-c05", 2): "damage 1, light 1",
+    ("ip-c06", 1): "chosen-item 1, tenacity 1", ("ip-c06", 2): "lose-tenacity 1", ("ip-c06", 3): "close tarnwick",
+    ("ip-c07", 1): "bonus-xp 1", ("ip-c07", 2): "light 2",
+    ("ip-c08", 1): "chosen-item 1", ("ip-c08", 2): "tenacity 1", ("ip-c08", 3): "lose-tenacity 1",
+}
+
+
+def promised(spec: str) -> tuple[list[dict], dict]:
+    """The effects a promise reads as (in the effects' vocabulary, for test_day_cards.expect), and what it says of
+    the gauge and the towns."""
+    effects, party_ = [], {"gauge": None, "closed": []}
+    for part in (p.strip() for p in spec.split(",")):
+        word, _, rest = part.partition(" ")
+        if word == "choose":
+            options = []
+            for opt in rest.split("|"):
+                sub, _ = promised(opt.strip())
+                options.append({"title": opt.strip(), "effects": sub})
+            effects.append({"type": "choose", "options": options})
+        elif word == "gauge":
+            party_["gauge"] = rest
+        elif word == "close":
+            party_["closed"].append(rest)
+        elif word in ("skip-rest", "lose-day"):
+            effects.append({"type": word})
+        else:
+            n = int(rest)
+            effects.append({"light": {"type": "fatigue", "kind": "light", "amount": n},
+                            "over": {"type": "fatigue", "kind": "over", "amount": n},
+                            "recover-skill": {"type": "recover", "what": "skill", "amount": n},
+                            "recover-fatigue": {"type": "recover", "what": "fatigue", "amount": n},
+                            "chosen-item": {"type": "draw-item", "amount": n, "who": "chosen"},
+                            "move": {"type": "movement", "amount": n},
+                            }.get(word, {"type": word, "amount": n}))
+    return effects, party_
+
+
 # ------------------------------------------------------------------ loading --
 def test_the_province_loads_with_its_map_towns_caravan_and_effect():
     assert (PROV.id, PROV.name, PROV.code, PROV.start, PROV.order) == (
@@ -507,8 +560,11 @@ def test_the_whispering_snow_walked_through_and_keywords_not_held_change_nothing
 
 def test_the_endgame_lost_at_the_gate():
     s, _ = endgame()
-    s, _ = run(s, "day.choose", RYAN, {"choice": 1})  # Fell the town's pines: 2 light fatigue, 1 tenacity
-    assert all(a.cooldown.count({"fatigue": "light"}) == 2 for a in s.adventurers.values())
+    tenacity = {o: a.tenacity for o, a in s.adventurers.items()}
+    s, ev = run(s, "day.choose", RYAN, {"choice": 1})  # Fell the town's pines: 2 light fatigue, 1 tenacity
+    assert "The Last Harvest of Wood: Fell the town's pines: Shannon gains 2 light fatigue." in said(ev)
+    assert all(a.cooldown.count({"fatigue": "light"}) == 2 and a.tenacity == tenacity[o] + 1
+               for o, a in s.adventurers.items())
     s, _ = next_day(s)
     if s.battle is None:
         s, _ = run(s, "day.choose", RYAN, {"choice": 1})
@@ -731,6 +787,21 @@ def test_the_challenge_modifiers_with_three_adventurers(enc, extra_hp, hidden):
         assert ("stealth" in u.statuses) == (hidden or "lurk" in [k.id for k in PACK.enemies[u.enemy].skills])
 
 
+def test_the_barrow_dead_heal_at_the_start_of_each_round_with_three_adventurers():
+    s = party()
+    s, _ = battle_run(s, "campaign.join", "T")
+    s, _ = battle_run(s, "adventurer.create", "T", {"name": "Tova", "race": "nord", "line": "one-hand-and-shield"})
+    s, _ = battle_run(s, "battle.start", "S", {"encounter": "ip-barrow-open", "ep": 3})
+    foe = next(u for u in s.battle.units.values() if u.side == "enemy"
+               and not any(k.id == "regenerate" for k in PACK.enemies[u.enemy].skills))
+    foe.hp = foe.max_hp - 2
+    no = s.battle.round
+    while s.battle is not None and s.battle.round == no:
+        s, ev = battle_run(s, "battle.endturn", s.battle.turn.owner, forced=[1] * 40)
+    assert s.battle.units[foe.id].hp == foe.max_hp - 1
+    assert f"(3/4-adventurer challenge): {foe.name} heals 1 HP" in texts(ev)
+
+
 # ------------------------------------------------ requirements and unstable landmarks --
 def test_choices_the_party_does_not_meet_cannot_be_chosen():
     s, text = at_card("ip-c08")  # nobody is trained in Speech
@@ -909,3 +980,47 @@ def test_a_session_in_the_ironpine_shows_its_map_readable_on_a_phone(monkeypatch
     x, y = lay.centre(4, 4)  # the party token, left of the hex centre and below it (as the renderer draws it)
     x, y = int(x - lay.s * 0.36), int(y + overland.HEADER_H + lay.s * 0.24)
     assert img.getpixel((x, y + 12)) == overland.PARTY
+
+
+def test_every_choice_has_a_promise():
+    assert set(PROMISES) == set(IP_CHOICES)
+
+
+@pytest.mark.parametrize("card_id,number", IP_CHOICES)
+def test_every_ironpine_choice_keeps_the_promise_its_words_make(card_id, number):
+    card = PACK.overland_cards[card_id]
+    ch = card.choices[number - 1]
+    s, _text, start = at_card(card_id, setup=test_day_cards.prepared, with_before=True)
+    before = test_day_cards.snapshot(start)
+    if s.days.ask is not None and s.days.ask.kind == "card":
+        s, _ = run(s, "day.choose", RYAN, {"choice": number})
+    if ch.check is not None:
+        s, _ = run(s, "day.check", SHANNON, {"all": True, "dice": []}, forced=[3, 3])
+        before = test_day_cards.snapshot(s)
+        for o in list(s.days.ask.owners):
+            s, _ = run(s, "day.check", o, {"tenacity": 0})
+    if ch.outcome == "clash":
+        s, before = test_day_cards.win_battle(s)
+    for _ in range(6):
+        ask = s.days.ask
+        if ask is None or ask.kind not in ("chosen", "either"):
+            break
+        if ask.kind == "chosen":
+            s, _ = run(s, "day.pick", RYAN, {"pick": "Shannon"})
+        else:
+            for o in list(ask.owners):
+                s, _ = run(s, "day.pick", o, {"pick": {RYAN: 1, SHANNON: 2}[o]})
+    effects, party_ = promised(PROMISES[(card_id, number)])
+    want = test_day_cards.expect(before, effects, {RYAN: 1, SHANNON: 2}, SHANNON, ch.xp, False)
+    after = test_day_cards.snapshot(s)
+    if s.days.phase != "reward":  # nobody had XP to spend: the day went on to its end
+        for o in (RYAN, SHANNON):
+            want[o]["xp"] = min(3, want[o]["xp"])
+    for o in (RYAN, SHANNON):
+        for k in ("hp", "tenacity", "xp", "light", "over", "status", "dice", "items"):
+            assert after[o][k] == want[o][k], (card_id, number, o, k, before[o][k], after[o][k], want[o][k])
+    for k in ("extra_move", "skip_rest", "day", "xp_dial"):
+        assert after["party"][k] == want["party"][k], (card_id, number, k)
+    assert after["party"]["closed"] == sorted(party_["closed"])
+    if party_["gauge"] is not None:
+        assert after["party"]["gauge"] == party_["gauge"]
