@@ -17,7 +17,10 @@ from day_helpers import RYAN, SHANNON, at_card, run, said, train
 from rulesets.tes.content import load_pack
 
 PACK = load_pack("starter")
-CHOICES = [(cid, ch.number) for cid, card in sorted(PACK.overland_cards.items()) for ch in card.choices]
+# the Saltmire's and the general cards (at_card plays them in the Saltmire); tests/test_ironpine.py plays the
+# Ironpine Highlands' cards with these same checks, in their own province
+CHOICES = [(cid, ch.number) for cid, card in sorted(PACK.overland_cards.items()) if card.code in ("GE", "SM")
+           for ch in card.choices]
 
 
 def prepared(state):

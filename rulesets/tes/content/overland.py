@@ -214,6 +214,7 @@ class Province:
     caravan: TownDef | None
     cards: dict[str, tuple[str, ...]]  # deck type -> this province's card ids
     folder: str = ""
+    order: int | None = None  # the pack's provinces go in this order (the first is the default); None: after them
 
     def town_at(self, h: Hex) -> TownDef | None:
         f = self.features.get(h)
@@ -263,6 +264,17 @@ def load_overland(folder: Path, errors: list[str], *, lines: dict, items: dict, 
             prov = _load_province(folder, rel_dir, errors, icons, cards, lines)
             if prov is not None:
                 provinces[prov.id] = prov
+    orders: dict[int, str] = {}
+    for p in provinces.values():
+        if p.order is None:
+            continue
+        if p.order in orders:
+            errors.append(f'{_in("provinces", p.folder, "province.toml")}, province "{p.id}": order {p.order} is '
+                          f'used by province "{orders[p.order]}" too (the first province is the default one)')
+        orders.setdefault(p.order, p.id)
+    # the default province (a session begun with no province named) is the first: by order, then by id
+    provinces = dict(sorted(provinces.items(),
+                            key=lambda kv: (kv[1].order is None, kv[1].order or 0, kv[0])))
     known = set(encounters) | set(more)
     codes: dict[str, str] = {}
     for p in provinces.values():
@@ -458,7 +470,8 @@ def _load_province(folder: Path, rel_dir: str, errors: list[str], icons: dict, c
     ident = doc.get("id") if isinstance(doc.get("id"), str) else rel_dir.split("/")[-1]
     e = _Entry(errors, rel, f'province "{ident}"', doc)
     e.unknown_keys(["id", "name", "code", "description", "movement", "start", "terrain", "map", "compass",
-                    "effect", "token"])
+                    "effect", "token", "order"])
+    order = e.int("order", 1, 99) if e.has("order") else None
     if not ID_RE.match(ident or ""):
         e.err(f"id must be lower-case letters, digits and dashes, got {_show(ident)}")
     code = e.text("code")
@@ -585,7 +598,7 @@ def _load_province(folder: Path, rel_dir: str, errors: list[str], icons: dict, c
         return None
     return Province(ident, e.text("name"), code, e.text("description", "", allow_empty=True), movement, start,
                     terrain, cells, features, corner or "top-right", tuple(faces), effect, tuple(tokens), towns,
-                    caravan, deck_ids, folder=rel_dir.split("/")[-1])
+                    caravan, deck_ids, folder=rel_dir.split("/")[-1], order=order)
 
 
 def _effect(e: _Entry, icons: dict) -> ProvinceEffect | None:
