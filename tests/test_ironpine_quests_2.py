@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from day_helpers import DECK_STACK, RYAN, SHANNON, examples_party, run, said
+from day_helpers import DECK_STACK, RYAN, SHANNON, examples_party, guild_stack, run, said
 from rulesets.tes.content import load_pack
 from test_session_script import check_no_spoilers
 
@@ -69,8 +69,12 @@ def step_of(quest, code: str):
 
 def begin(guild: str) -> tuple[Table, str]:
     """Session 1 in the Ironpine: the guild draw with ``guild`` on top, taken; day 1 spent in the starting town."""
+    other = "undaunted" if guild == "thieves-guild" else "thieves-guild"
+    guilds = [guild, other] + [g for g in guild_stack() if g not in (guild, other)]  # both drawn, ``guild`` first
     t = Table(examples_party())
-    text = t.do("day.start", RYAN, {"province": "ironpine", "stack": DECK_STACK}, guild=guild)
+    text = t.do("day.start", RYAN, {"province": "ironpine", "stack": guilds + DECK_STACK}, guild=None)
+    assert t.s.days.ask.kind == "guild" and t.s.quests.offer[:2] == [guild, other]
+    text += "\n" + t.do("quest.guild", RYAN, {"pick": "1"})
     t.do("day.stack", RYAN, {"cards": [CLEAR_SKY]})
     for who in (RYAN, SHANNON):
         t.do("town.done", who)
@@ -179,7 +183,7 @@ def tithe_to_b(a: int) -> Table:
     light, xp = t.light(RYAN), t.adv(RYAN).saved_xp
     text = choose(t, a)
     if a == 1:  # Work a shift with the loaders: 1 light fatigue and 1 bonus XP each
-        for who, name in ((RYAN, "Ryan"), (SHANNON, "Shannon")):
+        for name in ("Ryan", "Shannon"):
             assert f"{name} gains 1 light fatigue" in text and f"{name} gains 1 bonus XP" in text
         # 1 bonus XP, and the step's 1 XP in the Reward Phase that follows at once
         assert t.light(RYAN) == light + 1 and t.adv(RYAN).saved_xp == xp + 2
@@ -295,7 +299,9 @@ def tithe_e(t: Table, d: int) -> str:
     assert (one.province, one.quest, one.result, one.major) == ("ironpine", "ip-tithe-sledge", "won", "tithe-keeper")
     assert one.xp == 2 + 1 + 2 + 1 + d + 3  # the XP Dial: its 2, then every step's XP
     assert j.keywords()[0] == "tithe-keeper"
-    assert [o["quest"] for o in j.options] == ["sm-sunken-chime", "sm-salt-road"]
+    offered = [o["quest"] for o in j.options]  # session 2's quests: each in a province with an endgame
+    assert offered[:2] == ["sm-sunken-chime", "sm-salt-road"] and TITHE.id not in offered
+    assert all(o["province"] in CAMP.endgames for o in j.options)
     return text
 
 
