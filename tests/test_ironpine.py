@@ -481,7 +481,7 @@ def test_the_endgame_won_day_by_day_with_every_keyword():
     s, text = endgame(setup=hurt)
     hp = {o: a.hp for o, a in s.adventurers.items()}
     # day 1: Chime-Bearer heals 2, Salt Road Sworn gives 1 tenacity; the choice: fell the pines
-    assert "🔑 Keyword Chime-Bearer: Chime-Bearer: the silent chime's calm goes before you" in text
+    assert "🔑 Keyword Chime-Bearer: the silent chime's calm goes before you" in text
     assert "Keyword Chime-Bearer: Ryan heals 2 HP (3/4)." in text and "Keyword Salt Road Sworn: Shannon gains 1 " \
         "tenacity (1/5)." in text
     assert hp == {RYAN: 3, SHANNON: 4}

@@ -300,7 +300,7 @@ def tithe_e(t: Table, d: int) -> str:
     assert one.xp == 2 + 1 + 2 + 1 + d + 3  # the XP Dial: its 2, then every step's XP
     assert j.keywords()[0] == "tithe-keeper"
     offered = [o["quest"] for o in j.options]  # session 2's quests: each in a province with an endgame
-    assert offered[:2] == ["sm-sunken-chime", "sm-salt-road"] and TITHE.id not in offered
+    assert offered == ["sm-sunken-chime", "ip-deepfrost-dare", "sm-salt-road"] and TITHE.id not in offered
     assert all(o["province"] in CAMP.endgames for o in j.options)
     return text
 
@@ -316,8 +316,9 @@ def test_the_tithe_sledge_through_every_step_to_its_epilogue(a, way, c, d):
     assert DARE.steps[0].story not in t.transcript
     # the next session's quest: one of the epilogue's, written in the journal
     text = t.do("quest.next", RYAN, {"pick": "2"})
-    assert "The journal records session 2's quest: **The Salt Road**" in text
-    assert t.s.journal.next == {"province": "saltmire", "quest": "sm-salt-road"}
+    assert "The journal records session 2's quest: **The Deepfrost Dare** for the Undaunted, in The Ironpine" \
+        in text
+    assert t.s.journal.next == {"province": "ironpine", "quest": "ip-deepfrost-dare"}
 
 
 def test_the_tithe_sledge_talk_failed_the_party_fights_instead():
