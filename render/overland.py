@@ -277,9 +277,20 @@ def render_overland(view: dict) -> bytes:
     party = view.get("party")
     if party:
         x, y = at(party["q"], party["r"])
-        x -= s * 0.36
-        y += s * 0.24
+        town = next((h for h in view.get("hexes") or () if h.get("feature") == "town" and h.get("name")
+                     and (h["q"], h["r"]) == (party["q"], party["r"])), None)
         r = s * 0.27
+        if town is not None:  # over the castle of the town's name pill: the name stays whole
+            f = font(LABEL, "condensed")
+            label = town["name"] + (" (closed)" if town.get("town") in (view.get("closed") or ()) else "")
+            icon = f.size * 1.1
+            w = text_width(label, f) + 20 + icon
+            x = x - w / 2 + 8 + icon / 2
+            y = y + s * 0.08 + (f.size + 12) / 2
+            r = min(r, (f.size + 12) / 2 + 2)
+        else:
+            x -= s * 0.36
+            y += s * 0.24
         d.ellipse([x - r - 4, y - r - 4, x + r + 4, y + r + 4], fill=WHITE)
         d.ellipse([x - r, y - r, x + r, y + r], fill=PARTY)
         draw_text(d, (x, y), "P", font(30, True), WHITE, anchor="mm")
