@@ -22,7 +22,7 @@ from render import battlemap, dice, lockpick, mat, overland, skirmish  # noqa: E
 from render.common import encode_png  # noqa: E402
 from render.samples import (  # noqa: E402
     battle_mat_view, enemy_phase_map_view, example_map_view, example_roll_view, lockpick_view, result_map_view,
-    skirmish_map_view, example_overland_view,
+    skirmish_map_view, example_overland_view, journal_example_view,
 )
 
 from render import delve as delve_pictures  # noqa: E402
@@ -214,6 +214,14 @@ def main() -> None:
         warm_ov.append(v)
     overland.render_overland(warm_ov[0])
     print(_line("overland map (warm)", *_time(overland.render_overland, warm_ov)))
+    in_town = []
+    for i in range(n):  # the party in a town: its token over the town's name pill
+        v = copy.deepcopy(ov)
+        v["party"] = [{"q": 3, "r": 6}, {"q": 3, "r": 2}, {"q": 1, "r": 1}][i % 3]
+        in_town.append(v)
+    print(_line("overland (warm, in a town)", *_time(overland.render_overland, in_town)))
+    journal = journal_example_view()
+    print(_line("journal", *_time(lambda v: render.render("journal", v), [journal] * n)))
     # a delve grown to 8 tiles: cold (a tile placed before each picture) and warm (units move between pictures)
     grown = grown_delve_view()
     print(f"a delve of {len(grown['delve']['tiles'])} tiles ({len(grown['hexes'])} hexes, {len(grown['units'])} units)")

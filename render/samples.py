@@ -391,3 +391,17 @@ def write_examples(outdir: str) -> list[str]:
 if __name__ == "__main__":  # pragma: no cover
     for p in write_examples(sys.argv[1] if len(sys.argv) > 1 else "docs/images"):
         print(p)
+
+
+def journal_example_view() -> dict:
+    """The journal as examples/session.txt and session-2.txt leave it: session 1 won, session 2 under way."""
+    return {"campaign": "Outer Watch", "difficulty": "adept", "result": "",
+            "party": [{"adventurer": "Ryan", "player": "ryan"}, {"adventurer": "Shannon", "player": "shannon"}],
+            "guild": "Mages Guild",
+            "sessions": [{"number": 1, "province": "The Saltmire", "difficulty": "adept", "quest": "The Salt Road",
+                          "result": "done", "why": "the Salt Road completed", "major": "Salt Road Sworn", "xp": 9,
+                          "days": 4, "sides_done": ["The Greedy Conjurer"], "sides_failed": ["Marsh Patrol"]},
+                         {"number": 2, "province": "The Saltmire", "difficulty": "adept", "quest": "The Sunken Chime",
+                          "result": "under way", "why": "", "major": "", "xp": 0, "days": 0, "sides_done": [],
+                          "sides_failed": []}],
+            "keywords": ["Salt Road Sworn"], "minor": ["Conjurer Caught"], "assist": "not used yet"}

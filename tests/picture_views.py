@@ -19,7 +19,7 @@ for p in (str(HERE), str(HERE.parent)):
     if p not in sys.path:
         sys.path.insert(0, p)
 
-from render.samples import samples  # noqa: E402
+from render.samples import journal_example_view, samples  # noqa: E402
 
 #: the pictures in docs/images: one of each kind, and the map's variants the README shows
 DOCS = ("mat-example", "sheet-example", "map-example", "map-enemy-phase", "map-free-move", "map-rune",
@@ -210,20 +210,6 @@ def placements_picture_view() -> dict:
 def delve_pictures() -> list[tuple[str, str, dict]]:
     return [("map-delve", "delvemap", grown_delve_view()), ("result-delve", "delvemap", delve_end_view()),
             ("map-dungeon", "delvemap", dungeon_view()), ("delve-placements", "placements", placements_picture_view())]
-
-
-def journal_example_view() -> dict:
-    """The journal as examples/session.txt and session-2.txt leave it: session 1 won, session 2 under way."""
-    return {"campaign": "Outer Watch", "difficulty": "adept", "result": "",
-            "party": [{"adventurer": "Ryan", "player": "ryan"}, {"adventurer": "Shannon", "player": "shannon"}],
-            "guild": "Mages Guild",
-            "sessions": [{"number": 1, "province": "The Saltmire", "difficulty": "adept", "quest": "The Salt Road",
-                          "result": "done", "why": "the Salt Road completed", "major": "Salt Road Sworn", "xp": 9,
-                          "days": 4, "sides_done": ["The Greedy Conjurer"], "sides_failed": ["Marsh Patrol"]},
-                         {"number": 2, "province": "The Saltmire", "difficulty": "adept", "quest": "The Sunken Chime",
-                          "result": "under way", "why": "", "major": "", "xp": 0, "days": 0, "sides_done": [],
-                          "sides_failed": []}],
-            "keywords": ["Salt Road Sworn"], "minor": ["Conjurer Caught"], "assist": "not used yet"}
 
 
 def every_picture() -> list[tuple[str, str, dict]]:
