@@ -56,11 +56,11 @@ async def test_the_days_through_discord(world: World) -> None:  # noqa: F811
     assert not answer(res)[1]
     res = await w.slash(bob, "day start")
     assert_refused(res, "party leader")
-    await service("day.start", {"province": "saltmire", "stack": ["mages-guild"] + STACK})  # the day-1 draws fixed
+    await service("day.start", {"province": "saltmire", "stack": ["mages-guild", "fighters-guild", "thieves-guild"] + STACK})  # the day-1 draws fixed
     # the guild draw: the leader takes the Mages Guild (its quest starts in Brinehold) from the day's menu
     res = await w.slash(bob, "day status")
     guilds = select_of(res.message, "The party's guild")
-    assert [o["label"] for o in guilds["options"]] == ["1. Mages Guild", "2. Fighters Guild"]
+    assert [o["label"] for o in guilds["options"]] == ["1. Mages Guild", "2. Fighters Guild", "3. Thieves Guild"]
     bad = await fake.select(bob, res.message, guilds["custom_id"], ["2"], timeout=10)
     assert_refused(bad)  # the leader chooses
     picked = await fake.select(lena, res.message, guilds["custom_id"], ["1"], timeout=10)
