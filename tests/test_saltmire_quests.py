@@ -1,0 +1,284 @@
+"""The Saltmire's Thieves Guild and Undaunted quests, played from the guild draw to the epilogue.
+
+* The Drowned Ledger (Thieves Guild, from Hesk): step A08 at the Heron Pools branches on its choice (a gated
+  social check): B09, the quiet way (the boat drifts by the compass die; an item for one adventurer), or B10, the
+  loud way (the boat comes for the party; a clash that may be tried again); the linked step C11 the same day (burn
+  the Eelwife's book, or keep it: a keyword); D12 in Brinehold, the final battle at End of Session EP (a choice
+  open only with that keyword; the crew takes 1 tenacity each New Day); the epilogue E13.
+* The Marsh King's Horn (Undaunted, from Ossmere): step A19 at the Weir Stones (Helka's Band moves toward Reedwick
+  each End of Day), then at once B20's clash in the barrow: a victory leads to C21 (back to Ossmere: a bonus social
+  check; the horn's light fatigue each New Day), a defeat to C22 (catch Helka's Band, which heads home to Ossmere:
+  a gated wager or a bargain); D23's final battle on the drowned field; the epilogue E24.
+
+Every choice and ongoing effect is played by its text (the branches are parametrized), with the quest's step,
+tokens, XP, items, tenacity, fatigue and keywords checked, and the words posted.  A final battle lost loses the
+campaign, for each quest.  examples/session-thieves.txt plays the first at the local table, and no step's words
+appear before the step is revealed (tests/test_session_script.py's no-spoiler check).
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from helpers.table import play
+
+from day_helpers import DECK_STACK, RYAN, SHANNON, examples_party, run, said
+from engine.service import CampaignService
+from engine.store import Store
+from rulesets.tes.content import load_pack
+from test_saltmire_cards import lose_by_retreat
+from test_session_script import check_no_spoilers
+
+PACK = load_pack("starter")
+CAMP = PACK.campaign
+PROV = PACK.provinces["saltmire"]
+LEDGER = CAMP.quests["sm-drowned-ledger"]
+HORN = CAMP.quests["sm-marsh-kings-horn"]
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def step(quest, code: str):
+    return next(s for s in quest.steps if s.code == code)
+
+
+def light(s, who) -> int:
+    """The adventurer's light fatigue dice (all in the cooldown track: these adventurers have room there)."""
+    return sum(1 for e in s.adventurers[who].cooldown if e and e.get("fatigue") == "light")
+
+
+class Table:
+    """The campaign's state and everything said, one action at a time (forced draws and dice)."""
+
+    def __init__(self):
+        self.s = examples_party()
+        self.log: list[str] = []
+
+    def do(self, type_: str, actor: str, args=None, forced=None) -> str:
+        self.s, ev = run(self.s, type_, actor, args, forced=forced, guild=None)
+        words = said(ev)
+        self.log.append(words)
+        return words
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.log)
+
+    @property
+    def run(self):
+        return self.s.quests
+
+    def tokens(self) -> dict:
+        return {t.id: (t.q, t.r) for t in self.s.days.tokens}
+
+    def start(self, guild: str, name: str) -> str:
+        """Session 1: the guild draw (this guild first, then two others), and the party takes it."""
+        others = [g for g in ("undaunted", "thieves-guild", "mages-guild") if g != guild][:2]
+        words = self.do("day.start", RYAN, {"province": "saltmire", "stack": [guild] + others + DECK_STACK})
+        assert self.s.quests.offer == [guild] + others
+        return words + "\n" + self.do("quest.guild", RYAN, {"pick": name})
+
+    def end_day(self, forced=None) -> str:
+        """Everyone done (town, reward, rest) until the next day's route; the End of Day draws Clear Sky (SM 1, the
+        tide stays low) and ``forced`` gives the dice of its ongoing effects."""
+        self.do("day.stack", RYAN, {"cards": ["sm-p01"]})
+        out = []
+        for _ in range(10):
+            ask = self.s.days.ask
+            if ask is None or ask.kind == "route" or self.s.days.phase == "over":
+                break
+            kind = {"reward": "reward.done", "rest": "day.rest", "town": "town.done"}[ask.kind]
+            out.append(self.do(kind, ask.owners[0], forced=forced))
+        return "\n".join(out)
+
+    def go(self, to) -> str:
+        """The party moves (Shannon agrees) and its encounter begins."""
+        words = self.do("day.route", RYAN, {"to": to})
+        if self.s.days.ask is not None and self.s.days.ask.kind == "vote":
+            words += "\n" + self.do("day.vote", SHANNON, {})
+        return words
+
+    def check(self, ryan: int, shannon: int) -> str:
+        """Both commit their tenacity to the social check (nobody has Speech dice)."""
+        words = ""
+        for who, n in ((RYAN, ryan), (SHANNON, shannon)):
+            if self.s.days.ask is not None and self.s.days.ask.kind == "check-tenacity" \
+                    and who in self.s.days.ask.owners:
+                words += self.do("day.check", who, {"tenacity": n}) + "\n"
+        return words
+
+    def win(self) -> str:
+        """Every enemy falls (as the leader's `/battle adjust` does); the adventurers end their turns until the
+        round ends in a victory.  The words said after the battle."""
+        for u in self.s.battle.units.values():
+            if u.side == "enemy":
+                u.hp, u.defeated, u.fell_at = 0, True, [u.q, u.r]
+                u.q = u.r = None
+        out = []
+        for _ in range(6):
+            if self.s.battle is None:
+                break
+            out.append(self.do("battle.endturn", self.s.battle.turn.owner))
+        assert self.s.battle is None and self.s.last_battle.outcome == "victory"
+        return "\n".join(out)
+
+    def lose(self) -> str:
+        self.s, ev = lose_by_retreat(self.s)
+        words = said(ev)
+        self.log.append(words)
+        return words
+
+
+def revealed(text: str, st) -> bool:
+    return f"📖 Step {st.code} — {st.title}: {st.story}" in text and f"🎯 Objective: {st.objective}" in text
+
+
+def hidden(text: str, *steps) -> bool:
+    return all(st.story not in text and st.objective not in text for st in steps)
+
+
+# ------------------------------------------------------------------------------------- The Drowned Ledger --
+def ledger_to_day_two(t: Table) -> None:
+    words = t.start("thieves-guild", "Thieves Guild")
+    assert "1. **Thieves Guild** — " in words and f"Quest: **{LEDGER.name}**, complexity 2: {LEDGER.snapshot} " \
+        "Starting location: Hesk." in words
+    assert "The party contracts with the **Thieves Guild**" in words
+    assert t.s.journal.guild == "thieves-guild" and t.s.journal.sessions[0].quest == "sm-drowned-ledger"
+    assert "Starting location: Hesk — the party token is placed there (6,3)" in words
+    a = step(LEDGER, "A08")
+    assert revealed(words, a) and "☼ Rewards: 1 XP." in words and t.run.step == "sm-ledger-a"
+    assert hidden(t.text, *LEDGER.steps[1:])
+    assert "🏰 Town encounter: Hesk." in words  # day 1 in the starting town
+    t.end_day()
+    assert t.s.day_dial == 2 and tuple(t.s.days.party) == (6, 3)
+
+
+def play_ledger(way: str, book: str, final: str = "board") -> Table:
+    """The Drowned Ledger to its epilogue: ``way`` quiet (A08's check succeeds: B09) or loud (it fails: B10);
+    ``book`` burn or keep (C11); ``final`` board or call (D12's choices)."""
+    t = Table()
+    ledger_to_day_two(t)
+    a, b09, b10, c, d = (step(LEDGER, x) for x in ("A08", "B09", "B10", "C11", "D12"))
+    # ---- day 2: the Heron Pools, the lookout (A08)
+    if way == "quiet":
+        t.s.adventurers[RYAN].tenacity, t.s.adventurers[SHANNON].tenacity = 2, 1
+    else:
+        t.s.adventurers[RYAN].tenacity, t.s.adventurers[SHANNON].tenacity = 0, 0
+    words = t.go([4, 3])
+    assert "📜 The party triggers the quest encounter of step A08, **The Drowned Ledger**." in words
+    assert all(ch.text in words for ch in a.choices)
+    words = t.do("day.choose", RYAN, {"choice": 1})
+    assert "🗣️ Social check: difficulty the party size + 1 = 3 (party of 2)." in words
+    if way == "quiet":
+        words += t.check(2, 1)
+        assert "🗣️ The social check succeeds: dice 0 + tenacity 3 = 3 against 3." in words
+        assert "the party gains the keyword **The Eelwife's Mooring**; it is written in the campaign journal" in words
+        assert [m["keyword"] for m in t.s.journal.minor] == ["eelwife-mooring"]
+        assert light(t.s, RYAN) == light(t.s, SHANNON) == 0
+        nxt, other = b09, b10
+    else:
+        assert "🗣️ The social check fails: dice 0 + tenacity 0 = 0 against 3." in words
+        assert "Loosen his tongue cannot be chosen after the failed check" in words
+        assert "The party chooses **Follow him into the reeds**." in words  # the only way left
+        assert "Follow him into the reeds: Ryan gains 1 light fatigue." in words
+        assert light(t.s, RYAN) == light(t.s, SHANNON) == 1 and t.s.journal.minor == []
+        nxt, other = b10, b09
+    assert "✅ Step A08 of **The Drowned Ledger** is completed." in words
+    assert revealed(words, nxt) and t.run.step == nxt.id and hidden(t.text, other, c, d)
+    assert f"📍 Step {nxt.code}: the Eelwife's Boat is placed at 4,5." in words and t.tokens()["eel-boat"] == (4, 5)
+    assert f"⏳ Ongoing, at each End of Day (Activate Province Effect): {nxt.ongoing[0].text}" in words
+    assert "The party gains 1 XP: the XP Dial turns from 2 to 3" in words
+    assert t.s.xp_dial == 3 and t.s.adventurers[RYAN].saved_xp == t.s.adventurers[SHANNON].saved_xp == 1
+    words = t.end_day(forced=[5])
+    assert f"⏳ Step {nxt.code} (ongoing): {nxt.ongoing[0].text}" in words
+    if way == "quiet":  # the compass die rolls 5: west
+        assert "The compass die rolls 5: W." in words and "The Eelwife's Boat moves 1 hex: 4,5 → 3,5." in words
+        boat = (3, 5)
+    else:  # toward the party at the Heron Pools
+        assert "The Eelwife's Boat moves 1 hex: 4,5 → 4,4." in words
+        boat = (4, 4)
+    assert t.tokens()["eel-boat"] == boat
+    # ---- day 3: the boat (B09 or B10), and C11 at once
+    if way == "quiet":
+        t.do("day.stack", RYAN, {"cards": ["spiced-mead"]})
+    words = t.go(list(boat))
+    assert f"📜 The party triggers the quest encounter of step {nxt.code}" in words
+    if way == "quiet":  # its only choice is taken at once
+        assert "The party chooses **Slip aboard while they sleep**." in words
+        assert t.s.days.ask.kind == "chosen" and t.s.days.ask.data["what"] == "draw 1 common item"
+        words += t.do("day.pick", RYAN, {"pick": "Shannon"})
+        assert "spiced-mead" in (t.s.adventurers[SHANNON].ready + t.s.adventurers[SHANNON].pack)
+        assert "spiced-mead" not in (t.s.adventurers[RYAN].ready + t.s.adventurers[RYAN].pack)
+    else:  # its only choice, the clash, is taken at once
+        assert "The party chooses **Board her boat**." in words
+        assert t.s.battle is not None and t.s.battle.encounter == "sm-q-eelwife-crew"
+        assert "salt-smuggler" in [u.enemy for u in t.s.battle.units.values() if u.side == "enemy"]
+        words += t.win()
+    text = words
+    assert f"✅ Step {nxt.code} of **The Drowned Ledger** is completed." in text
+    assert revealed(text, c) and "🔗 Step C11 is linked to the one before" in text and hidden(text, d)
+    assert t.s.days.ask.kind == "card" and t.s.days.ask.data["card"] == "sm-ledger-c"
+    before = {w: t.s.adventurers[w].tenacity for w in (RYAN, SHANNON)}
+    words = t.do("day.choose", RYAN, {"choice": 1 if book == "burn" else 2})
+    if book == "burn":
+        assert "Burn the Eelwife's book: Ryan gains 1 tenacity" in words
+        assert {w: t.s.adventurers[w].tenacity for w in (RYAN, SHANNON)} == {w: before[w] + 1 for w in before}
+    else:
+        assert "the party gains the keyword **The Buyers' List**" in words
+        assert t.s.journal.minor[-1]["keyword"] == "buyers-list"
+    assert "✅ Step C11 of **The Drowned Ledger** is completed." in words and revealed(words, d)
+    assert "Set-up: Remove the Eelwife's Boat from the map." in words and "eel-boat" not in t.tokens()
+    assert t.run.step == "sm-ledger-d"
+    assert "The party gains 3 XP: the XP Dial turns from 3 to 6" in words  # B's 2 and C's 1, one Reward Phase
+    assert t.s.adventurers[RYAN].saved_xp == 4
+    # ---- day 4: Brinehold: the crew takes 1 tenacity at New Day, then the final battle
+    words = t.end_day()
+    assert f"⏳ Step D12 (ongoing): {d.ongoing[0].text}" in words
+    for who, name in ((RYAN, "Ryan"), (SHANNON, "Shannon")):  # 1 XP over 3 became 1 tenacity at the reward
+        kept = int(re.search(rf"{name} keeps 3 XP: 1 more become 1 tenacity \((\d)\)", words).group(1))
+        assert f"Step D12 (ongoing): {name} loses 1 tenacity ({kept - 1} left)." in words
+        assert t.s.adventurers[who].tenacity == kept - 1
+    words = t.go([3, 6])
+    assert "📜 The party triggers the quest encounter of step D12" in words
+    if final == "call":
+        assert book == "keep"
+        words = t.do("day.choose", RYAN, {"choice": 2})
+    elif book == "burn":  # the other choice is closed: the only one open is taken at once
+        assert "not open: needs the keyword The Buyers' List" in words
+        assert "The party chooses **Board the sloop**." in words
+    else:
+        words = t.do("day.choose", RYAN, {"choice": 1})
+    assert t.s.battle is not None and t.s.battle.encounter == "sm-q-quill-sloop"
+    assert "smuggler-captain" in [u.enemy for u in t.s.battle.units.values() if u.side == "enemy"]
+    # the End of Session EP of session 1 (Adept, 2 adventurers), not the XP Dial's 6 x 2
+    assert "Enemies (enemy pool 32 → " in words and t.s.xp_dial == 6
+    return t
+
+
+def finish_ledger(t: Table, final: str) -> str:
+    text = t.win()
+    if final == "call":
+        assert "Ryan gains 1 bonus XP" in text and "Shannon gains 1 bonus XP" in text
+    assert "✅ Step D12 of **The Drowned Ledger** is completed." in text
+    assert "🏁 The guild quest **The Drowned Ledger** is completed" in text
+    assert "The party gains 3 XP: the XP Dial turns from 6 to 9" in text
+    words = t.end_day()
+    epi = LEDGER.epilogue
+    assert f"📖 Epilogue (E13) — The Drowned Ledger: {epi.story}" in words
+    assert "🔑 The party gains the major keyword **Keeper of the Ledger**" in words
+    j = t.s.journal
+    assert j.sessions[0].result == "won" and j.sessions[0].major == "ledger-keeper"
+    assert "ledger-keeper" in j.keywords()
+    assert "1. The Sunken Chime (The Saltmire, Mages Guild); 2. The Salt Road (The Saltmire, Fighters Guild)" in words
+    assert j.options == [{"province": "saltmire", "quest": "sm-sunken-chime"},
+                         {"province": "saltmire", "quest": "sm-salt-road"}]
+    t.do("quest.next", RYAN, {"pick": "2"})
+    assert t.s.journal.next == {"province": "saltmire", "quest": "sm-salt-road"}
+    return words
+
+
+@pytest.mark.parametrize("way,book,final", [("quiet", "burn", "board"), ("quiet", "keep", "call"),
+                                            ("loud", "keep", "board"), ("loud", "burn", "board")])
+def test_the_drowned_ledger_from_the_guild_draw_to_its_epilogue(way, book, final):
+    t = play_ledger(way, book, final)
+    finish_ledger(t, final)
