@@ -282,3 +282,38 @@ def finish_ledger(t: Table, final: str) -> str:
 def test_the_drowned_ledger_from_the_guild_draw_to_its_epilogue(way, book, final):
     t = play_ledger(way, book, final)
     finish_ledger(t, final)
+
+
+def test_the_eelwifes_crew_beats_the_party_off_and_step_b10_triggers_again():
+    t = Table()
+    ledger_to_day_two(t)
+    t.go([4, 3])
+    t.do("day.choose", RYAN, {"choice": 2})  # follow him: the loud way
+    t.end_day()
+    t.go([4, 4])
+    words = t.lose()
+    assert "The encounter of step B10 is failed, but this step allows another try: it stays the party's step and " \
+        "triggers again." in words
+    assert "The encounter was failed: no rewards." in words and t.s.xp_dial == 3
+    assert t.run.step == "sm-ledger-b-loud" and t.run.result == "" and t.s.journal.result == ""
+    assert hidden(t.text, step(LEDGER, "C11"))
+    words = t.end_day()  # the boat already shares the party's hex
+    assert "The Eelwife's Boat has nowhere to move and stays at 4,4." in words and t.tokens()["eel-boat"] == (4, 4)
+    words = t.go([4, 4])  # the party stays: the step triggers again
+    assert "📜 The party triggers the quest encounter of step B10" in words
+    assert t.s.battle is not None and t.s.battle.encounter == "sm-q-eelwife-crew"
+    words = t.win()
+    assert "✅ Step B10 of **The Drowned Ledger** is completed." in words and t.run.step == "sm-ledger-c"
+
+
+def test_losing_captain_quills_sloop_loses_the_quest_and_the_campaign():
+    t = play_ledger("loud", "burn")
+    assert step(LEDGER, "D12").fail == "quest"
+    words = t.lose()
+    assert "💀 Step D12 is failed, and with it the guild quest **The Drowned Ledger**." in words
+    assert "💀 The session ends, and with it the campaign: it is lost (a quest step failed)." in words
+    j = t.s.journal
+    assert j.result == "lost" and j.sessions[0].result == "lost" and j.sessions[0].major == ""
+    assert "ledger-keeper" not in j.keywords() and LEDGER.epilogue.story not in t.text
+    with pytest.raises(Exception, match="This campaign is lost"):
+        t.do("day.start", RYAN, {})
