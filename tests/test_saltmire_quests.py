@@ -249,7 +249,7 @@ def play_ledger(way: str, book: str, final: str = "board") -> Table:
     else:
         words = t.do("day.choose", RYAN, {"choice": 1})
     assert t.s.battle is not None and t.s.battle.encounter == "sm-q-quill-sloop"
-    assert "smuggler-captain" in [u.enemy for u in t.s.battle.units.values() if u.side == "enemy"]
+    assert "Smuggler Captain (level 5) in hex A (5,2), free of the pool" in words  # Captain Quill
     # the End of Session EP of session 1 (Adept, 2 adventurers), not the XP Dial's 6 x 2
     assert "Enemies (enemy pool 32 → " in words and t.s.xp_dial == 6
     return t
@@ -273,7 +273,7 @@ def finish_ledger(t: Table, final: str) -> str:
     assert j.options == [{"province": "saltmire", "quest": "sm-sunken-chime"},
                          {"province": "saltmire", "quest": "sm-salt-road"}]
     t.do("quest.next", RYAN, {"pick": "2"})
-    assert t.s.journal.next == {"province": "saltmire", "quest": "sm-salt-road"}
+    assert t.s.journal.next == {"province": "saltmire", "quest": "sm-salt-road"} and t.s.journal.options == []
     return words
 
 
@@ -317,3 +317,162 @@ def test_losing_captain_quills_sloop_loses_the_quest_and_the_campaign():
     assert "ledger-keeper" not in j.keywords() and LEDGER.epilogue.story not in t.text
     with pytest.raises(Exception, match="This campaign is lost"):
         t.do("day.start", RYAN, {})
+
+
+# ---------------------------------------------------------------------------------- The Marsh King's Horn --
+def horn_to_the_barrow(t: Table, opening: str) -> str:
+    """Session 1 to day 2's step A19 at the Weir Stones: ``opening`` heave (choice 1) or offering (choice 2).
+    Returns what was said from the choice on (step B20's battle has begun)."""
+    words = t.start("undaunted", "Undaunted")
+    assert "1. **Undaunted** — " in words and f"Quest: **{HORN.name}**, complexity 2: {HORN.snapshot} " \
+        "Starting location: Ossmere." in words
+    assert "The party contracts with the **Undaunted**" in words
+    assert t.s.journal.guild == "undaunted" and t.s.journal.sessions[0].quest == "sm-marsh-kings-horn"
+    assert "Starting location: Ossmere — the party token is placed there (0,5)" in words
+    a = step(HORN, "A19")
+    assert revealed(words, a) and t.run.step == "sm-horn-a" and hidden(t.text, *HORN.steps[1:])
+    assert "Set-up: Place an NPC token, the Rival Band, at 1,4: Helka and her friends." in words
+    assert "📍 Step A19: the Rival Band is placed at 1,4." in words and t.tokens()["helka"] == (1, 4)
+    assert "🏰 Town encounter: Ossmere." in words
+    words = t.end_day()
+    assert f"⏳ Step A19 (ongoing): {a.ongoing[0].text}" in words
+    assert "The Rival Band moves 1 hex: 1,4 → 2,3." in words and t.tokens()["helka"] == (2, 3)  # toward Reedwick
+    # ---- day 2: the Weir Stones
+    for w in (RYAN, SHANNON):
+        t.s.adventurers[w].tenacity = 1
+    words = t.go([3, 3])
+    assert "📜 The party triggers the quest encounter of step A19, **The Marsh King's Horn**." in words
+    assert all(ch.text in words for ch in a.choices)
+    words = t.do("day.choose", RYAN, {"choice": 1 if opening == "heave" else 2})
+    if opening == "heave":
+        assert "Heave the capstone aside: Ryan gains 1 light fatigue." in words
+        assert "Heave the capstone aside: Shannon gains 1 light fatigue." in words
+        assert light(t.s, SHANNON) == 1  # (Ryan's Recovery discards his at his first turn in the battle)
+    else:
+        assert "Leave an offering at the stones: Ryan loses 1 tenacity (0 left)." in words
+        assert "Leave an offering at the stones: Shannon loses 1 tenacity (0 left)." in words
+        assert t.s.adventurers[SHANNON].tenacity == 0 and light(t.s, SHANNON) == 0
+    b = step(HORN, "B20")
+    assert "✅ Step A19 of **The Marsh King's Horn** is completed." in words and revealed(words, b)
+    assert "🔗 Step B20 is linked to the one before" in words and t.run.step == "sm-horn-b"
+    assert t.s.battle is not None and t.s.battle.encounter == "sm-q-barrow-guard"
+    assert "skeleton" in [u.enemy for u in t.s.battle.units.values() if u.side == "enemy"]
+    assert hidden(t.text, *HORN.steps[2:])
+    return words
+
+
+def play_horn(opening: str, barrow: str, way: str) -> Table:
+    """The Marsh King's Horn to its final battle: ``barrow`` win (C21) or lose (C22); ``way`` C's choice: boast
+    (succeeding), bluster (boasting, the check failing), horn, wager or bargain."""
+    t = Table()
+    horn_to_the_barrow(t, opening)
+    c21, c22, d = (step(HORN, x) for x in ("C21", "C22", "D23"))
+    if barrow == "win":
+        words = t.win()
+        assert "✅ Step B20 of **The Marsh King's Horn** is completed." in words and revealed(words, c21)
+        assert "The party gains 3 XP: the XP Dial turns from 2 to 5" in words  # A's 1 and B's 2
+        assert t.run.step == "sm-horn-c-won" and hidden(t.text, c22, d)
+        words = t.end_day()
+        assert "🌅 Day 3" in words and f"⏳ Step C21 (ongoing): {c21.ongoing[0].text}" in words
+        assert "Step C21 (ongoing): Ryan gains 1 light fatigue." in words
+        assert "Step C21 (ongoing): Shannon gains 1 light fatigue." in words
+        assert light(t.s, RYAN) >= 1 and light(t.s, SHANNON) >= 1
+        assert t.tokens()["helka"] == (2, 3)  # A19's ongoing effect is over
+        # ---- day 3: Ossmere
+        t.s.adventurers[RYAN].tenacity, t.s.adventurers[SHANNON].tenacity = (2, 2) if way == "boast" else (0, 0)
+        words = t.go([0, 5])
+        assert "📜 The party triggers the quest encounter of step C21" in words and "Town encounter" not in words
+        xp = {w: t.s.adventurers[w].saved_xp for w in (RYAN, SHANNON)}
+        if way in ("boast", "bluster"):
+            words = t.do("day.choose", RYAN, {"choice": 1})
+            assert "🗣️ Social check: difficulty the party size + 2 = 4 (party of 2)." in words
+            if way == "boast":
+                words += t.check(2, 2)
+                assert "🗣️ The social check succeeds: dice 0 + tenacity 4 = 4 against 4." in words
+                assert "Ryan gains 1 bonus XP" in words and "Shannon gains 1 bonus XP" in words
+            else:
+                assert "🗣️ The social check fails" in words and "bonus XP" not in words
+            bonus = way == "boast"
+            assert all(t.s.adventurers[w].saved_xp == xp[w] + 1 + bonus for w in xp)  # the step's 1 XP too
+        else:
+            tenacity = {w: t.s.adventurers[w].tenacity for w in (RYAN, SHANNON)}
+            words = t.do("day.choose", RYAN, {"choice": 2})
+            assert "Let the horn speak for you: Ryan gains 1 tenacity" in words
+            assert "Let the horn speak for you: Shannon gains 1 tenacity" in words
+            assert t.s.adventurers[SHANNON].tenacity >= tenacity[SHANNON] + 1
+        done = "C21"
+    else:
+        words = t.lose()
+        assert "The encounter of step B20 is failed: the quest goes on at step C22." in words
+        assert revealed(words, c22) and t.run.step == "sm-horn-c-lost" and hidden(t.text, c21, d)
+        assert "The 1 XP of the step completed earlier today are lost with this failure." in words
+        assert "The encounter was failed: no rewards." in words and t.s.xp_dial == 2
+        assert f"⏳ Step C22 (ongoing): {c22.ongoing[0].text}" in t.text
+        assert "The Rival Band moves 1 hex: 2,3 → 1,4." in t.text and t.tokens()["helka"] == (1, 4)  # toward Ossmere
+        t.end_day()
+        assert t.s.day_dial == 3 and t.s.journal.result == ""
+        # ---- day 3: catch the Rival Band
+        t.s.adventurers[RYAN].tenacity, t.s.adventurers[SHANNON].tenacity = 2, 1
+        words = t.go([1, 4])
+        assert "📜 The party triggers the quest encounter of step C22" in words
+        assert all(ch.text in words for ch in c22.choices)
+        fatigue = {w: light(t.s, w) for w in (RYAN, SHANNON)}
+        if way == "wager":
+            words = t.do("day.choose", RYAN, {"choice": 1})
+            assert "🗣️ Social check: difficulty the party size + 1 = 3 (party of 2)." in words
+            words += t.check(2, 1)
+            assert "🗣️ The social check succeeds" in words
+            assert "Challenge Helka to a drinking wager: Ryan gains 1 tenacity (1/5)." in words
+            assert "Challenge Helka to a drinking wager: Shannon gains 1 tenacity (1/5)." in words
+        else:
+            words = t.do("day.choose", RYAN, {"choice": 2})
+            assert "Buy the horn from her: Ryan gains 1 light fatigue." in words
+            assert all(light(t.s, w) == fatigue[w] + 1 for w in fatigue)
+        assert "The party gains 2 XP: the XP Dial turns from 2 to 4" in words
+        done = "C22"
+    assert f"✅ Step {done} of **The Marsh King's Horn** is completed." in words and revealed(words, d)
+    assert "Set-up: Remove the Rival Band from the map: Helka's friends have gone home to drink." in words
+    assert "helka" not in t.tokens() and t.run.step == "sm-horn-d"
+    # ---- day 4: the drowned field, the final battle
+    words = t.end_day()
+    assert "⏳ Step C21" not in words  # the horn's hum ended with its step
+    words = t.go([1, 6])
+    assert "📜 The party triggers the quest encounter of step D23" in words
+    assert "The party chooses **Face the hag-wife**." in words  # its only choice
+    assert t.s.battle is not None and t.s.battle.encounter == "sm-q-hag-wife"
+    assert "hagraven" in [u.enemy for u in t.s.battle.units.values() if u.side == "enemy"]
+    assert "Hagraven (level 10) in hex A" in words and "Enemies (enemy pool 32 → " in words  # End of Session EP
+    return t
+
+
+@pytest.mark.parametrize("opening,barrow,way", [("heave", "win", "boast"), ("offering", "win", "bluster"),
+                                                ("heave", "win", "horn"), ("offering", "lose", "wager"),
+                                                ("heave", "lose", "bargain")])
+def test_the_marsh_kings_horn_from_the_guild_draw_to_its_epilogue(opening, barrow, way):
+    t = play_horn(opening, barrow, way)
+    xp = t.s.xp_dial
+    words = t.win()
+    assert "✅ Step D23 of **The Marsh King's Horn** is completed." in words
+    assert "🏁 The guild quest **The Marsh King's Horn** is completed" in words
+    assert f"The party gains 3 XP: the XP Dial turns from {xp} to {xp + 3}" in words
+    words = t.end_day()
+    epi = HORN.epilogue
+    assert f"📖 Epilogue (E24) — The Marsh King's Horn: {epi.story}" in words
+    assert "🔑 The party gains the major keyword **Hornblower**" in words
+    j = t.s.journal
+    assert j.sessions[0].result == "won" and j.sessions[0].major == "kings-hornblower"
+    assert j.keywords() == ["kings-hornblower"]
+    assert "1. The Salt Road (The Saltmire, Fighters Guild); 2. The Sunken Chime (The Saltmire, Mages Guild)" in words
+    t.do("quest.next", RYAN, {"pick": "The Sunken Chime"})
+    assert t.s.journal.next == {"province": "saltmire", "quest": "sm-sunken-chime"} and t.s.journal.options == []
+
+
+def test_losing_to_the_hag_wife_loses_the_quest_and_the_campaign():
+    t = play_horn("heave", "win", "horn")
+    assert step(HORN, "D23").fail == "quest"
+    words = t.lose()
+    assert "💀 Step D23 is failed, and with it the guild quest **The Marsh King's Horn**." in words
+    assert "💀 The session ends, and with it the campaign: it is lost (a quest step failed)." in words
+    j = t.s.journal
+    assert j.result == "lost" and j.sessions[0].result == "lost" and "kings-hornblower" not in j.keywords()
+    assert HORN.epilogue.story not in t.text
