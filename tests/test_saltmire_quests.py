@@ -476,3 +476,70 @@ def test_losing_to_the_hag_wife_loses_the_quest_and_the_campaign():
     j = t.s.journal
     assert j.result == "lost" and j.sessions[0].result == "lost" and "kings-hornblower" not in j.keywords()
     assert HORN.epilogue.story not in t.text
+
+
+# ------------------------------------------------------------------------------- the script at the table --
+async def test_session_thieves_plays_the_drowned_ledger_at_the_local_table(tmp_path):
+    from engine import rulesets
+    from engine.service import replay
+
+    store = await Store.open(tmp_path / "thieves.db")
+    try:
+        errors, text, local = await play(store, tmp_path, "eels", (EXAMPLES / "session-thieves.txt").read_text())
+        assert errors == 0, [f for f in local.failed]
+        state = await CampaignService(store).campaign("eels")
+        j = state.journal
+        assert j.guild == "thieves-guild" and j.result == ""
+        (one,) = j.sessions
+        assert (one.quest, one.result, one.major, one.days, one.xp) == (
+            "sm-drowned-ledger", "won", "ledger-keeper", 4, 9)
+        assert j.keywords() == ["ledger-keeper", "buyers-list"]
+        assert j.next == {"province": "saltmire", "quest": "sm-salt-road"}
+        for words in ("1. **Thieves Guild** — ", "The party contracts with the **Thieves Guild**",
+                      "🗣️ The social check fails: dice 0 + tenacity 0 = 0 against 3.",
+                      "Follow him into the reeds: Shannon gains 1 light fatigue.",
+                      "The Eelwife's Boat moves 1 hex: 4,5 → 4,4.", "⚔️ Battle 1: **The Eelwife's Crew**",
+                      "🔗 Step C11 is linked to the one before", "the party gains the keyword **The Buyers' List**",
+                      "Step D12 (ongoing): Ryan loses 1 tenacity", "⚔️ Battle 2: **Captain Quill's Sloop**",
+                      "Enemies (enemy pool 32 → ", "Call in her buyers' debts first: Shannon gains 1 bonus XP",
+                      "Epilogue (E13)", "major keyword **Keeper of the Ledger**", "The adventurers are put away",
+                      "Session 1: The Saltmire, The Drowned Ledger — done"):
+            assert words in text, words
+        assert any("journal" in p.name for p in local.images)
+        check_no_spoilers(text, [LEDGER])
+        assert step(LEDGER, "B09").story not in text  # the quiet way was never taken
+        stored = await store.load_active("eels")
+        assert replay(await store.log(stored.id)).to_dict() == rulesets.load(stored.state).to_dict()
+    finally:
+        await store.close()
+
+
+async def test_no_step_of_the_drowned_ledger_shows_before_its_time_in_words_buttons_or_pictures(tmp_path, monkeypatch):
+    """The script's whole transcript with the text of every picture's view in its place: no step's story or
+    objective before the line that reveals the step."""
+    import json
+
+    import render
+    from commands.core import Table as CommandTable
+    from commands.local import LocalTable
+
+    out: list[str] = []
+    real = render.render
+
+    def drawn(kind, view):
+        out.append(f"[picture {kind}] " + json.dumps(view, ensure_ascii=False))
+        return real(kind, view)
+
+    monkeypatch.setattr(render, "render", drawn)
+    store = await Store.open(tmp_path / "spoilers.db")
+    try:
+        local = LocalTable(CommandTable(CampaignService(store)), channel="eels", out_dir=tmp_path / "out",
+                           echo=out.append)
+        script = (EXAMPLES / "session-thieves.txt").read_text()
+        assert await local.run_script(script.strip().splitlines()) == 0, local.failed
+    finally:
+        await store.close()
+    assert any(p.startswith("[picture overland]") for p in out) and any(p.startswith("[picture map]") for p in out)
+    transcript = "\n".join(out)
+    check_no_spoilers(transcript, list(CAMP.quests.values()))
+    assert "[menu: The party's guild" in transcript
