@@ -269,10 +269,11 @@ def finish_ledger(t: Table, final: str) -> str:
     j = t.s.journal
     assert j.sessions[0].result == "won" and j.sessions[0].major == "ledger-keeper"
     assert "ledger-keeper" in j.keywords()
-    assert "1. The Sunken Chime (The Saltmire, Mages Guild); 2. The Salt Road (The Saltmire, Fighters Guild)" in words
-    assert j.options == [{"province": "saltmire", "quest": "sm-sunken-chime"},
-                         {"province": "saltmire", "quest": "sm-salt-road"}]
-    t.do("quest.next", RYAN, {"pick": "2"})
+    assert "The epilogue names the guild quests for session 2: 1. The Marsh King's Horn (The Saltmire, Undaunted); " \
+        "2. The Sunken Chime (The Saltmire, Mages Guild); 3. The Salt Road (The Saltmire, Fighters Guild)." in words
+    assert j.options == [{"province": "saltmire", "quest": q}
+                         for q in ("sm-marsh-kings-horn", "sm-sunken-chime", "sm-salt-road")]
+    t.do("quest.next", RYAN, {"pick": "3"})
     assert t.s.journal.next == {"province": "saltmire", "quest": "sm-salt-road"} and t.s.journal.options == []
     return words
 
@@ -462,7 +463,8 @@ def test_the_marsh_kings_horn_from_the_guild_draw_to_its_epilogue(opening, barro
     j = t.s.journal
     assert j.sessions[0].result == "won" and j.sessions[0].major == "kings-hornblower"
     assert j.keywords() == ["kings-hornblower"]
-    assert "1. The Salt Road (The Saltmire, Fighters Guild); 2. The Sunken Chime (The Saltmire, Mages Guild)" in words
+    assert "The epilogue names the guild quests for session 2: 1. The Drowned Ledger (The Saltmire, Thieves Guild); " \
+        "2. The Salt Road (The Saltmire, Fighters Guild); 3. The Sunken Chime (The Saltmire, Mages Guild)." in words
     t.do("quest.next", RYAN, {"pick": "The Sunken Chime"})
     assert t.s.journal.next == {"province": "saltmire", "quest": "sm-sunken-chime"} and t.s.journal.options == []
 
@@ -543,3 +545,68 @@ async def test_no_step_of_the_drowned_ledger_shows_before_its_time_in_words_butt
     transcript = "\n".join(out)
     check_no_spoilers(transcript, list(CAMP.quests.values()))
     assert "[menu: The party's guild" in transcript
+
+
+# ------------------------------------------------------------------------------ as the quest of session 2 --
+def target(t: Table, st) -> list[int]:
+    """Where the step's encounter triggers: its town, its hex or its token's hex."""
+    if st.trigger.town:
+        return list(PROV.hex_of_town(st.trigger.town))
+    if st.trigger.hex:
+        return list(st.trigger.hex)
+    return list(t.tokens()[st.trigger.token])
+
+
+def rush(t: Table) -> str:
+    """Play the current guild quest to its epilogue the plainest way: each day to the step's trigger, the first
+    choice open (checks answered with no tenacity, items to Ryan), battles won.  What was said."""
+    out = []
+    for _ in range(12):
+        if t.s.days.phase == "over":
+            break
+        out.append(t.go(target(t, CAMP.step(t.run.step))))
+        while t.s.days.ask is not None and t.s.days.ask.kind in ("card", "check-tenacity", "chosen") \
+                or t.s.battle is not None:
+            if t.s.battle is not None:
+                out.append(t.win())
+            elif t.s.days.ask.kind == "card":
+                out.append(t.do("day.choose", RYAN, {"choice": 1}))
+            elif t.s.days.ask.kind == "check-tenacity":
+                out.append(t.do("day.check", t.s.days.ask.owners[0], {"tenacity": 0}))
+            else:
+                out.append(t.do("day.pick", RYAN, {"pick": "Ryan"}))
+        out.append(t.end_day())
+    assert t.s.days.phase == "over"
+    return "\n".join(out)
+
+
+@pytest.mark.parametrize("first,second", [("thieves-guild", "sm-marsh-kings-horn"),
+                                          ("undaunted", "sm-drowned-ledger")])
+def test_each_quest_as_the_quest_of_session_two_leads_into_the_endgame_with_its_lore(first, second):
+    t = Table()
+    t.start(first, CAMP.guilds[first].name)
+    t.end_day()
+    rush(t)  # session 1
+    j = t.s.journal
+    options = [o["quest"] for o in j.options]
+    assert second in options
+    t.do("quest.next", RYAN, {"pick": str(options.index(second) + 1)})
+    quest = CAMP.quests[second]
+    # session 2: no guild draw; the party takes up the next quest's guild card
+    words = t.do("day.start", RYAN, {"stack": DECK_STACK})
+    guild = CAMP.guilds[quest.guild].name
+    assert "📕 Session 2 of the campaign." in words and f"The party takes up the {guild}'s card" in words
+    assert "guild cards are drawn" not in words and t.s.journal.guild == quest.guild
+    start = PROV.towns[quest.start]
+    assert f"Starting location: {start.name} — the party token is placed there" in words
+    assert revealed(words, quest.steps[0]) and hidden(t.text, *quest.steps[1:])
+    t.end_day()
+    words = rush(t)
+    epi = quest.epilogue
+    assert f"📖 Epilogue ({epi.code}) — {quest.name}: {epi.story}" in words
+    assert epi.lore in words and "Session 3 is the endgame, in The Saltmire" in words
+    j = t.s.journal
+    assert [s.result for s in j.sessions] == ["won", "won"] and j.next is None and j.options == []
+    one = CAMP.quest_of(first, "saltmire")
+    assert [s.major for s in j.sessions] == [one.epilogue.keyword, epi.keyword]
+    assert j.keywords()[:2] == [one.epilogue.keyword, epi.keyword]
