@@ -56,11 +56,13 @@ async def test_the_days_through_discord(world: World) -> None:  # noqa: F811
     assert not answer(res)[1]
     res = await w.slash(bob, "day start")
     assert_refused(res, "party leader")
-    await service("day.start", {"province": "saltmire", "stack": ["mages-guild"] + STACK})  # the day-1 draws fixed
+    # the day-1 draws fixed (the guild draw too)
+    await service("day.start", {"province": "saltmire",
+                                "stack": ["mages-guild", "fighters-guild", "thieves-guild"] + STACK})
     # the guild draw: the leader takes the Mages Guild (its quest starts in Brinehold) from the day's menu
     res = await w.slash(bob, "day status")
     guilds = select_of(res.message, "The party's guild")
-    assert [o["label"] for o in guilds["options"]] == ["1. Mages Guild", "2. Fighters Guild"]
+    assert [o["label"] for o in guilds["options"]] == ["1. Mages Guild", "2. Fighters Guild", "3. Thieves Guild"]
     bad = await fake.select(bob, res.message, guilds["custom_id"], ["2"], timeout=10)
     assert_refused(bad)  # the leader chooses
     picked = await fake.select(lena, res.message, guilds["custom_id"], ["1"], timeout=10)
@@ -190,10 +192,13 @@ async def test_every_day_command_answers_over_the_wire(world: World) -> None:  #
     assert_refused(res, "party leader")
     res = await w.slash(lena, "day settings", {"hours": 6})
     assert "wait 6 hours" in public(res)
+    # the set-up's dice forced: 1 for each of the 8 general cards taken into the decks (the first four of each
+    # type), then 2 of 4 for the guild draw (4 guilds have a quest in the Saltmire): the Mages Guild first
+    await w.bot.table.service.execute(str(w.chan.id), Action("dice.force", str(lena.id), {"values": [1] * 8 + [2]}))
     res = await w.slash(lena, "day start", {"province": "saltmire"})
     text = public(res)
     assert "A session begins in **The Saltmire**" in text and png_files(res)
-    assert "guild cards are drawn" in text
+    assert "guild cards are drawn" in text and "1. **Mages Guild** — " in text
     res = await w.slash(bob, "quest guild", {"pick": "Mages Guild"})
     assert_refused(res, "party leader")
     res = await w.slash(lena, "quest guild", {"pick": "Mages Guild"})

@@ -167,7 +167,8 @@ def test_the_examples_replay_exactly():
     do("adventurer.create", RYAN, {"name": "Ryan", "race": "dark-elf", "line": "destruction-staff"})
     do("campaign.join", SHANNON)
     do("adventurer.create", SHANNON, {"name": "Shannon", "race": "argonian", "line": "one-hand-and-shield"})
-    do("day.start", RYAN, {"stack": ["mages-guild"]})  # the Mages Guild's quest starts in Brinehold
+    # the guild draw stacked; the Mages Guild's quest starts in Brinehold
+    do("day.start", RYAN, {"stack": ["mages-guild", "fighters-guild", "thieves-guild"]})
     do("quest.guild", RYAN, {"pick": "1"})
     do("town.done", RYAN)
     do("town.done", SHANNON)

@@ -65,7 +65,8 @@ def day_bases() -> list[Played]:
                                                 "line": "one-hand-and-shield", "klass": "acrobat", "health": "1L",
                                                 "stamina": "2L", "combat": "3L", "magicka": "4L", "skill": "4R"}),
               Action("day.start", LEAD, {"province": "saltmire",
-                                         "stack": ["mages-guild"] + DECK_STACK + BRINEHOLD_SHOP + ["sm-p01"]}),
+                                         "stack": ["mages-guild", "fighters-guild", "thieves-guild"] + DECK_STACK
+                                         + BRINEHOLD_SHOP + ["sm-p01"]}),
               Action("quest.guild", LEAD, {"pick": "Mages Guild"})):  # the guild draw (its quest starts in Brinehold)
         assert town.do(a), town.why
     vote = copy.deepcopy(town)

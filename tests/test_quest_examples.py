@@ -1,9 +1,10 @@
 """The rulebook's Starting Quest Example (p.15) and Social Check Example (p.42) on our content's analogues, with
 forced draws and dice (the adaptations: docs/rules-notes.md, "Quests").
 
-* Starting Quest Example: Ryan and Shannon begin their campaign in the Saltmire; the guild cards are drawn (the
-  guilds with a quest in the province), each read with its quest's snapshot, complexity and starting location;
-  they choose the Fighters Guild's The Salt Road and the party token goes to its starting town, Cairn Tollan.
+* Starting Quest Example: Ryan and Shannon begin their campaign in the Saltmire; 3 guild cards are drawn (of the
+  4 guilds with a quest in the province): the Mages Guild, the Undaunted and the Thieves Guild (for the Psijic
+  Order), each read with its quest's snapshot, complexity and starting location; they choose the Undaunted's The
+  Marsh King's Horn and the party token goes to its starting town, Ossmere.
 * Social Check Example: the party holds the side quest The Greedy Conjurer (our Dark Forces of Greed), taken at
   Brinehold's quest board; it moves into the southernmost conflict landmark, wins the guards' clash, tries to
   swindle the conjurer: difficulty the party size + 3 = 5; Ryan has 3 tenacity and Shannon 1; Shannon rolls her
@@ -24,32 +25,37 @@ def _pack():
 def test_starting_quest_example():
     camp = _pack().campaign
     s = examples_party()
-    s, ev = run(s, "day.start", RYAN, {"province": "saltmire", "stack": ["fighters-guild", "mages-guild"]},
-                guild=None)
+    s, ev = run(s, "day.start", RYAN, {"province": "saltmire",
+                                       "stack": ["mages-guild", "undaunted", "thieves-guild"]}, guild=None)
     text = said(ev)
     eligible = sorted(g for g in camp.guilds if camp.quest_of(g, "saltmire") is not None)
-    drawn = s.quests.offer
-    assert drawn[:2] == ["fighters-guild", "mages-guild"] and len(drawn) == min(3, len(eligible))
-    assert "guild cards are drawn" in text
+    assert eligible == ["fighters-guild", "mages-guild", "thieves-guild", "undaunted"]
+    assert s.quests.offer == ["mages-guild", "undaunted", "thieves-guild"]
+    assert "🛡️ The guild deck: 3 guild cards are drawn (of the 4 guilds with a quest in The Saltmire)" in text
     # each guild card is read with its quest's snapshot, complexity and starting location
-    salt = camp.quests["sm-salt-road"]
-    assert f"Quest: **{salt.name}**, complexity {salt.complexity}: {salt.snapshot} Starting location: Cairn Tollan." \
-        in text
+    horn, chime, ledger = (camp.quests[q] for q in ("sm-marsh-kings-horn", "sm-sunken-chime", "sm-drowned-ledger"))
+    assert "1. **Mages Guild** — " in text and f"Quest: **{chime.name}**, complexity 1: {chime.snapshot} " \
+        "Starting location: Brinehold." in text
+    assert "2. **Undaunted** — " in text and f"Quest: **{horn.name}**, complexity 2: {horn.snapshot} " \
+        "Starting location: Ossmere." in text
+    assert "3. **Thieves Guild** — " in text and f"Quest: **{ledger.name}**, complexity 2: {ledger.snapshot} " \
+        "Starting location: Hesk." in text
+    assert "Fighters Guild" not in text  # the fourth card stays in the deck
     # nothing of a step is read before the quest is chosen
     for q in camp.quests.values():
         for st in q.steps:
             assert st.story not in text and st.objective not in text
     assert s.days.ask.kind == "guild" and s.days.ask.owners == [RYAN]
     # the party chooses together; the leader answers for it
-    s, ev = run(s, "quest.guild", RYAN, {"pick": "Fighters Guild"})
+    s, ev = run(s, "quest.guild", RYAN, {"pick": "Undaunted"})
     text = said(ev)
-    assert "The party contracts with the **Fighters Guild**" in text
-    assert s.journal.guild == "fighters-guild" and s.journal.sessions[0].quest == "sm-salt-road"
-    # the starting location: the party token in Cairn Tollan's hex; step A read, step B not
+    assert "The party contracts with the **Undaunted**; Mages Guild, Thieves Guild go back to the box." in text
+    assert s.journal.guild == "undaunted" and s.journal.sessions[0].quest == "sm-marsh-kings-horn"
+    # the starting location: the party token in Ossmere's hex; step A read, step B not
     prov = _pack().provinces["saltmire"]
-    assert tuple(s.days.party) == tuple(prov.hex_of_town("cairn-tollan"))
-    assert "Starting location: Cairn Tollan — the party token is placed there" in text
-    first, second = salt.steps[0], salt.steps[1]
+    assert tuple(s.days.party) == tuple(prov.hex_of_town("ossmere"))
+    assert "Starting location: Ossmere — the party token is placed there" in text
+    first, second = horn.steps[0], horn.steps[1]
     assert first.story in text and s.quests.step == first.id
     assert second.story not in text and second.objective not in text
     # day 1 begins with the town encounter in Cairn Tollan
