@@ -114,3 +114,35 @@ def test_a_session_won_puts_the_adventurers_away_as_p49_says():
     entry = s.journal.sessions[0]
     assert entry.result == "won" and entry.notes == ["Reedwick closed"] and entry.major == "chime-bearer"
     assert s.days.phase == "over" and s.quests is None
+
+
+async def test_session_two_in_the_other_province_from_session_ones_epilogue(tmp_path):
+    """The Salt Road's epilogue offers The Sunken Chime (the Saltmire) and The Grey Mother (the Ironpine): the
+    party takes the Ironpine's, so session 2 is played there (p.49: the journal names the province)."""
+    store = await Store.open(tmp_path / "cross.db")
+    try:
+        lines = (EXAMPLES / "session.txt").read_text().strip().splitlines()
+        assert lines[-2:] == ["/quest next pick:1", "/journal"]
+        errors, text, local = await play(store, tmp_path, "marsh", "\n".join(lines[:-2]))
+        assert errors == 0, local.failed
+        assert "1. The Sunken Chime (The Saltmire, Mages Guild); 2. The Grey Mother (The Ironpine Highlands, " \
+               "Fighters Guild)" in text
+        script = "\n".join(["/as ryan", "/quest next pick:2", "/day start province:saltmire", "/day start",
+                            "/journal"])
+        errors, text, local = await play(store, tmp_path, "marsh", script)
+        assert errors == 1 and "Session 2 is played in The Ironpine Highlands" in local.failed[0][2]
+        assert "The journal records session 2's quest: **The Grey Mother** for the Fighters Guild, in The " \
+               "Ironpine Highlands." in text
+        assert "A session begins in **The Ironpine Highlands** (IP)" in text and "📕 Session 2 of the campaign." in text
+        pack = load_pack("starter")
+        grey = pack.campaign.quests["ip-grey-mother"]
+        start = pack.provinces["ironpine"].towns[grey.start]
+        assert f"Starting location: {start.name}" in text
+        state = await CampaignService(store).campaign("marsh")
+        assert [(s.number, s.province) for s in state.journal.sessions] == [(1, "saltmire"), (2, "ironpine")]
+        assert state.quests.quest == "ip-grey-mother" and state.days.code == "IP"
+        assert "Session 2: The Ironpine Highlands, The Grey Mother — under way" in text
+        stored = await store.load_active("marsh")
+        assert replay(await store.log(stored.id)).to_dict() == rulesets.load(stored.state).to_dict()
+    finally:
+        await store.close()

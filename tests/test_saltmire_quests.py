@@ -235,7 +235,7 @@ def play_ledger(way: str, book: str, final: str = "board") -> Table:
     words = t.end_day()
     assert f"⏳ Step D12 (ongoing): {d.ongoing[0].text}" in words
     for who, name in ((RYAN, "Ryan"), (SHANNON, "Shannon")):  # 1 XP over 3 became 1 tenacity at the reward
-        kept = int(re.search(rf"{name} keeps 3 XP: 1 more become 1 tenacity \((\d)\)", words).group(1))
+        kept = int(re.search(rf"{name} keeps 3 XP: 1 more becomes 1 tenacity \((\d)\)", words).group(1))
         assert f"Step D12 (ongoing): {name} loses 1 tenacity ({kept - 1} left)." in words
         assert t.s.adventurers[who].tenacity == kept - 1
     words = t.go([3, 6])
@@ -270,9 +270,11 @@ def finish_ledger(t: Table, final: str) -> str:
     assert j.sessions[0].result == "won" and j.sessions[0].major == "ledger-keeper"
     assert "ledger-keeper" in j.keywords()
     assert "The epilogue names the guild quests for session 2: 1. The Marsh King's Horn (The Saltmire, Undaunted); " \
-        "2. The Sunken Chime (The Saltmire, Mages Guild); 3. The Salt Road (The Saltmire, Fighters Guild)." in words
+        "2. The Sunken Chime (The Saltmire, Mages Guild); 3. The Salt Road (The Saltmire, Fighters Guild); " \
+        "4. The Tithe Sledge (The Ironpine Highlands, Thieves Guild)." in words
     assert j.options == [{"province": "saltmire", "quest": q}
-                         for q in ("sm-marsh-kings-horn", "sm-sunken-chime", "sm-salt-road")]
+                         for q in ("sm-marsh-kings-horn", "sm-sunken-chime", "sm-salt-road")] + [
+        {"province": "ironpine", "quest": "ip-tithe-sledge"}]
     t.do("quest.next", RYAN, {"pick": "3"})
     assert t.s.journal.next == {"province": "saltmire", "quest": "sm-salt-road"} and t.s.journal.options == []
     return words
@@ -464,7 +466,8 @@ def test_the_marsh_kings_horn_from_the_guild_draw_to_its_epilogue(opening, barro
     assert j.sessions[0].result == "won" and j.sessions[0].major == "kings-hornblower"
     assert j.keywords() == ["kings-hornblower"]
     assert "The epilogue names the guild quests for session 2: 1. The Drowned Ledger (The Saltmire, Thieves Guild); " \
-        "2. The Salt Road (The Saltmire, Fighters Guild); 3. The Sunken Chime (The Saltmire, Mages Guild)." in words
+        "2. The Salt Road (The Saltmire, Fighters Guild); 3. The Sunken Chime (The Saltmire, Mages Guild); " \
+        "4. The Deepfrost Dare (The Ironpine Highlands, Undaunted)." in words
     t.do("quest.next", RYAN, {"pick": "The Sunken Chime"})
     assert t.s.journal.next == {"province": "saltmire", "quest": "sm-sunken-chime"} and t.s.journal.options == []
 
