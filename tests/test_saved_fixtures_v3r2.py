@@ -65,7 +65,7 @@ async def test_between_battles_the_old_rest_still_works_then_the_update_brings_t
     errors, text, _ = await play(store, tmp_path, "marsh", "/day start")
     assert errors == 1 and "/campaign update" in text, text  # its pack version has no province yet
     errors, text, _ = await play(store, tmp_path, "marsh",
-                                 '/campaign update\n/day start\n/quest guild pick:"Mages Guild"')
+                                 '/campaign update\n/day start\n/quest guild pick:1')
     assert errors == 0, text
     service = CampaignService(store)
     state = await service.campaign("marsh")
