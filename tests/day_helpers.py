@@ -105,18 +105,19 @@ def day_two(difficulty: str = "adept", setup=None, *, players=(RYAN, SHANNON), g
     return s
 
 
-def at_card(card: str, landmark: str | None = None, with_before: bool = False, **kw):
+def at_card(card: str, landmark: str | None = None, with_before: bool = False, *, day=None, hexes=None, **kw):
     """Day 2: the party moves onto a landmark and draws ``card`` (a peaceful card at a peaceful landmark, a
     conflict card at a conflict one, unless ``landmark`` says otherwise).  Returns (state, words), and with
-    ``with_before`` the state just before the party set out too."""
+    ``with_before`` the state just before the party set out too.  ``day`` and ``hexes``: another province's
+    day two (a function of ``kw``) and its landmarks within reach."""
     from rulesets.tes.content import load_pack
 
     kind = load_pack("starter").overland_cards[card].kind
     landmark = landmark or kind
-    s = day_two(general=deck_stack(card), **kw)
+    s = day(**kw) if day is not None else day_two(general=deck_stack(card), **kw)
     s = stack(s, card)
     forced = [UNSTABLE_DIE[kind]] if landmark == "unstable" else None
-    s, ev = run(s, "day.route", RYAN, {"to": LANDMARK_HEX[landmark]})
+    s, ev = run(s, "day.route", RYAN, {"to": (hexes or LANDMARK_HEX)[landmark]})
     before = s
     if s.days.ask is not None and s.days.ask.kind == "vote":
         s, ev2 = run(s, "day.vote", SHANNON, {}, forced=forced)

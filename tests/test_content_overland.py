@@ -3,13 +3,12 @@ load, and every problem in them is named with its file, entry and field."""
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
+from pack_helpers import copy_starter, load_errors
 
-from rulesets.tes.content import ContentError, load_pack
+from rulesets.tes.content import load_pack
 
-STARTER = Path(__file__).resolve().parents[1] / "content" / "starter"
 
 
 def test_the_saltmire_is_complete():
@@ -26,16 +25,7 @@ def test_the_saltmire_is_complete():
     assert "speech" in pack.lines and pack.lines["speech"].constellation == "thief"
 
 
-def _copy(tmp_path) -> Path:
-    dest = tmp_path / "pack"
-    shutil.copytree(STARTER, dest, ignore=shutil.ignore_patterns(".versions"))
-    return dest
-
-
-def _errors(folder: Path) -> str:
-    with pytest.raises(ContentError) as exc:
-        load_pack(str(folder))
-    return "\n".join(exc.value.errors)
+_copy, _errors = copy_starter, load_errors
 
 
 @pytest.mark.parametrize("path,old,new,message", [

@@ -2,15 +2,13 @@
 the Saltmire's guild quests and its endgame load, and every problem is named with its file, entry and field."""
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
 
 import pytest
+from pack_helpers import copy_starter, load_errors
 
-from rulesets.tes.content import ContentError, load_pack
+from rulesets.tes.content import load_pack
 from rulesets.tes.content.quests import Epilogue, Step
 
-STARTER = Path(__file__).resolve().parents[1] / "content" / "starter"
 
 
 def test_the_sample_campaign_loads():
@@ -34,16 +32,7 @@ def test_the_sample_campaign_loads():
     assert camp.quest_of("mages-guild", "saltmire") is chime and camp.quest_of("psijic-order", "saltmire") is None
 
 
-def _copy(tmp_path) -> Path:
-    dest = tmp_path / "pack"
-    shutil.copytree(STARTER, dest, ignore=shutil.ignore_patterns(".versions"))
-    return dest
-
-
-def _errors(folder: Path) -> str:
-    with pytest.raises(ContentError) as exc:
-        load_pack(str(folder))
-    return "\n".join(exc.value.errors)
+_copy, _errors = copy_starter, load_errors
 
 
 QUESTS = "provinces/saltmire/quests.toml"

@@ -5,29 +5,28 @@ cards (every choice, with the checks of tests/test_day_cards.py and the words th
 and lost, its enemy chips (p.15) and its endgame (The Winter Without End) won and lost.  The Saltmire stays the
 pack's default province (``order``).
 
-The Ironpine has no guild quest yet in this pack, and a campaign's first session draws its guild cards from the
-guilds with a quest in its province (docs/rules-notes.md): these tests play the days without a quest (the
-guild draw is skipped), as the day's own tests do with the Mages Guild's far-away first step.
+These tests play the province's days without a guild quest (the guild draw is skipped), so that each card is
+played alone; the Ironpine's guild quests are played in tests/test_ironpine_quests_1.py and _2.py.
 """
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from pack_helpers import copy_starter, load_errors
 
+import day_helpers
 import test_day_cards
 from battle_helpers import party, run as battle_run, texts
 from day_helpers import (BRINEHOLD_SHOP, DECK_STACK, RYAN, SHANNON, examples_party, refused, run, said, stack,
                          train)
 from engine.text import count
-from rulesets.tes.content import ContentError, load_pack
+from rulesets.tes.content import load_pack
 from rulesets.tes.content.tiles import encounter_map
 from rulesets.tes.session import setup as session_setup
 
 PACK = load_pack("starter")
 PROV = PACK.provinces["ironpine"]
-STARTER = Path(__file__).resolve().parent.parent / "content" / "starter"
 STONEMERE_SHOP = BRINEHOLD_SHOP[:5]  # its 5 commons on day 1 (its legendary is drawn at random)
 # from Stonemere (2,5) under Snow on the Peaks (movement 3)
 LANDMARK_HEX = {"peaceful": [1, 6], "conflict": [3, 6], "unstable": [3, 5]}
@@ -61,19 +60,10 @@ def day_two(setup=None, players=(RYAN, SHANNON)):
 
 
 def at_card(card: str, landmark: str | None = None, with_before: bool = False, setup=None):
-    """Day 2 in the Ironpine: the party moves onto a landmark and draws ``card`` (the day_helpers' at_card, here).
-    Returns (state, words), and with ``with_before`` the state just before the party set out too."""
-    kind = PACK.overland_cards[card].kind
-    landmark = landmark or kind
-    s = day_two(setup=setup)
-    s = stack(s, card)
-    forced = [UNSTABLE_DIE[kind]] if landmark == "unstable" else None
-    s, ev = run(s, "day.route", RYAN, {"to": LANDMARK_HEX[landmark]})
-    before = s
-    if s.days.ask is not None and s.days.ask.kind == "vote":
-        s, ev2 = run(s, "day.vote", SHANNON, {}, forced=forced)
-        ev = ev + ev2
-    return (s, said(ev), before) if with_before else (s, said(ev))
+    """Day 2 in the Ironpine: the party moves onto a landmark and draws ``card`` (the day_helpers' at_card on the
+    Ironpine's day two).  Returns (state, words), and with ``with_before`` the state just before the party set
+    out too."""
+    return day_helpers.at_card(card, landmark, with_before, day=day_two, hexes=LANDMARK_HEX, setup=setup)
 
 
 def at_town(hex_, setup=None, start=None, stack_cards=()):
@@ -293,16 +283,7 @@ def test_the_saltmire_stays_the_default_province_and_a_session_named_ironpine_pl
     assert s.days.province == "ironpine"
 
 
-def _copy(tmp_path) -> Path:
-    dest = tmp_path / "pack"
-    shutil.copytree(STARTER, dest, ignore=shutil.ignore_patterns(".versions"))
-    return dest
-
-
-def _errors(folder: Path) -> str:
-    with pytest.raises(ContentError) as exc:
-        load_pack(str(folder))
-    return "\n".join(exc.value.errors)
+_copy, _errors = copy_starter, load_errors
 
 
 def _edit(folder: Path, rel: str, old: str, new: str) -> None:
