@@ -28,7 +28,7 @@ from engine.service import CampaignService
 from engine.store import Store
 from rulesets.tes.content import load_pack
 from test_saltmire_cards import lose_by_retreat
-from test_session_script import check_no_spoilers
+from test_session_script import check_no_spoilers, transcript_with_pictures
 
 PACK = load_pack("starter")
 CAMP = PACK.campaign
@@ -522,28 +522,7 @@ async def test_session_thieves_plays_the_drowned_ledger_at_the_local_table(tmp_p
 async def test_no_step_of_the_drowned_ledger_shows_before_its_time_in_words_buttons_or_pictures(tmp_path, monkeypatch):
     """The script's whole transcript with the text of every picture's view in its place: no step's story or
     objective before the line that reveals the step."""
-    import json
-
-    import render
-    from commands.core import Table as CommandTable
-    from commands.local import LocalTable
-
-    out: list[str] = []
-    real = render.render
-
-    def drawn(kind, view):
-        out.append(f"[picture {kind}] " + json.dumps(view, ensure_ascii=False))
-        return real(kind, view)
-
-    monkeypatch.setattr(render, "render", drawn)
-    store = await Store.open(tmp_path / "spoilers.db")
-    try:
-        local = LocalTable(CommandTable(CampaignService(store)), channel="eels", out_dir=tmp_path / "out",
-                           echo=out.append)
-        script = (EXAMPLES / "session-thieves.txt").read_text()
-        assert await local.run_script(script.strip().splitlines()) == 0, local.failed
-    finally:
-        await store.close()
+    out = await transcript_with_pictures(tmp_path, monkeypatch, "eels", ["session-thieves.txt"])
     assert any(p.startswith("[picture overland]") for p in out) and any(p.startswith("[picture map]") for p in out)
     transcript = "\n".join(out)
     check_no_spoilers(transcript, list(CAMP.quests.values()))

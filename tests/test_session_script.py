@@ -162,9 +162,9 @@ async def test_a_failed_step_loses_the_campaign(tmp_path):
         await store.close()
 
 
-async def test_no_step_words_before_their_time_in_words_buttons_or_pictures(tmp_path, monkeypatch):
-    """The whole campaign's transcript with the text of every picture's view in its place (what the picture
-    draws comes from its view): no step's story or objective before the line that reveals the step."""
+async def transcript_with_pictures(tmp_path, monkeypatch, channel: str, scripts: list[str]) -> list[str]:
+    """Everything the local table showed while playing ``scripts`` (examples/ file names) in ``channel``, with
+    the text of every picture's view in its place (what a picture draws comes from its view)."""
     import json
 
     import render
@@ -181,11 +181,19 @@ async def test_no_step_words_before_their_time_in_words_buttons_or_pictures(tmp_
     monkeypatch.setattr(render, "render", drawn)
     store = await Store.open(tmp_path / "spoilers.db")
     try:
-        local = LocalTable(Table(CampaignService(store)), channel="marsh", out_dir=tmp_path / "out", echo=out.append)
-        for name in ("session.txt", "session-2.txt", "endgame.txt"):
+        local = LocalTable(Table(CampaignService(store)), channel=channel, out_dir=tmp_path / "out", echo=out.append)
+        for name in scripts:
             assert await local.run_script(_script(name).strip().splitlines()) == 0, local.failed
     finally:
         await store.close()
+    return out
+
+
+async def test_no_step_words_before_their_time_in_words_buttons_or_pictures(tmp_path, monkeypatch):
+    """The whole campaign's transcript with the text of every picture's view in its place: no step's story or
+    objective before the line that reveals the step."""
+    out = await transcript_with_pictures(tmp_path, monkeypatch, "marsh", ["session.txt", "session-2.txt",
+                                                                         "endgame.txt"])
     pictures = [line for line in out if line.startswith("[picture ")]
     assert any(p.startswith("[picture overland]") for p in pictures)
     assert any(p.startswith("[picture journal]") for p in pictures)
