@@ -288,7 +288,8 @@ def test_endgame_friend_of_the_wardens_gives_two_tenacity_before_the_wreckers(be
     # a party without the keyword: the rule changes nothing, and says so
     s.journal.minor = []
     bare, text = _to_day(s, 2, before_rest=spent)
-    assert "Keywords the party does not hold change nothing today: Friend of the Wardens." in text
+    assert "Keywords the party does not hold change nothing today: Friend of the Wardens, Wolfbreaker, Bounty " \
+        "Hunters, Card Sharp Exposed." in text
     assert "Keyword Friend of the Wardens:" not in text
     assert bare.adventurers[SHANNON].tenacity == 0 and bare.adventurers[RYAN].tenacity == 1
 
@@ -328,7 +329,8 @@ def test_endgame_chime_heard_not_held_changes_nothing(before_endgame):
             a.tenacity = 0
 
     s, text = _to_day(s, 3, before_rest=spent)
-    assert "Keywords the party does not hold change nothing today: Chime-Heard." in text
+    assert "Keywords the party does not hold change nothing today: Chime-Heard, Keeper of the Tarn, Pilgrim's " \
+        "Blessing, Stone-Speakers." in text
     assert _tenacity(s) == {RYAN: 0, SHANNON: 0}
 
 

@@ -524,15 +524,17 @@ def test_the_endgame_won_day_by_day_with_every_keyword():
 
 def test_the_whispering_snow_walked_through_and_keywords_not_held_change_nothing():
     s, text = endgame(keywords=("chime-bearer",))
-    assert "Keywords the party does not hold change nothing today: Salt Road Sworn." in text
+    assert "Keywords the party does not hold change nothing today: Salt Road Sworn, Tithe-Keeper, Keeper of the " \
+        "Ledger, Wager Won." in text
     s, _ = run(s, "day.choose", RYAN, {"choice": 1})
     s, text = next_day(s)
-    assert "Keywords the party does not hold change nothing today: Friend of the Wardens." in text
+    assert "Keywords the party does not hold change nothing today: Friend of the Wardens, Wolfbreaker, Barrow " \
+        "Sealed, Bones Reburied." in text
     if s.battle is None:
         s, _ = run(s, "day.choose", RYAN, {"choice": 1})
     s, _ = win(s)
     s, text = next_day(s)
-    assert "change nothing today: Chime-Heard, Conjurer Caught." in text
+    assert "change nothing today: Chime-Heard, Conjurer Caught, Deepfrost-Dared, Hornblower, Stone-Speakers." in text
     hp = {o: a.hp for o, a in s.adventurers.items()}
     s, ev = run(s, "day.choose", RYAN, {"choice": 2})  # Stop your ears and walk
     assert "The Whispering Snow: Stop your ears and walk: Ryan is dealt 2 damage" in said(ev)
