@@ -29,7 +29,7 @@ from day_helpers import DECK_STACK, RYAN, SHANNON, examples_party, run, said
 from delve_helpers import on_top, open_hexes, tiles_first
 from engine.service import CampaignService
 from engine.store import Store
-from rulesets.tes.content import load_pack
+from rulesets.tes.content import ContentError, load_pack
 from test_saltmire_cards import lose_by_retreat
 from test_session_script import check_no_spoilers
 
@@ -583,6 +583,76 @@ def test_losing_to_the_hag_wife_loses_the_quest_and_the_campaign():
     j = t.s.journal
     assert j.result == "lost" and j.sessions[0].result == "lost" and "kings-hornblower" not in j.keywords()
     assert HORN.epilogue.story not in t.text
+
+
+# ----------------------------------------------------------- a step's battle in each mode (a copied pack) --
+STARTER = Path(__file__).resolve().parents[1] / "content" / "starter"
+B20_CHOICE = 'outcome = "delve"\nxp = 2\ntext = "Wade down'
+
+
+def copied_horn(tmp_path, encounter: str, outcome: str, final: bool) -> Table:
+    """The starter pack copied with step B20's battle replaced (``encounter``, its choice's ``outcome``, and
+    ``final``: the session's final battle), loaded, and a party playing it on day 2 at the Weir Stones (B20's
+    battle has begun)."""
+    import shutil
+
+    folder = tmp_path / "pack"
+    shutil.copytree(STARTER, folder, ignore=shutil.ignore_patterns(".versions"))
+    quests = folder / "provinces" / "saltmire" / "quests.toml"
+    text = quests.read_text()
+    for old, new in (('encounter = "sm-q-kings-barrow"\n',
+                      f'encounter = "{encounter}"\n' + ("final = true\n" if final else "")),
+                     (B20_CHOICE, B20_CHOICE.replace('"delve"', f'"{outcome}"'))):
+        assert old in text
+        text = text.replace(old, new, 1)
+    quests.write_text(text)
+    pack = load_pack(str(folder))  # the loader accepts it
+    b20 = pack.campaign.step("sm-horn-b")
+    assert b20.encounter == encounter and b20.choices[0].outcome == outcome and b20.final == final
+    t = Table()
+    t.s.pack, t.s.pack_version = str(folder), pack.content_hash
+    t.start("undaunted", "Undaunted")
+    t.end_day()
+    t.go([3, 3])
+    t.do("day.choose", RYAN, {"choice": 1})
+    assert t.run.step == "sm-horn-b" and t.s.battle is not None and t.s.battle.encounter == encounter
+    return t
+
+
+@pytest.mark.parametrize("final", [False, True])
+def test_a_step_whose_battle_is_a_dungeon_starts_it_as_a_dungeon(tmp_path, final):
+    """B20 set in the Drowned Gaol (The Gaoler's Keys): its choice reads as a dungeon and the battle is set up as
+    one, the named units in the lettered hexes; its enemy pool is the XP Dial's (2 × 2 adventurers), or, as the
+    session's final battle, the End of Session EP (session 1, Adept, 2 adventurers: 32)."""
+    t = copied_horn(tmp_path, "gaolers-keys", "dungeon", final)
+    words = t.log[-1]
+    assert "1. 🏯 **Go down into the barrow** (☼ 2 XP)" in words and "1. 🔦" not in words
+    b = t.s.battle
+    assert b.mode == "dungeon" and b.dungeon == "drowned-gaol" and b.objective == "eliminate"
+    assert "⚔️ Battle 1: **The Gaoler's Keys**." in words
+    warden = next(u for u in b.units.values() if u.enemy == "gaol-warden")
+    assert (warden.q, warden.r) == PACK.dungeons["drowned-gaol"].labels["B"]
+    ep = 32 if final else 4
+    assert f"Enemy pool {ep} for the numbered hexes" in words
+    assert f"A second enemy pool of {ep} for the star hexes" in words
+    # the other mode's choice word is refused: the loader asks for the encounter's mode
+    with pytest.raises(ContentError, match='outcome clash, but its encounter "gaolers-keys" is a dungeon battle: '
+                                        'write outcome = "dungeon"'):
+        copied_horn(tmp_path / "again", "gaolers-keys", "clash", final)
+
+
+def test_a_final_step_delve_draws_each_tile_from_the_end_of_session_pool(tmp_path):
+    """B20's delve as the session's final battle: each tile explored is populated from the End of Session EP (32),
+    not from the XP Dial (2 × 2 adventurers = 4, as B20 itself draws: test above)."""
+    t = copied_horn(tmp_path, "sm-q-kings-barrow", "delve", True)
+    words = t.log[-1]
+    assert "A session's final battle: each tile explored draws its enemies from the End of Session enemy pool, 32 " \
+        "(session 1, Adept, 2 adventurers), not from the XP Dial." in words
+    on_top(t.s, "skyshard-grotto")
+    tiles_first(t.s, 7, "pool-7c")
+    t.do("battle.explore", RYAN, {}, forced=[1])
+    words = t.do("battle.place", RYAN, {"place": 1}, forced=[1])
+    assert "👹 Skyshard Grotto (enemy pool 32, scale 1):" in words
 
 
 # ------------------------------------------------------------------------------- the script at the table --

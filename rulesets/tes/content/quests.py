@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from rulesets.tes.content.overland import DAY_EFFECTS, CardChoice, _choice, _day_effects, _in
-from rulesets.tes.content.reader import ID_RE, _Entry, _entries, _read_toml, _show
+from rulesets.tes.content.reader import ID_RE, _Entry, _entries, _quoted, _read_toml, _show
 
 TRIGGER_KEYS = ("town", "hex", "token", "landmark", "where", "linked", "tally", "count")
 TALLIES = ("peaceful", "conflict", "unstable", "town", "battle", "any")
@@ -398,7 +398,7 @@ def _trigger(e: _Entry, *, side: bool = False) -> QuestTrigger | None:
     return t
 
 
-def _choices(e: _Entry, lines: dict, outcomes: Iterable[str] = ("peaceful", "clash", "delve"),
+def _choices(e: _Entry, lines: dict, outcomes: Iterable[str] = STEP_OUTCOMES,
              key: str = "choice", steps: bool = False) -> tuple[CardChoice, ...]:
     raw = e.get(key, [])
     if not isinstance(raw, list) or not raw:
@@ -406,15 +406,16 @@ def _choices(e: _Entry, lines: dict, outcomes: Iterable[str] = ("peaceful", "cla
         return ()
     out = []
     for i, rc in enumerate(raw, 1):
-        # a dungeon choice is read as a clash choice is (dungeons never appear on overland cards, so their format
-        # has no such outcome), then keeps its word
-        dungeon = "dungeon" in outcomes and isinstance(rc, dict) and rc.get("outcome") == "dungeon"
-        ce = e.sub("", f"choice #{i}", dict(rc, outcome="clash") if dungeon else rc)
-        ch = _choice(ce, i, lines, steps=steps)
-        if ch is not None and dungeon:
-            ch = replace(ch, outcome="dungeon")
-        if ch is not None and ch.outcome not in outcomes:
-            ce.err(f"outcome {ch.outcome} is not one of {', '.join(outcomes)}")
+        outcome = rc.get("outcome", "peaceful") if isinstance(rc, dict) else "peaceful"
+        # a battle choice is read as a clash choice is (the overland card format knows no dungeons: they never
+        # appear on overland cards), then keeps the word of its battle's mode
+        battle = isinstance(outcome, str) and outcome in BATTLES
+        ce = e.sub("", f"choice #{i}", dict(rc, outcome="clash") if battle else rc)
+        if outcome not in outcomes:
+            ce.err(f"outcome must be one of {_quoted(tuple(outcomes))}, got {_show(outcome)}")
+        ch = _choice(ce, i, lines, steps=steps) if ce.ok else None
+        if ch is not None and battle:
+            ch = replace(ch, outcome=outcome)
         if ch is not None and ce.ok:
             out.append(ch)
         else:
