@@ -70,12 +70,23 @@ QUESTS = "provinces/saltmire/quests.toml"
      'choice 2: requires keyword "chime-hurd", which is not in keywords.toml'),
     (QUESTS, 'outcome = "clash"\nxp = 2\ntext = "Fight the guardians',
      'outcome = "delve"\nxp = 2\ntext = "Fight the guardians',
-     'choice #1: outcome delve is not in the bot for quests yet'),
+     'step B14, choice 1: outcome delve, but its encounter "sm-q-chime-guard" is a clash battle: write outcome = '
+     '"clash"'),
+    (QUESTS, 'outcome = "delve"\nxp = 2\ntext = "Wade down', 'outcome = "clash"\nxp = 2\ntext = "Wade down',
+     'step B20, choice 1: outcome clash, but its encounter "sm-q-kings-barrow" is a delve battle: write outcome = '
+     '"delve"'),
+    (QUESTS, 'outcome = "delve"\nxp = 2\ntext = "Wade down', 'outcome = "brawl"\nxp = 2\ntext = "Wade down',
+     'step "sm-horn-b", choice #1: outcome must be one of "peaceful", "clash", "delve", "dungeon", got "brawl"'),
+    (QUESTS, 'encounter = "sm-q-kings-barrow"', 'encounter = "sm-q-kings-barow"',
+     'step B20: names encounter "sm-q-kings-barow", which no encounters file defines'),
     (QUESTS, 'toward = "compass"', 'toward = "north"',
      'ongoing #1: toward must be "party", "compass" or "town:<town id>"'),
     ("side_quests.toml", 'trigger = { landmark = "conflict", where = "south" }',
      'trigger = { landmark = "conflict", where = "down" }',
      'side quest "sq-greedy-conjurer", trigger: where must be one of "north", "south", "east", "west"'),
+    ("side_quests.toml", 'encounter = "sq-conjurer-guards"', 'encounter = "gaolers-keys"',
+     'side quest "sq-greedy-conjurer": encounter "gaolers-keys" is a dungeon battle; a dungeon is in one '
+     "province's gazetteer and a side quest is not tied to one province"),
     ("side_quests.toml", 'trigger = { landmark = "peaceful" }', 'trigger = { hex = [3, 3] }',
      'side quest "sq-missing-courier", trigger: a side quest is not tied to one province'),
     ("side_quests.toml", 'effects = [{ type = "keyword", keyword = "conjurer-caught" }]',
@@ -97,3 +108,22 @@ def test_problems_name_the_file_the_entry_and_the_field(tmp_path, path, old, new
     assert old in text, old
     f.write_text(text.replace(old, new, 1))
     assert message in _errors(folder)
+
+
+def test_a_side_quest_may_fight_a_delve_and_an_endgame_day_a_dungeon(tmp_path):
+    """Quest battles in every mode: a side quest's battle-first delve (played in the session's province) and the
+    endgame's final day in a dungeon, its choice naming the mode."""
+    folder = _copy(tmp_path)
+    for path, old, new in (
+            ("side_quests.toml", 'encounter = "sq-granary-skeevers"', 'encounter = "brinehollow-caves"'),
+            ("provinces/saltmire/endgame.toml", 'encounter = "sm-end-tidecaller"', 'encounter = "gaolers-keys"'),
+            ("provinces/saltmire/endgame.toml", 'outcome = "clash"\nxp = 3', 'outcome = "dungeon"\nxp = 3')):
+        f = folder / path
+        text = f.read_text()
+        assert old in text, old
+        f.write_text(text.replace(old, new, 1))
+    camp = load_pack(str(folder)).campaign
+    sq = camp.side_quests["sq-granary-skeevers"]
+    assert sq.encounter == "brinehollow-caves" and sq.battle_first
+    day = camp.endgames["saltmire"].on_day(4)
+    assert day.encounter == "gaolers-keys" and day.final and [ch.outcome for ch in day.choices] == ["dungeon"]

@@ -6,9 +6,11 @@
   the Eelwife's book, or keep it: a keyword); D12 in Brinehold, the final battle at End of Session EP (a choice
   open only with that keyword; the crew takes 1 tenacity each New Day); the epilogue E13.
 * The Marsh King's Horn (Undaunted, from Ossmere): step A19 at the Weir Stones (Helka's Band moves toward Reedwick
-  each End of Day), then at once B20's clash in the barrow: a victory leads to C21 (back to Ossmere: a bonus social
-  check; the horn's light fatigue each New Day), a defeat to C22 (catch Helka's Band, which heads home to Ossmere:
-  a gated wager or a bargain); D23's final battle on the drowned field; the epilogue E24.
+  each End of Day), then at once B20's delve in the barrow, in the session's province (its delve deck and tiles
+  stacked: two tiles explored, a skyshard on each): surveyed, it leads to C21 (back to Ossmere: a bonus social
+  check; the horn's light fatigue each New Day); lost by a retreat or with the whole party down, to C22 (catch
+  Helka's Band, which heads home to Ossmere: a gated wager or a bargain); D23's final battle on the drowned field;
+  the epilogue E24.
 
 Every choice and ongoing effect is played by its text (the branches are parametrized), with the quest's step,
 tokens, XP, items, tenacity, fatigue and keywords checked, and the words posted.  A final battle lost loses the
@@ -24,9 +26,10 @@ import pytest
 from helpers.table import play
 
 from day_helpers import DECK_STACK, RYAN, SHANNON, examples_party, run, said
+from delve_helpers import on_top, open_hexes, tiles_first
 from engine.service import CampaignService
 from engine.store import Store
-from rulesets.tes.content import load_pack
+from rulesets.tes.content import ContentError, load_pack
 from test_saltmire_cards import lose_by_retreat
 from test_session_script import check_no_spoilers, transcript_with_pictures
 
@@ -108,12 +111,15 @@ class Table:
         return words
 
     def win(self) -> str:
-        """Every enemy falls (as the leader's `/battle adjust` does); the adventurers end their turns until the
-        round ends in a victory.  The words said after the battle."""
+        """Every enemy falls (as the leader's `/battle adjust` does); in a delve every skyshard is gained (B20's
+        own test explores them: ``survey_the_barrow``); the adventurers end their turns until the round ends in a
+        victory.  The words said after the battle."""
         for u in self.s.battle.units.values():
             if u.side == "enemy":
                 u.hp, u.defeated, u.fell_at = 0, True, [u.q, u.r]
                 u.q = u.r = None
+        if self.s.battle.delve is not None:
+            self.s.battle.delve.gained = self.s.battle.delve.required
         out = []
         for _ in range(6):
             if self.s.battle is None:
@@ -127,6 +133,21 @@ class Table:
         words = said(ev)
         self.log.append(words)
         return words
+
+    def fall(self) -> str:
+        """The leader's adjustments take every adventurer's HP (the battle went badly at the table) and the guild
+        assist is not called: the whole party is defeated."""
+        out = [self.do("battle.adjust", RYAN, {"unit": name, "hp": -30, "reason": "the honour guard"})
+               for name in ("Ryan", "Shannon")]
+        for _ in range(6):
+            if self.s.battle is None:
+                break
+            if self.run.assist == "asked":
+                out.append(self.do("quest.assist", RYAN, {"use": False}))
+            else:
+                out.append(self.do("battle.endturn", self.s.battle.turn.owner, forced=[1] * 40))
+        assert self.s.battle is None and self.s.last_battle.outcome == "defeat"
+        return "\n".join(out)
 
 
 def revealed(text: str, st) -> bool:
@@ -357,21 +378,95 @@ def horn_to_the_barrow(t: Table, opening: str) -> str:
         assert t.s.adventurers[SHANNON].tenacity == 0 and light(t.s, SHANNON) == 0
     b = step(HORN, "B20")
     assert "✅ Step A19 of **The Marsh King's Horn** is completed." in words and revealed(words, b)
+    assert "go down into the barrow in a delve" in b.objective and "clash" not in b.objective
     assert "🔗 Step B20 is linked to the one before" in words and t.run.step == "sm-horn-b"
-    assert t.s.battle is not None and t.s.battle.encounter == "sm-q-barrow-guard"
-    assert "skeleton" in [u.enemy for u in t.s.battle.units.values() if u.side == "enemy"]
+    # its one choice is a delve, and says so; the party takes it and goes below ground
+    choice = b.choices[0]
+    assert f"1. 🔦 **{choice.title}** (☼ 2 XP): {choice.text}" in words and "⚔️ **Go down" not in words
+    assert "The party chooses **Go down into the barrow**." in words
+    battle = t.s.battle
+    assert battle is not None and battle.encounter == "sm-q-kings-barrow" and battle.mode == "delve"
+    assert "⚔️ Battle 1: **The Marsh King's Barrow**." in words
+    assert "🔦 A delve: only the entrance tile is on the map. The delve deck holds 27 cards (general and SM); " \
+        "tiles wait in their stacks. Gain 2 skyshards to explore it fully." in words
+    # the session's province: its delve cards join the general ones, and its chips the bags
+    d = battle.delve
+    assert d.province == t.s.days.code == "SM" and d.required == 2 and battle.objective == "survey"
+    deck = set(d.deck) | set(d.discard)
+    assert deck == {k for k, dc in PACK.delve_cards.items() if dc.province in (None, "SM") and not dc.special}
+    assert not [u for u in battle.units.values() if u.side == "enemy"]  # no enemies before a tile is explored
+    assert "Turn order: Ryan (1,0) → Shannon (1,1)." in words  # on the entrance's door hexes
     assert hidden(t.text, *HORN.steps[2:])
     return words
 
 
+def onto(t: Table, tile: str, start) -> list[int]:
+    """The free hex of ``tile`` nearest to ``start`` (the adventurer walks onto the tile)."""
+    from engine.hexes import Hex
+    from rulesets.tes.battle.model import Ctx
+
+    c = Ctx(t.s, PACK, None)
+    h = min((h for h in c.map.passable if c.map.tile_of[h] == tile and c.occupant(h) is None),
+            key=lambda h: (c.range_to(Hex(*start), h), h.q, h.r))
+    return [h.q, h.r]
+
+
+def survey_the_barrow(t: Table) -> str:
+    """B20's delve surveyed: the deck stacked with the Skyshard Grotto and the Saltmire's Skyshard Cairn, the tiles
+    with the Eel Pool and the Collapsed Alcove.  Round 1: Ryan explores the entrance (the Eel Pool, an Argonian
+    Bandit on it) and walks onto it (skyshard 1); Shannon explores the pool's far door from where she stands (the
+    Alcove, a Hackwing on it); the enemies roll blanks.  Round 2: the leader's adjustment cuts the Hackwing down
+    (played at the table) and Ryan walks onto the Alcove (skyshard 2); the round ends with the Bandit still
+    standing, and the Survey is won.  What was said."""
+    s = t.s
+    on_top(s, "skyshard-grotto", "skyshard-cairn")
+    tiles_first(s, 7, "pool-7c")
+    tiles_first(s, 3, "alcove-3a")
+    out = [t.do("battle.explore", RYAN, {}, forced=[1]), t.do("battle.place", RYAN, {"place": 1}, forced=[1])]
+    out.append(t.do("battle.move", RYAN, {"to": onto(t, "pool-7c", (1, 0))}))
+    words = "\n".join(out)
+    assert "🔦 Ryan explores hex 1,0 and draws **Skyshard Grotto** (GE-02): a 7-hex tile." in words
+    assert "🧱 Eel Pool (tile 1) connects to hex 1,0" in words
+    assert "👹 Skyshard Grotto (enemy pool 4, scale 1): Argonian Bandit (level 1, up to 1)" in words  # XP Dial 2
+    assert "💎 Ryan gains the skyshard of Skyshard Grotto: 1/2 skyshards." in words
+    assert t.s.battle.delve.gained == 1
+    out.append(t.do("battle.endturn", RYAN))
+    door = open_hexes(t.s)[0]
+    out.append(t.do("battle.explore", SHANNON, {"at": [door.q, door.r]}, forced=[1]))
+    out.append(t.do("battle.place", SHANNON, {"place": 1}, forced=[1]))
+    words = "\n".join(out[-2:])
+    assert f"🔦 Shannon takes the explore action on hex {door} and draws **Skyshard Cairn** (SM-09): a 3-hex " \
+        "tile." in words  # a card of the Saltmire's
+    assert "Collapsed Alcove (tile 2) connects" in words and "Hackwing (level 1, up to 1)" in words
+    assert "🗺️ Every skyshard of the delve has been drawn (2): no hex is explorable any more." in words
+    out.append(t.do("battle.endturn", SHANNON, forced=[1] * 40))
+    assert "🔔 Round 2 begins." in out[-1] and t.s.battle.turn.owner == RYAN
+    hackwing = next(u for u in t.s.battle.units.values() if u.enemy == "hackwing")
+    out.append(t.do("battle.adjust", RYAN, {"unit": hackwing.id, "hp": -30, "reason": "cut down at the table"}))
+    ryan = t.s.battle.units["a:ryan"]
+    out.append(t.do("battle.move", RYAN, {"to": onto(t, "alcove-3a", (ryan.q, ryan.r))}))
+    assert "💎 Ryan gains the skyshard of Skyshard Cairn: 2/2 skyshards." in out[-1]
+    out.append(t.do("battle.endturn", RYAN, forced=[1] * 40))
+    assert t.s.battle is not None  # the Survey is won at the end of the round
+    assert [u.name for u in t.s.battle.units.values() if u.side == "enemy" and not u.defeated] == ["Argonian Bandit"]
+    out.append(t.do("battle.endturn", SHANNON, forced=[1] * 40))
+    words = out[-1]
+    assert "🏆 Victory! The party achieves the objective. The battle ends after round 2." in words
+    assert "💎 Skyshards gained: 2/2." in words and "The delve is taken apart" in words
+    assert t.s.battle is None and t.s.last_battle.outcome == "victory" and t.s.last_battle.mode == "delve"
+    return "\n".join(out)
+
+
 def play_horn(opening: str, barrow: str, way: str) -> Table:
-    """The Marsh King's Horn to its final battle: ``barrow`` win (C21) or lose (C22); ``way`` C's choice: boast
-    (succeeding), bluster (boasting, the check failing), horn, wager or bargain."""
+    """The Marsh King's Horn to its final battle: ``barrow`` win (the delve surveyed: C21), retreat or down (the
+    delve lost: C22); ``way`` C's choice: boast (succeeding), bluster (boasting, the check failing), horn, wager or
+    bargain."""
     t = Table()
     horn_to_the_barrow(t, opening)
     c21, c22, d = (step(HORN, x) for x in ("C21", "C22", "D23"))
     if barrow == "win":
-        words = t.win()
+        words = survey_the_barrow(t)
+        assert "The Marsh King's Horn, step B is resolved: ☼ 2 XP in the Reward Phase." in words
         assert "✅ Step B20 of **The Marsh King's Horn** is completed." in words and revealed(words, c21)
         assert "The party gains 3 XP: the XP Dial turns from 2 to 5" in words  # A's 1 and B's 2
         assert t.run.step == "sm-horn-c-won" and hidden(t.text, c22, d)
@@ -405,7 +500,14 @@ def play_horn(opening: str, barrow: str, way: str) -> Table:
             assert t.s.adventurers[SHANNON].tenacity >= tenacity[SHANNON] + 1
         done = "C21"
     else:
-        words = t.lose()
+        if barrow == "retreat":
+            words = t.lose()
+            assert "💎 Skyshards gained: 0/2." in words and t.s.last_battle.mode == "delve"
+        else:
+            words = t.fall()
+            assert "💀 The whole party is defeated. The encounter is failed." in words
+            assert "the party wakes in Reedwick (3,2), the closest town" in words
+        assert "The Marsh King's Horn, step B is failed." in words
         assert "The encounter of step B20 is failed: the quest goes on at step C22." in words
         assert revealed(words, c22) and t.run.step == "sm-horn-c-lost" and hidden(t.text, c21, d)
         assert "The 1 XP of the step completed earlier today are lost with this failure." in words
@@ -449,8 +551,8 @@ def play_horn(opening: str, barrow: str, way: str) -> Table:
 
 
 @pytest.mark.parametrize("opening,barrow,way", [("heave", "win", "boast"), ("offering", "win", "bluster"),
-                                                ("heave", "win", "horn"), ("offering", "lose", "wager"),
-                                                ("heave", "lose", "bargain")])
+                                                ("heave", "win", "horn"), ("offering", "retreat", "wager"),
+                                                ("heave", "down", "bargain")])
 def test_the_marsh_kings_horn_from_the_guild_draw_to_its_epilogue(opening, barrow, way):
     t = play_horn(opening, barrow, way)
     xp = t.s.xp_dial
@@ -481,6 +583,76 @@ def test_losing_to_the_hag_wife_loses_the_quest_and_the_campaign():
     j = t.s.journal
     assert j.result == "lost" and j.sessions[0].result == "lost" and "kings-hornblower" not in j.keywords()
     assert HORN.epilogue.story not in t.text
+
+
+# ----------------------------------------------------------- a step's battle in each mode (a copied pack) --
+STARTER = Path(__file__).resolve().parents[1] / "content" / "starter"
+B20_CHOICE = 'outcome = "delve"\nxp = 2\ntext = "Wade down'
+
+
+def copied_horn(tmp_path, encounter: str, outcome: str, final: bool) -> Table:
+    """The starter pack copied with step B20's battle replaced (``encounter``, its choice's ``outcome``, and
+    ``final``: the session's final battle), loaded, and a party playing it on day 2 at the Weir Stones (B20's
+    battle has begun)."""
+    import shutil
+
+    folder = tmp_path / "pack"
+    shutil.copytree(STARTER, folder, ignore=shutil.ignore_patterns(".versions"))
+    quests = folder / "provinces" / "saltmire" / "quests.toml"
+    text = quests.read_text()
+    for old, new in (('encounter = "sm-q-kings-barrow"\n',
+                      f'encounter = "{encounter}"\n' + ("final = true\n" if final else "")),
+                     (B20_CHOICE, B20_CHOICE.replace('"delve"', f'"{outcome}"'))):
+        assert old in text
+        text = text.replace(old, new, 1)
+    quests.write_text(text)
+    pack = load_pack(str(folder))  # the loader accepts it
+    b20 = pack.campaign.step("sm-horn-b")
+    assert b20.encounter == encounter and b20.choices[0].outcome == outcome and b20.final == final
+    t = Table()
+    t.s.pack, t.s.pack_version = str(folder), pack.content_hash
+    t.start("undaunted", "Undaunted")
+    t.end_day()
+    t.go([3, 3])
+    t.do("day.choose", RYAN, {"choice": 1})
+    assert t.run.step == "sm-horn-b" and t.s.battle is not None and t.s.battle.encounter == encounter
+    return t
+
+
+@pytest.mark.parametrize("final", [False, True])
+def test_a_step_whose_battle_is_a_dungeon_starts_it_as_a_dungeon(tmp_path, final):
+    """B20 set in the Drowned Gaol (The Gaoler's Keys): its choice reads as a dungeon and the battle is set up as
+    one, the named units in the lettered hexes; its enemy pool is the XP Dial's (2 × 2 adventurers), or, as the
+    session's final battle, the End of Session EP (session 1, Adept, 2 adventurers: 32)."""
+    t = copied_horn(tmp_path, "gaolers-keys", "dungeon", final)
+    words = t.log[-1]
+    assert "1. 🏯 **Go down into the barrow** (☼ 2 XP)" in words and "1. 🔦" not in words
+    b = t.s.battle
+    assert b.mode == "dungeon" and b.dungeon == "drowned-gaol" and b.objective == "eliminate"
+    assert "⚔️ Battle 1: **The Gaoler's Keys**." in words
+    warden = next(u for u in b.units.values() if u.enemy == "gaol-warden")
+    assert (warden.q, warden.r) == PACK.dungeons["drowned-gaol"].labels["B"]
+    ep = 32 if final else 4
+    assert f"Enemy pool {ep} for the numbered hexes" in words
+    assert f"A second enemy pool of {ep} for the star hexes" in words
+    # the other mode's choice word is refused: the loader asks for the encounter's mode
+    with pytest.raises(ContentError, match='outcome clash, but its encounter "gaolers-keys" is a dungeon battle: '
+                                        'write outcome = "dungeon"'):
+        copied_horn(tmp_path / "again", "gaolers-keys", "clash", final)
+
+
+def test_a_final_step_delve_draws_each_tile_from_the_end_of_session_pool(tmp_path):
+    """B20's delve as the session's final battle: each tile explored is populated from the End of Session EP (32),
+    not from the XP Dial (2 × 2 adventurers = 4, as B20 itself draws: test above)."""
+    t = copied_horn(tmp_path, "sm-q-kings-barrow", "delve", True)
+    words = t.log[-1]
+    assert "A session's final battle: each tile explored draws its enemies from the End of Session enemy pool, 32 " \
+        "(session 1, Adept, 2 adventurers), not from the XP Dial." in words
+    on_top(t.s, "skyshard-grotto")
+    tiles_first(t.s, 7, "pool-7c")
+    t.do("battle.explore", RYAN, {}, forced=[1])
+    words = t.do("battle.place", RYAN, {"place": 1}, forced=[1])
+    assert "👹 Skyshard Grotto (enemy pool 32, scale 1):" in words
 
 
 # ------------------------------------------------------------------------------- the script at the table --

@@ -59,7 +59,14 @@ def setup(c: Ctx, encounter_id: str, order: list[str], hexes: dict[str, Any] | N
     )  # its map is the encounter's layout until a tile is placed (model.place_tile)
     c.say("battle", f"⚔️ Battle {count}: {strong(enc.name)}. {enc.description}")
     if enc.mode == "delve":
+        final = ep is None and bool(session_table)
+        if final:  # a quest's final battle as a delve: each tile's enemy pool is the End of Session EP (pp.56, 74)
+            ep = pool.session_pool(session_table, state.difficulty, n_adv)
         delve.setup(c, enc, ep, province=province)
+        if final:
+            c.say("setup", f"A session's final battle: each tile explored draws its enemies from the End of "
+                           f"Session enemy pool, {ep} (session {session_table}, {state.difficulty.capitalize()}, "
+                           f"{c.count(n_adv, 'adventurer')}), not from the XP Dial.")
     elif enc.mode == "dungeon":
         dungeon.setup(c, enc, ep, session_table)
     else:

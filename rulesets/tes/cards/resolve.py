@@ -44,7 +44,7 @@ def present(c: DayCtx, enc: Encounter) -> None:
     card = card_of(c, enc)
     c.say("card", f"📜 {strong(card.name)} ({card.label}): {card.story}", card=card.id)
     for ch, why in available(c, enc, card):
-        icon = {"peaceful": "🕊️", "clash": "⚔️", "delve": "🔦"}[ch.outcome]
+        icon = {"peaceful": "🕊️", "clash": "⚔️", "delve": "🔦", "dungeon": "🏯"}[ch.outcome]  # dungeon: quests only
         tag = " (unstable)" if ch.unstable else ""
         tail = f" — not open: {why}." if why else ""
         c.say("card-choice", f"{ch.number}. {icon}{tag} {strong(ch.title)} (☼ {ch.xp} XP): {ch.text}{tail}",
@@ -83,7 +83,7 @@ def proceed(c: DayCtx, enc: Encounter) -> bool:
             enc.choice, enc.check = None, None
             c.say("card", f"{choice.title} cannot be chosen after the failed check: the party chooses again.")
             continue
-        if choice.outcome in ("clash", "delve"):
+        if choice.outcome in ("clash", "delve", "dungeon"):
             if enc.battle is None:
                 start_battle(c, enc, choice)
                 continue
@@ -148,10 +148,11 @@ def start_battle(c: DayCtx, enc: Encounter, choice: CardChoice) -> None:
     if left_out:
         c.say("battle", f"{', '.join(left_out)} {'is' if len(left_out) == 1 else 'are'} defeated and "
                         "stays out of this battle.")
-    # a delve choice goes below ground (a kept pack version's card without a delve played its encounter)
-    # (a battle-first card fights before any choice: ``choice`` is None)
-    delve = choice is not None and choice.outcome == "delve" and card.delve
-    battle = card.delve if delve else card.encounter
+    # an overland card's delve choice goes below ground (a kept pack version's card without a delve played its
+    # encounter); a quest card (a step, a side quest, an endgame day) has one encounter, whose mode its battle
+    # choices name (a battle-first card fights before any choice: ``choice`` is None)
+    delve = choice is not None and choice.outcome == "delve" and getattr(card, "delve", None)
+    battle = delve or card.encounter
     # a quest's final battle uses the End of Session EP of the campaign's session (p.56)
     session_table = c.state.session if getattr(card, "final", False) else None
     flow.setup(c, battle, party, None, None, session_table, province=c.s.code)

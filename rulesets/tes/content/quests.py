@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from engine.text import a_or_an
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
 from rulesets.tes.content.overland import DAY_EFFECTS, CardChoice, _choice, _day_effects, _in
-from rulesets.tes.content.reader import ID_RE, _Entry, _entries, _read_toml, _show
+from rulesets.tes.content.reader import ID_RE, _Entry, _entries, _quoted, _read_toml, _show
 
 TRIGGER_KEYS = ("town", "hex", "token", "landmark", "where", "linked", "tally", "count")
 TALLIES = ("peaceful", "conflict", "unstable", "town", "battle", "any")
@@ -30,7 +30,10 @@ WHERE = ("north", "south", "east", "west")
 LANDMARK_KINDS = ("peaceful", "conflict", "unstable", "any")
 TIMINGS = ("new-day", "end-of-day")
 FAIL = ("quest", "retry")
-STEP_OUTCOMES = ("peaceful", "clash")  # delve and dungeon battles are not in the bot yet
+#: a quest card's choice outcomes: peaceful, or a battle that names its encounter's mode (docs/content-format.md,
+#: "Guild quests"): the words the party sees (the choice's icon, the menus) name the battle it fights
+BATTLES = ("clash", "delve", "dungeon")
+STEP_OUTCOMES = ("peaceful",) + BATTLES
 CODE_RE = re.compile(r"^[A-Z][0-9]{2}$")
 #: effect types that name something a loader can check: (field, what it names)
 REFERENCES = {"keyword": ("keyword", "keyword"), "side-quest": ("card", "side quest"),
@@ -395,7 +398,7 @@ def _trigger(e: _Entry, *, side: bool = False) -> QuestTrigger | None:
     return t
 
 
-def _choices(e: _Entry, lines: dict, outcomes: Iterable[str] = ("peaceful", "clash", "delve"),
+def _choices(e: _Entry, lines: dict, outcomes: Iterable[str] = STEP_OUTCOMES,
              key: str = "choice", steps: bool = False) -> tuple[CardChoice, ...]:
     raw = e.get(key, [])
     if not isinstance(raw, list) or not raw:
@@ -403,10 +406,16 @@ def _choices(e: _Entry, lines: dict, outcomes: Iterable[str] = ("peaceful", "cla
         return ()
     out = []
     for i, rc in enumerate(raw, 1):
-        ce = e.sub("", f"choice #{i}", rc)
-        ch = _choice(ce, i, lines, steps=steps)
-        if ch is not None and ch.outcome not in outcomes:
-            ce.err(f"outcome {ch.outcome} is not in the bot for quests yet; use one of {', '.join(outcomes)}")
+        outcome = rc.get("outcome", "peaceful") if isinstance(rc, dict) else "peaceful"
+        # a battle choice is read as a clash choice is (the overland card format knows no dungeons: they never
+        # appear on overland cards), then keeps the word of its battle's mode
+        battle = isinstance(outcome, str) and outcome in BATTLES
+        ce = e.sub("", f"choice #{i}", dict(rc, outcome="clash") if battle else rc)
+        if outcome not in outcomes:
+            ce.err(f"outcome must be one of {_quoted(tuple(outcomes))}, got {_show(outcome)}")
+        ch = _choice(ce, i, lines, steps=steps) if ce.ok else None
+        if ch is not None and battle:
+            ch = replace(ch, outcome=outcome)
         if ch is not None and ce.ok:
             out.append(ch)
         else:
@@ -447,10 +456,10 @@ def _battle_first(e: _Entry, choices: tuple[CardChoice, ...], encounter: str | N
         e.err('battle_first needs the battle: encounter = "<id>"')
     if first and any(ch.outcome != "peaceful" for ch in choices):
         e.err("with battle_first the battle comes first: its choices are peaceful")
-    if not first and any(ch.outcome == "clash" for ch in choices) and not encounter:
-        e.err('has a clash choice but names no encounter (encounter = "<id>")')
-    if encounter and not first and not any(ch.outcome == "clash" for ch in choices):
-        e.err("names an encounter but no choice is a clash (or write battle_first = true)")
+    if not first and any(ch.outcome in BATTLES for ch in choices) and not encounter:
+        e.err('has a battle choice (clash, delve or dungeon) but names no encounter (encounter = "<id>")')
+    if encounter and not first and not any(ch.outcome in BATTLES for ch in choices):
+        e.err("names an encounter but no choice is a battle (clash, delve or dungeon; or write battle_first = true)")
     return first
 
 
@@ -474,7 +483,7 @@ def _load_side_quests(folder: Path, errors: list[str], lines: dict) -> dict[str,
                 e.err("a tally side quest has no encounter: write its rewards as xp and effects, not choices")
             choices: tuple[CardChoice, ...] = ()
         else:
-            choices = _choices(e, lines, ("peaceful", "clash"))
+            choices = _choices(e, lines, STEP_OUTCOMES)
             if e.has("xp") or e.has("effects"):
                 e.err("the rewards of a side quest with an encounter are on its choices (remove xp and effects)")
         xp = e.int("xp", 0, 20, 0)
@@ -556,8 +565,8 @@ def _check_order(e: _Entry, steps: list[Step]) -> None:
     if not any(s.final for s in steps):
         e.err("no step has final = true: a guild quest's climactic step is a battle at End of Session EP")
     for s in steps:
-        if s.final and not s.battle_first and not any(ch.outcome == "clash" for ch in s.choices):
-            e.err(f"step {s.code} is final but has no clash choice (its battle uses End of Session EP)")
+        if s.final and not s.battle_first and not any(ch.outcome in BATTLES for ch in s.choices):
+            e.err(f"step {s.code} is final but has no battle choice (its battle uses End of Session EP)")
 
 
 def _step(se: _Entry, qid: str, title: str, guild: str, prov, lines: dict) -> Step | None:
@@ -661,8 +670,8 @@ def _load_endgame(folder: Path, rel_dir: str, prov, errors: list[str], lines: di
         encounter = de.opt_text("encounter")
         first = _battle_first(de, choices, encounter)
         final = de.bool("final", False)
-        if final and not first and not any(ch.outcome == "clash" for ch in choices):
-            de.err("is final but has no battle (a clash choice, or battle_first)")
+        if final and not first and not any(ch.outcome in BATTLES for ch in choices):
+            de.err("is final but has no battle (a clash, delve or dungeon choice, or battle_first)")
         d = EndgameDay(did, day, de.text("name"), de.text("story"), choices, encounter, final, tuple(rules), first)
         if de.ok:
             out.append(d)
@@ -761,9 +770,19 @@ def _check_card(card, where: str, errors: list[str], camp: Campaign, provinces: 
                 prov) -> None:
     if card.encounter and card.encounter not in encounters:
         errors.append(f'{where}: names encounter "{card.encounter}", which no encounters file defines')
-    elif card.encounter and encounters[card.encounter].mode != "clash":
-        errors.append(f'{where}: encounter "{card.encounter}" is {a_or_an(encounters[card.encounter].mode)} battle; quest '
-                      "battles are clashes until delves and dungeons are in the bot")
+    elif card.encounter:
+        # the battle's mode is the encounter's; a battle choice names it (clash, delve or dungeon), so the words
+        # the party sees name the battle it fights. A delve plays in the session's province (its delve deck and
+        # enemy bags); a dungeon is in one province's gazetteer, which a side quest is not tied to.
+        mode = encounters[card.encounter].mode
+        if card.kind == "side" and mode == "dungeon":
+            errors.append(f'{where}: encounter "{card.encounter}" is a dungeon battle; a dungeon is in one '
+                          "province's gazetteer and a side quest is not tied to one province: give it a clash or "
+                          "a delve")
+        for ch in card.choices:
+            if ch.outcome in BATTLES and ch.outcome != mode:
+                errors.append(f'{where}, choice {ch.number}: outcome {ch.outcome}, but its encounter '
+                              f'"{card.encounter}" is {a_or_an(mode)} battle: write outcome = "{mode}"')
     for ch in card.choices:
         _check_requires(ch, f"{where}, choice {ch.number}", errors, camp)
         effects = tuple(ch.effects) + tuple(ch.failed) + (tuple(ch.check.effects) if ch.check else ())
