@@ -3,7 +3,8 @@
 Its map, towns, caravan, province effect (the Snowline and the White Wolf), its 8 peaceful and 8 conflict
 cards (every choice, with the checks of tests/test_day_cards.py and the words the party reads), its battles won
 and lost, its enemy chips (p.15) and its endgame (The Winter Without End) won and lost.  The Saltmire stays the
-pack's default province (``order``).
+pack's default province (``order``).  Its two delves and its delve cards are played in
+tests/test_ironpine_delves.py; here a delve choice is won with its skyshards given.
 
 These tests play the province's days without a guild quest (the guild draw is skipped), so that each card is
 played alone; the Ironpine's guild quests are played in tests/test_ironpine_quests_1.py and _2.py.
