@@ -345,6 +345,11 @@ def test_the_thanes_barrow_won_by_retreating_with_every_skyshard_pays_the_card_a
     enc = s.days.encounter
     assert enc.result == "success" and enc.xp == 4
     assert "The Barrow Opens is resolved: ☼ 4 XP in the Reward Phase." in text
+    assert "💎 Skyshards gained: 3/3. They are worth 3 XP in the Reward Phase." in text
+    reward = text.split("☼ Reward Phase.")[1]
+    assert f"The party gains 4 XP: the XP Dial turns from {xp_dial} to {xp_dial + 4}" in reward
+    assert f"3 skyshards gained in the Uncover delve, 1 XP each. The party gains 3 XP: the XP Dial turns from " \
+           f"{xp_dial + 4} to {xp_dial + 7}" in reward
     assert s.xp_dial == xp_dial + 4 + 3  # the card's 4 XP and 1 XP for each skyshard
     assert not any({"status": "fear"} in a.cooldown for a in s.adventurers.values())  # the clash's loss only
 
