@@ -353,15 +353,20 @@ TESTED_ENV = {"brine-pool", "mangrove-tangle", "quiet-cistern", "marsh-gas-chamb
 
 
 def test_every_card_part_of_the_pack_is_played_here():
+    """Here, or (the Ironpine's cards) in tests/test_ironpine_delves.py."""
+    from test_ironpine_delves import PLAYED as IP
+
     cards = PACK.delve_cards.values()
-    assert {c.id for c in cards if c.revealed} == TESTED_REVEALED
-    assert {c.id for c in cards if c.trap} == TESTED_TRAPS
-    assert {c.id for c in cards if c.environment} == TESTED_ENV
-    assert {c.id: sorted(c.skyshard) for c in cards if c.skyshard} == {k: sorted(v) for k, v in SHARD_CHECKS.items()}
+    assert {c.id for c in cards if c.revealed} == TESTED_REVEALED | IP["revealed"]
+    assert {c.id for c in cards if c.trap} == TESTED_TRAPS | IP["trap"]
+    assert {c.id for c in cards if c.environment} == TESTED_ENV | IP["environment"]
+    assert {c.id: sorted(c.skyshard) for c in cards if c.skyshard} == {k: sorted(v) for k, v in SHARD_CHECKS.items()} \
+        | IP["skyshard"]
     assert not [c.id for c in cards if any(p and p.manual for p in (c.revealed, c.environment)) or
                 (c.trap and c.trap.part.manual) or any(x.manual for x in c.skyshard.values())]
-    # the pack's sets: 7 general cards and 20 of The Saltmire
+    # the pack's sets: 7 general cards, 20 of The Saltmire and 4 of The Ironpine Highlands
     assert sum(1 for c in cards if c.province is None) == 7 and sum(1 for c in cards if c.province == "SM") == 20
+    assert sum(1 for c in cards if c.province == "IP") == 4
 
 
 # -------------------------------------------------------------- primitives --

@@ -3,7 +3,8 @@
 Its map, towns, caravan, province effect (the Snowline and the White Wolf), its 8 peaceful and 8 conflict
 cards (every choice, with the checks of tests/test_day_cards.py and the words the party reads), its battles won
 and lost, its enemy chips (p.15) and its endgame (The Winter Without End) won and lost.  The Saltmire stays the
-pack's default province (``order``).
+pack's default province (``order``).  Its two delves and its delve cards are played in
+tests/test_ironpine_delves.py; here a delve choice is won with its skyshards given.
 
 These tests play the province's days without a guild quest (the guild draw is skipped), so that each card is
 played alone; the Ironpine's guild quests are played in tests/test_ironpine_quests_1.py and _2.py.
@@ -171,6 +172,14 @@ def play(card_id: str, number: int, landmark: str | None = None, setup=None):
         while s.battle is not None:
             s, ev = run(s, "battle.endturn", s.battle.turn.owner)
             words.append(said(ev))
+    if ch.outcome == "delve":  # its skyshards gained (tests/test_ironpine_delves.py explores them), an Uncover's
+        s.battle.delve.gained = s.battle.delve.required  # party retreating with them: a victory
+        if PACK.encounters[s.battle.encounter].objective == "uncover":
+            s, ev = run(s, "battle.retreat", s.leader)
+            words.append(said(ev))
+        while s.battle is not None:
+            s, ev = run(s, "battle.endturn", s.battle.turn.owner)
+            words.append(said(ev))
     for _ in range(6):
         ask = s.days.ask
         if ask is None or ask.kind not in ("chosen", "either"):
@@ -191,7 +200,7 @@ IP_CHOICES = [(cid, ch.number) for kind in ("peaceful", "conflict") for cid in P
 
 # What each choice's text promises, read from the card (not from its effects): "each adventurer" unless said;
 # chosen-item: the adventurer the party chooses (Shannon) draws; choose: Ryan takes the first option, Shannon the
-# second.  tests/test_day_cards.py compares the party with the choice's effects; this compares it with its words.
+# second; nothing: the choice only starts its battle (a delve choice).  tests/test_day_cards.py compares the party with the choice's effects; this compares it with its words.
 PROMISES = {
     ("ip-p01", 1): "light 1, tenacity 1", ("ip-p01", 2): "heal 2",
     ("ip-p02", 1): "light 2, move 1", ("ip-p02", 2): "recover-fatigue 2, lose-day",
@@ -203,11 +212,11 @@ PROMISES = {
     ("ip-p08", 1): "light 2", ("ip-p08", 2): "move 2, lose-tenacity 1",
     ("ip-c01", 1): "tenacity 1", ("ip-c01", 2): "skip-rest",
     ("ip-c02", 1): "chosen-item 1", ("ip-c02", 2): "lose-tenacity 1",
-    ("ip-c03", 1): "chosen-item 1", ("ip-c03", 2): "light 2",
+    ("ip-c03", 1): "chosen-item 1", ("ip-c03", 2): "nothing", ("ip-c03", 3): "light 2",
     ("ip-c04", 1): "move 1", ("ip-c04", 2): "damage 2",
     ("ip-c05", 1): "heal 2", ("ip-c05", 2): "damage 1, light 1",
     ("ip-c06", 1): "chosen-item 1, tenacity 1", ("ip-c06", 2): "lose-tenacity 1", ("ip-c06", 3): "close tarnwick",
-    ("ip-c07", 1): "bonus-xp 1", ("ip-c07", 2): "light 2",
+    ("ip-c07", 1): "bonus-xp 1", ("ip-c07", 2): "nothing", ("ip-c07", 3): "light 2",
     ("ip-c08", 1): "chosen-item 1", ("ip-c08", 2): "tenacity 1", ("ip-c08", 3): "lose-tenacity 1",
 }
 
@@ -230,6 +239,8 @@ def promised(spec: str) -> tuple[list[dict], dict]:
             party_["closed"].append(rest)
         elif word in ("skip-rest", "lose-day"):
             effects.append({"type": word})
+        elif word == "nothing":
+            pass
         else:
             n = int(rest)
             effects.append({"light": {"type": "fatigue", "kind": "light", "amount": n},
@@ -392,6 +403,9 @@ def test_every_ironpine_choice_says_what_it_does(card_id, number):
     assert f"{card.name} is resolved: ☼ {ch.xp} XP in the Reward Phase." in text
     if ch.outcome == "clash":
         assert f"⚔️ Battle 1: **{PACK.encounters[card.encounter].name}**." in text and "🏆 Victory!" in text
+    if ch.outcome == "delve":
+        assert f"⚔️ Battle 1: **{PACK.encounters[card.delve].name}**." in text and "🏆 Victory!" in text
+        assert "The delve deck holds 11 cards (general and IP)" in text
 
 
 # ---------------------------------------------------------------- the endgame --
@@ -795,7 +809,7 @@ def test_choices_the_party_does_not_meet_cannot_be_chosen():
         state.adventurers[RYAN].hp = 2
     s, text = at_card("ip-c03", setup=worn)  # 2 HP, 1 back from the rest: 3 is enough
     s.adventurers[RYAN].hp = 2
-    assert "needs every adventurer to have at least 3 HP" in refused(s, "day.choose", RYAN, {"choice": 2})
+    assert "needs every adventurer to have at least 3 HP" in refused(s, "day.choose", RYAN, {"choice": 3})
 
 
 def test_the_slide_at_an_unstable_landmark_buries_each_unless_it_would_defeat_them():
@@ -982,8 +996,12 @@ def test_every_ironpine_choice_keeps_the_promise_its_words_make(card_id, number)
         before = test_day_cards.snapshot(s)
         for o in list(s.days.ask.owners):
             s, _ = run(s, "day.check", o, {"tenacity": 0})
+    xp = ch.xp
     if ch.outcome == "clash":
         s, before = test_day_cards.win_battle(s)
+    if ch.outcome == "delve":
+        s, before = test_day_cards.win_delve(s)
+        xp += s.last_battle.skyshard_xp or 0  # an Uncover delve's skyshards: 1 XP each in the Reward Phase
     for _ in range(6):
         ask = s.days.ask
         if ask is None or ask.kind not in ("chosen", "either"):
@@ -994,7 +1012,7 @@ def test_every_ironpine_choice_keeps_the_promise_its_words_make(card_id, number)
             for o in list(ask.owners):
                 s, _ = run(s, "day.pick", o, {"pick": {RYAN: 1, SHANNON: 2}[o]})
     effects, party_ = promised(PROMISES[(card_id, number)])
-    want = test_day_cards.expect(before, effects, {RYAN: 1, SHANNON: 2}, SHANNON, ch.xp, False)
+    want = test_day_cards.expect(before, effects, {RYAN: 1, SHANNON: 2}, SHANNON, xp, False)
     after = test_day_cards.snapshot(s)
     if s.days.phase != "reward":  # nobody had XP to spend: the day went on to its end
         for o in (RYAN, SHANNON):
