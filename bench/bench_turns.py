@@ -275,7 +275,7 @@ class Bench:
         self.profiler = profiler
         self.pack = load_pack("starter")
         self.encounters = [k for k, e in self.pack.encounters.items() if e.mode == "clash"]
-        if cfg.delve:
+        if cfg.delve and not cfg.days:
             # the delve keeps growing: more skyshards to find than its tiles hold (the loaded pack, for this run)
             from dataclasses import replace
 

@@ -68,7 +68,7 @@ def decide_day(state, pack, rng: random.Random, *, delve: bool = False) -> tuple
     if kind == "side-discard":
         return state.leader, "quest discard", {"side": "1"}, asked
     if kind == "route":
-        return (state.leader, "day route", route(state, pack, rng, prompt.options), asked)
+        return state.leader, "day route", route(state, pack, rng, prompt.options, delve=delve), asked
     if kind == "vote":
         return who, "day agree", {}, asked
     if kind == "card":
@@ -130,7 +130,7 @@ def quest_target(state, pack) -> tuple[Hex, bool] | None:
     return None  # a linked step: triggered at once by the step before
 
 
-def route(state, pack, rng: random.Random, options) -> dict:
+def route(state, pack, rng: random.Random, options, *, delve: bool = False) -> dict:
     """The leader's route: toward the quest's step (the objective names the place; a hex the menu does not list is
     typed as q,r), else one of the menu's places reached without fatigue."""
     from engine.hexes import reachable
@@ -140,6 +140,11 @@ def route(state, pack, rng: random.Random, options) -> dict:
     s = state.days
     here = Hex(*s.party)
     target = quest_target(state, pack)
+    if delve:  # --delve: the conflict landmarks first (their cards may go down into a delve)
+        prov = pack.provinces[s.province]
+        marks = [Hex(*h) for h, f in prov.features.items() if f[0] == "conflict" and Hex(*h) != here]
+        if marks:
+            target = min(marks, key=lambda h: (distance(here, h), h)), True
     if target is not None:
         goal, must_move = target
         if goal == here and not must_move:
