@@ -939,17 +939,27 @@ def compare_text(rev: str, mine: dict, theirs: dict | None, error: str = "") -> 
     if theirs is None:
         w(f"  {rev} could not be measured: {error}")
         return out.getvalue()
+    days = "days" in mine  # --days: commands of a session of days (battle turns among them)
     w(f"{'figure':<34} {'this code':>12} {rev[:12]:>12}")
-    w(f"{'turns/s':<34} {mine['turns_per_s']:>12.1f} {theirs['turns_per_s']:>12.1f}")
+    w(f"{'commands/s' if days else 'turns/s':<34} {mine['turns_per_s']:>12.1f} {theirs['turns_per_s']:>12.1f}")
     if "cpu_ms_per_turn" in mine and "cpu_ms_per_turn" in theirs:
-        w(f"{'CPU per turn (ms, all threads)':<34} {mine['cpu_ms_per_turn']:>12.1f} {theirs['cpu_ms_per_turn']:>12.1f}")
-    for key, label in (("whole_turn", "whole turn"), ("map_render", "map render"), ("engine", "engine")):
+        label = "CPU per action (ms, all threads)" if days else "CPU per turn (ms, all threads)"
+        w(f"{label:<34} {mine['cpu_ms_per_turn']:>12.1f} {theirs['cpu_ms_per_turn']:>12.1f}")
+    rows = (("whole_turn", "whole action" if days else "whole turn"), ("map_render", "map render"),
+            ("engine", "engine"))
+    if days:
+        rows += (("overland_render", "overland render"), ("whole_day", "whole day"))
+    for key, label in rows:
+        if key not in mine or key not in theirs:
+            continue
         for p in ("p50", "p99"):
             w(f"{label + ' ' + p + ' (ms)':<34} {mine[key][p]:>12.2f} {theirs[key][p]:>12.2f}")
     if "peak_rss_mib" in mine and "peak_rss_mib" in theirs:
         w(f"{'peak RSS (MiB)':<34} {mine['peak_rss_mib']:>12.1f} {theirs['peak_rss_mib']:>12.1f}")
-    w(f"{'turns timed (refused)':<34} {mine['turns']:>8} ({mine['refused']}) {theirs['turns']:>8} "
-      f"({theirs['refused']})")
+    w(f"{'commands timed (refused)' if days else 'turns timed (refused)':<34} {mine['turns']:>8} ({mine['refused']}) "
+      f"{theirs['turns']:>8} ({theirs['refused']})")
+    if days and "days" in theirs:
+        w(f"{'days played':<34} {mine['days']:>12} {theirs['days']:>12}")
     if mine["played"] != theirs["played"]:
         w("  the two played different games (the rules or their answers differ): compare throughput and "
           "render figures, not turn for turn")
