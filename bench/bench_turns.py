@@ -719,6 +719,14 @@ def row(label: str, seconds: list[float]) -> str:
 
 
 def rss_mib() -> float:
+    """The process's peak RSS.  On Linux from /proc (VmHWM): ``ru_maxrss`` survives exec, so the child of
+    ``--compare`` would report its parent's peak when that was higher."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
     ru = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return ru / (1024 * 1024) if sys.platform == "darwin" else ru / 1024
 
