@@ -456,12 +456,18 @@ class Bench:
                     continue
                 first = j is None or not j.sessions
                 user, name, options, asked = leader, "day start", {"province": PROVINCE} if first else {}, ""
-            elif state.battle is not None:
-                user, name, options = decide(state, self.pack)
-                prompt = open_prompt(state)
-                asked = prompt.kind if prompt else ""
             else:
-                found = decide_day(state, self.pack, rng, delve=cfg.delve)
+                try:
+                    if state.battle is not None:
+                        user, name, options = decide(state, self.pack)
+                        prompt = open_prompt(state)
+                        found = user, name, options, prompt.kind if prompt else ""
+                    else:
+                        found = decide_day(state, self.pack, rng, delve=cfg.delve)
+                except RuntimeError as exc:  # a question the players cannot answer: the channel stops, said
+                    self.res.stuck.append(f"channel {channel} (seed {cfg.seed}): day {state.day_dial}: {exc}; "
+                                          f"the last command: {last}")
+                    return
                 if found is None:
                     self.res.stuck.append(f"channel {channel} (seed {cfg.seed}): day {state.day_dial}, phase "
                                           f"{state.days.phase}, nothing asked and no battle after {last}")
@@ -476,6 +482,8 @@ class Bench:
                 self.res.steps += 1
             if state.battle is None and now.battle is not None:
                 self.res.battles_started += 1
+            elif state.battle is not None and now.battle is None:
+                self.res.battles_ended[now.last_battle.outcome if now.last_battle else "?"] += 1
             after = day_key(now)
             rec.day = before or after
             if rec.ok and rec.day is not None:
@@ -549,6 +557,8 @@ def decide_clash(state, pack) -> tuple[str, str, dict]:
         return owner, "lockpick", {}
     adv = state.adventurers[owner]
     me = b.units[f"a:{owner}"]
+    if not on_map(me):  # fell during their own turn (a delve's trap on the move): the player ends the turn
+        return owner, "endturn", {}
     here = Hex(me.q, me.r)
     m = map_info(pack, b)
     statuses = set(names_of(state, me))
@@ -836,7 +846,8 @@ def report_days(cfg: Config, res: Results, db: Path, rss_before: float, trace_pe
     w(f"machine: {os.cpu_count()} CPUs, Python {platform.python_version()}, SQLite file (WAL) in a temp dir")
     battle = sum(kinds[k] for k in TURN_KINDS)
     w(f"played: {len(t)} commands (" + ", ".join(f"{k} {kinds[k]}" for k in order if kinds[k]) + "); "
-      f"{len(res.days)} days, {battle} of the commands in the days' battles ({res.battles_started} battles); "
+      f"{len(res.days)} days, {battle} of the commands in the days' battles ({res.battles_started} battles started, "
+      "ended: " + (", ".join(f"{k} {v}" for k, v in sorted(res.battles_ended.items())) or "none") + "); "
       f"{res.steps} quest steps reached after the first; sessions ended: "
       + (", ".join(f"{k} {v}" for k, v in sorted(res.sessions.items())) or "none")
       + f"; {res.campaigns} campaigns (" + (", ".join(f"{v} {k}" for k, v in sorted(res.campaign_ends.items()))
