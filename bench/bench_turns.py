@@ -23,10 +23,13 @@ a roll is resolved, a prevention or guard question (one player of each party pla
 automatic choice, a free move an interrupt offers goes to the menu's first hex, a cache in reach is moved onto
 and its lock picked.
 
+``--days [N]`` plays a session of days in the Saltmire instead (bench/day_players.py answers the day's
+questions; a card's battle is played as above), with the overland map of each reply drawn as the bot draws it.
+
 Usage:
   python bench/bench_turns.py [--channels 20] [--turns 30] [--concurrency 4] [--seed 1]
                               [--think-ms 0] [--all-pictures] [--tracemalloc] [--profile [N]]
-                              [--compare REV] [--json FILE]
+                              [--compare REV] [--json FILE] [--delve] [--days [N]]
 
 ``--compare REV`` plays the same players against the code of git revision REV as well (checked out in a
 temporary git worktree, run in a child process) and prints its figures beside this code's.
