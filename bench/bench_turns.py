@@ -445,7 +445,14 @@ class Bench:
         while days < cfg.days and (not cfg.turns or timed < cfg.turns):
             state = self.service.latest[channel]
             before = day_key(state)
-            if before is None:  # no session runs: the next one starts (or, the campaign over, a new campaign)
+            if before is None and state.days is not None and state.days.ask is not None:
+                found = decide_day(state, self.pack, rng, delve=cfg.delve)  # a session won: the next guild quest
+                if found is None:
+                    self.res.stuck.append(f"channel {channel} (seed {cfg.seed}): the session is over and its "
+                                          f"{state.days.ask.kind!r} question has no answer; the last command: {last}")
+                    return
+                user, name, options, asked = found
+            elif before is None:  # no session runs: the next one starts (or, the campaign over, a new campaign)
                 j = state.journal
                 ended = (campaigns, len(j.sessions) if j is not None else 0)
                 if state.days is not None and state.days.phase == "over" and last_ended != ended:
