@@ -23,10 +23,13 @@ a roll is resolved, a prevention or guard question (one player of each party pla
 automatic choice, a free move an interrupt offers goes to the menu's first hex, a cache in reach is moved onto
 and its lock picked.
 
+``--days [N]`` plays a session of days in the Saltmire instead (bench/day_players.py answers the day's
+questions; a card's battle is played as above), with the overland map of each reply drawn as the bot draws it.
+
 Usage:
   python bench/bench_turns.py [--channels 20] [--turns 30] [--concurrency 4] [--seed 1]
                               [--think-ms 0] [--all-pictures] [--tracemalloc] [--profile [N]]
-                              [--compare REV] [--json FILE]
+                              [--compare REV] [--json FILE] [--delve] [--days [N]]
 
 ``--compare REV`` plays the same players against the code of git revision REV as well (checked out in a
 temporary git worktree, run in a child process) and prints its figures beside this code's.
@@ -89,6 +92,7 @@ if not Path(render.__file__).resolve().is_relative_to(CODE):
 
 GOAL_MS = 50.0
 GOAL_LINE = "Goal on a 2-core machine: whole turn with map render under 50 ms at p99"
+DAYS_GOAL_LINE = "Goal on a 2-core machine: whole action of a day with its pictures under 50 ms at p99"
 # starting lines whose form can target an enemy: light, heavy, ranged, magic
 LINES = ("one-hand-and-shield", "two-handed", "bow", "destruction-staff")
 NAMES = ("Shannon", "Ryan", "Ilsa", "Doran", "Mirel", "Tavi", "Quill", "Brann")
@@ -97,6 +101,13 @@ TURN_KINDS = ("battle start", "move", "engage", "resolve", "endturn", "battle pr
 DELVE = "brinehollow-caves"  # --delve: the delve every channel plays (grown past 8 tiles: see Bench.__init__)
 GROWN = 8  # a delve with this many tiles or more counts as grown
 MAX_REFUSED_IN_A_ROW = 6
+DAYS = 6  # --days without a number: the days each channel plays
+PROVINCE = "saltmire"  # --days: the province of every campaign's first session
+#: --days: the commands of a session of days, in the report's order (the battle's own are TURN_KINDS)
+DAY_KINDS = ("day start", "quest guild", "day route", "day agree", "day choose", "day pick", "day check",
+             "town visit", "town done", "quest accept", "quest discard", "reward done", "adventurer rest",
+             "quest next", "quest assist")
+PICTURES = ("map", "delvemap", "overland")  # drawn for each reply (the others too with --all-pictures)
 FREE_MOVE_CLASSES = ("acrobat", "rogue")  # Backflip, Slip Away: a free move offered during an enemy's turn
 
 
@@ -110,12 +121,14 @@ class TurnRec:
     service: float = 0.0
     run: float = 0.0
     render_map: float = 0.0
+    render_overland: float = 0.0
     render_other: float = 0.0
     total: float = 0.0
     ok: bool = True
     error: str = ""
     answered: str = ""  # the kind of question this command answered ("roll", "prevent", "move", "lockpick")
     tiles: int = -1  # a delve's placed tiles after the turn (-1: not a delve)
+    day: tuple | None = None  # --days: the day the command belongs to (campaign, session, day)
 
 
 _turn: contextvars.ContextVar[TurnRec | None] = contextvars.ContextVar("bench_turn", default=None)
@@ -234,7 +247,8 @@ class Config:
     compare: str | None = None  # a git revision to measure beside this code
     json: str | None = None  # write the headline figures here
     figures: dict = field(default_factory=dict)  # the headline figures, once the run is over
-    delve: bool = False  # play a delve instead of the clashes
+    delve: bool = False  # play a delve instead of the clashes (with --days: take a card's delve choice)
+    days: int = 0  # play a session of days: the days each channel plays (0: the battles alone)
 
 
 @dataclass
@@ -247,6 +261,11 @@ class Results:
     setup_actions: int = 0
     wall: float = 0.0
     cpu: float = 0.0  # user + system CPU seconds of the process (every thread) over the run
+    days: list[tuple[float, int]] = field(default_factory=list)  # --days: each day played (seconds, commands)
+    sessions: Counter = field(default_factory=Counter)  # --days: how the sessions ended
+    campaign_ends: Counter = field(default_factory=Counter)  # --days: campaigns won or lost (then a new one)
+    steps: int = 0  # --days: guild quest steps the parties reached after their first
+    stuck: list[str] = field(default_factory=list)  # --days: channels that stopped, with why
 
 
 class Bench:
@@ -259,7 +278,7 @@ class Bench:
         self.profiler = profiler
         self.pack = load_pack("starter")
         self.encounters = [k for k, e in self.pack.encounters.items() if e.mode == "clash"]
-        if cfg.delve:
+        if cfg.delve and not cfg.days:
             # the delve keeps growing: more skyshards to find than its tiles hold (the loaded pack, for this run)
             from dataclasses import replace
 
@@ -289,13 +308,15 @@ class Bench:
             t1 = time.perf_counter()
             draw = self.profiler.render if self.profiler else render.render
             for pic in reply.pictures:
-                if pic.kind not in ("map", "delvemap") and not self.cfg.all_pictures:
+                if pic.kind not in PICTURES and not self.cfg.all_pictures:
                     continue
                 t = time.perf_counter()
                 await asyncio.to_thread(draw, pic.kind, pic.view)
                 spent = time.perf_counter() - t
                 if pic.kind in ("map", "delvemap"):
                     rec.render_map += spent
+                elif pic.kind == "overland":
+                    rec.render_overland += spent
                 else:
                     rec.render_other += spent
             t2 = time.perf_counter()
@@ -320,7 +341,11 @@ class Bench:
         names = rng.sample(NAMES, len(users))
         lines = rng.sample(LINES, len(users))  # each starting line's token only once per party
         races = rng.sample(self.races * 2, len(users))  # two sheets of each race
-        for user, name, line, race, klass in zip(users, names, lines, races, FREE_MOVE_CLASSES + (None,) * 4):
+        classes = FREE_MOVE_CLASSES + (None,) * 4
+        if self.cfg.days:  # a session of days has no class reward to wait for: every adventurer has a class
+            classes = FREE_MOVE_CLASSES + tuple(rng.sample([k for k in sorted(self.pack.classes)
+                                                            if k not in FREE_MOVE_CLASSES], 2))
+        for user, name, line, race, klass in zip(users, names, lines, races, classes):
             await self.setup_cmd(channel, user, "adventurer create", {"name": name, "race": race, "line": line}
                                  | ({"class": klass} if klass else {}))
         # the second player is asked about prevention (and guards), as a careful player sets it
@@ -390,12 +415,114 @@ class Bench:
             if cfg.think_ms > 0:
                 await asyncio.sleep(rng.uniform(0, 2 * cfg.think_ms) / 1000)
 
+    async def play_days(self, index: int) -> None:
+        """--days: the channel's party plays a session of days in the Saltmire, every question answered with the
+        command its post names (``day_players.decide_day``), a card's battle with the battle player (``decide``).
+        A session won goes on to the next (``/quest next``, ``/day start``); a campaign won or lost is ended and
+        a new one opened.  Stops after ``--days`` days (or ``--turns`` commands, when given)."""
+        from day_players import decide_day
+
+        cfg = self.cfg
+        rng = random.Random(f"{cfg.seed}:{index}")
+        _campaign_rng.set(random.Random(f"{cfg.seed}:{index}:dice"))
+        channel = str(900_000 + index)
+        users = [str(100_000 + index * 10 + k) for k in range(rng.randint(2, 4))]
+        leader = users[0]
+        campaigns = 1
+        await self.open_party(channel, users, rng, campaigns)
+        days = timed = refused_in_a_row = 0
+        spent: dict[tuple, list] = {}  # the day's commands: [seconds, commands]
+        last = ""
+        last_ended = None  # the session whose end was counted
+
+        def day_key(state) -> tuple | None:
+            s = state.days
+            if s is None or s.phase == "over":
+                return None
+            number = len(state.journal.sessions) if state.journal is not None else 0
+            return (campaigns, number, max(1, state.day_dial) if s.phase == "setup" else state.day_dial)
+
+        while days < cfg.days and (not cfg.turns or timed < cfg.turns):
+            state = self.service.latest[channel]
+            before = day_key(state)
+            if before is None and state.days is not None and state.days.ask is not None:
+                found = decide_day(state, self.pack, rng, delve=cfg.delve)  # a session won: the next guild quest
+                if found is None:
+                    self.res.stuck.append(f"channel {channel} (seed {cfg.seed}): the session is over and its "
+                                          f"{state.days.ask.kind!r} question has no answer; the last command: {last}")
+                    return
+                user, name, options, asked = found
+            elif before is None:  # no session runs: the next one starts (or, the campaign over, a new campaign)
+                j = state.journal
+                ended = (campaigns, len(j.sessions) if j is not None else 0)
+                if state.days is not None and state.days.phase == "over" and last_ended != ended:
+                    last_ended = ended
+                    self.res.sessions[state.days.result or "over"] += 1
+                if j is not None and j.result in ("won", "lost"):
+                    self.res.campaign_ends[j.result] += 1
+                    await self.setup_cmd(channel, leader, "campaign end", {"confirm": True})
+                    campaigns += 1
+                    await self.open_party(channel, users, rng, campaigns)
+                    continue
+                first = j is None or not j.sessions
+                user, name, options, asked = leader, "day start", {"province": PROVINCE} if first else {}, ""
+            else:
+                try:
+                    if state.battle is not None:
+                        user, name, options = decide(state, self.pack)
+                        prompt = open_prompt(state)
+                        found = user, name, options, prompt.kind if prompt else ""
+                    else:
+                        found = decide_day(state, self.pack, rng, delve=cfg.delve)
+                except RuntimeError as exc:  # a question the players cannot answer: the channel stops, said
+                    self.res.stuck.append(f"channel {channel} (seed {cfg.seed}): day {state.day_dial}: {exc}; "
+                                          f"the last command: {last}")
+                    return
+                if found is None:
+                    self.res.stuck.append(f"channel {channel} (seed {cfg.seed}): day {state.day_dial}, phase "
+                                          f"{state.days.phase}, nothing asked and no battle after {last}")
+                    return
+                user, name, options, asked = found
+            step = state.quests.step if state.quests is not None else None
+            rec = await self.turn(channel, user, name, options, asked)
+            timed += 1
+            last = f"/{name} {options}".rstrip(" {}") + (f" (refused: {rec.error})" if not rec.ok else "")
+            now = self.service.latest[channel]
+            if step and now.quests is not None and now.quests.step not in (None, step):
+                self.res.steps += 1
+            if state.battle is None and now.battle is not None:
+                self.res.battles_started += 1
+            elif state.battle is not None and now.battle is None:
+                self.res.battles_ended[now.last_battle.outcome if now.last_battle else "?"] += 1
+            after = day_key(now)
+            rec.day = before or after
+            if rec.ok and rec.day is not None:
+                day = spent.setdefault(rec.day, [0.0, 0])
+                day[0] += rec.total
+                day[1] += 1
+            if before is not None and after != before:
+                days += 1
+                self.res.days.append(tuple(spent.pop(before, (0.0, 0))))
+            if rec.ok:
+                refused_in_a_row = 0
+            else:
+                refused_in_a_row += 1
+                if state.battle is not None and name != "endturn":
+                    await self.turn(channel, user, "endturn")
+                    timed += 1
+            if refused_in_a_row >= MAX_REFUSED_IN_A_ROW:
+                self.res.stuck.append(f"channel {channel} (seed {cfg.seed}): day {state.day_dial}, "
+                                      f"{MAX_REFUSED_IN_A_ROW} refusals in a row; the last: {last}")
+                return
+            if cfg.think_ms > 0:
+                await asyncio.sleep(rng.uniform(0, 2 * cfg.think_ms) / 1000)
+
     async def run(self) -> None:
         sem = asyncio.Semaphore(max(1, self.cfg.concurrency))
 
         async def one(i: int) -> None:
             async with sem:
-                await self.play_channel(i)
+                await (self.play_days(i) if self.cfg.days else self.play_channel(i))
 
         t = time.perf_counter()
         c = time.process_time()
@@ -440,6 +567,8 @@ def decide_clash(state, pack) -> tuple[str, str, dict]:
         return owner, "lockpick", {}
     adv = state.adventurers[owner]
     me = b.units[f"a:{owner}"]
+    if not on_map(me):  # fell during their own turn (a delve's trap on the move): the player ends the turn
+        return owner, "endturn", {}
     here = Hex(me.q, me.r)
     m = map_info(pack, b)
     statuses = set(names_of(state, me))
@@ -481,6 +610,8 @@ def answer(prompt) -> tuple[str, str, dict]:
         return prompt.owner, "battle choose", {"option": 1}
     if prompt.kind == "place":        # a revealed tile: where the bot suggests
         return prompt.owner, "explore", {"place": int(prompt.default) if str(prompt.default).isdigit() else 1}
+    if prompt.kind == "quest-assist":  # --days: the whole party fell; the guild assist (once a campaign) is called
+        return prompt.owner, "quest assist", {"use": "yes"}
     raise RuntimeError(f"the bench does not know how to answer a {prompt.kind!r} question")
 
 
@@ -608,6 +739,14 @@ def row(label: str, seconds: list[float]) -> str:
 
 
 def rss_mib() -> float:
+    """The process's peak RSS.  On Linux from /proc (VmHWM): ``ru_maxrss`` survives exec, so the child of
+    ``--compare`` would report its parent's peak when that was higher."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
     ru = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return ru / (1024 * 1024) if sys.platform == "darwin" else ru / 1024
 
@@ -702,6 +841,98 @@ def report(cfg: Config, res: Results, db: Path, rss_before: float, trace_peak: i
     return out.getvalue()
 
 
+def report_days(cfg: Config, res: Results, db: Path, rss_before: float, trace_peak: int | None,
+                cache: dict, growth: dict | None = None, mat_cache: dict | None = None) -> str:
+    """--days: the figures of every command of the days (battle turns among them), then of a whole day."""
+    t = res.turns
+    out = io.StringIO()
+    w = lambda s="": out.write(s + "\n")  # noqa: E731
+    kinds = Counter(r.kind for r in t)
+    order = DAY_KINDS + TURN_KINDS
+    w(f"Hexpost day bench{' (delve choices first)' if cfg.delve else ''}: {cfg.channels} channels x {cfg.days} days"
+      f" in {PROVINCE}" + (f" (at most {cfg.turns} commands a channel)" if cfg.turns else "")
+      + f", concurrency {cfg.concurrency}, seed {cfg.seed}, think {cfg.think_ms:g} ms"
+      + (", all pictures" if cfg.all_pictures else ""))
+    w(f"machine: {os.cpu_count()} CPUs, Python {platform.python_version()}, SQLite file (WAL) in a temp dir")
+    battle = sum(kinds[k] for k in TURN_KINDS)
+    w(f"played: {len(t)} commands (" + ", ".join(f"{k} {kinds[k]}" for k in order if kinds[k]) + "); "
+      f"{len(res.days)} days, {battle} of the commands in the days' battles ({res.battles_started} battles started, "
+      "ended: " + (", ".join(f"{k} {v}" for k, v in sorted(res.battles_ended.items())) or "none") + "); "
+      f"{res.steps} quest steps reached after the first; sessions ended: "
+      + (", ".join(f"{k} {v}" for k, v in sorted(res.sessions.items())) or "none")
+      + f"; {res.campaigns} campaigns (" + (", ".join(f"{v} {k}" for k, v in sorted(res.campaign_ends.items()))
+                                           or "none ended") + f"), {res.setup_actions} untimed setup actions")
+    asked = Counter(r.answered for r in t if r.answered)
+    w("questions answered: " + (", ".join(f"{k} {v}" for k, v in sorted(asked.items())) or "none"))
+    w(f"wall {res.wall:.2f} s, {len(t) / res.wall if res.wall else 0:.1f} commands/s (turns/s); "
+      f"refused commands: {sum(res.refused.values())} (not in the figures)")
+    w(f"CPU {res.cpu:.2f} s of the process (every thread, setup included): {res.cpu * 1000 / max(1, len(t)):.1f} ms "
+      "an action (steadier than the wall clock on a shared machine)")
+    for msg, n in res.refused.most_common(5):
+        w(f"  refused x{n}: {msg}")
+    for why in res.stuck:
+        w(f"  STUCK: {why}")
+    if cfg.tracemalloc or cfg.profile:
+        w("NOTE: " + " and ".join(x for x, on in (("tracemalloc", cfg.tracemalloc), ("cProfile", cfg.profile)) if on)
+          + " on: every time below is inflated; use a plain run for the figures.")
+    w()
+    w(f"{'figure (ms)':<34} {'n':>6} {'mean':>7} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7}")
+    w(row("engine per action (rules check+apply)", [r.engine for r in t]))
+    w(row("store commit per action", [r.commit for r in t]))
+    w(row("store reads per action", [r.reads for r in t]))
+    w(row("service per action (execute)", [r.service for r in t]))
+    w(row("  service rest (state copy, locks)", [r.service - r.engine - r.commit - r.reads for r in t]))
+    w(row("command layer (Table.run)", [r.run for r in t]))
+    w(row("  views (Table.run - service)", [r.run - r.service for r in t]))
+    w(row("overland render (to_thread)", [r.render_overland for r in t if r.render_overland]))
+    w(row("map render, battles (to_thread)", [r.render_map for r in t if r.render_map]))
+    if cfg.all_pictures:
+        w(row("other pictures (mat, rolls, journal)", [r.render_other for r in t if r.render_other]))
+    w(row("whole action (run + pictures)", [r.total for r in t]))
+    day = [r for r in t if r.kind in DAY_KINDS]
+    w(row("  the day's commands (no battle)", [r.total for r in day]))
+    w(row("  the battles' turns", [r.total for r in t if r.kind in TURN_KINDS]))
+    w()
+    w("whole action by command:")
+    for k in order:
+        if kinds[k]:
+            w(row(f"  /{k}", [r.total for r in t if r.kind == k]))
+    w("engine by command:")
+    for k in order:
+        if kinds[k]:
+            w(row(f"  /{k}", [r.engine for r in t if r.kind == k]))
+    w()
+    if res.days:
+        n = [c for _s, c in res.days]
+        w("a whole day, its commands one after another (think time left out):")
+        w(row("  whole day (sum of its actions)", [s for s, _c in res.days]))
+        w(f"  commands a day: mean {statistics.fmean(n):.1f}, max {max(n)}")
+        w()
+    rss_after = rss_mib()
+    w(f"memory: peak RSS {rss_after:.1f} MiB (after imports and warm-up {rss_before:.1f} MiB)"
+      + (f"; tracemalloc peak {trace_peak / 2**20:.1f} MiB" if trace_peak is not None
+         else "; tracemalloc off (--tracemalloc)"))
+    size = sum(p.stat().st_size for p in db.parent.glob(db.name + "*") if p.exists())
+    w(f"database: {size / 2**20:.2f} MiB (with WAL); battle map static-layer cache: {cache['hits']} hits, "
+      f"{cache['misses']} misses" + (f"; mat panels: {mat_cache['hits']} pasted, {mat_cache['misses']} drawn"
+                                     if mat_cache else "")
+      + (f"; delve maps: {cache['delve_hits']} hits, {cache['delve_misses']} misses" if "delve_hits" in cache else ""))
+    g = growth
+    if g and g["entries"]:
+        w(f"database growth per action: {size / g['entries'] / 1024:.2f} KiB of file "
+          f"({g['entries']} log entries); log rows {g['log_bytes'] / g['entries']:.0f} B an action, of which "
+          f"undo data {g['undo_bytes'] / g['entries']:.0f} B ({g['undo_rows']} rows hold undo data now)"
+          + (f"; {size / len(res.days) / 1024:.1f} KiB a day played" if res.days else ""))
+    w()
+    whole = sorted(r.total * 1000 for r in t)
+    p99 = pct(whole, 99)
+    verdict = "PASS" if p99 < GOAL_MS else "MISS"
+    w(DAYS_GOAL_LINE)
+    w(f"  {verdict}: whole action p99 {p99:.1f} ms here ({os.cpu_count()} CPUs, concurrency {cfg.concurrency}); "
+      "just a report, nothing fails")
+    return out.getvalue()
+
+
 def figures(cfg: Config, res: Results) -> dict[str, Any]:
     """The headline figures, for ``--json`` and ``--compare``."""
     t = res.turns
@@ -712,10 +943,16 @@ def figures(cfg: Config, res: Results) -> dict[str, Any]:
                 "mean": statistics.fmean(xs) if xs else float("nan")}
 
     kinds = Counter(r.kind for r in t)
-    return {"turns": len(t), "turns_per_s": len(t) / res.wall if res.wall else 0.0, "wall_s": res.wall,
+    days = {}
+    if cfg.days:
+        days = {"days": len(res.days), "whole_day": ms([s for s, _c in res.days]),
+                "overland_render": ms([r.render_overland for r in t if r.render_overland]),
+                "sessions": dict(res.sessions), "stuck": list(res.stuck), "days_per_channel": cfg.days}
+    return days | {
+            "turns": len(t), "turns_per_s": len(t) / res.wall if res.wall else 0.0, "wall_s": res.wall,
             "cpu_ms_per_turn": res.cpu * 1000 / max(1, len(t)),
             "refused": sum(res.refused.values()), "battles": res.battles_started,
-            "played": {k: kinds[k] for k in TURN_KINDS if kinds[k]},
+            "played": {k: kinds[k] for k in (DAY_KINDS if cfg.days else ()) + TURN_KINDS if kinds[k]},
             "answered": dict(Counter(r.answered for r in t if r.answered)),
             "whole_turn": ms([r.total for r in t]), "engine": ms([r.engine for r in t]),
             "map_render": ms([r.render_map for r in t if r.render_map]), "peak_rss_mib": rss_mib(),
@@ -731,17 +968,27 @@ def compare_text(rev: str, mine: dict, theirs: dict | None, error: str = "") -> 
     if theirs is None:
         w(f"  {rev} could not be measured: {error}")
         return out.getvalue()
+    days = "days" in mine  # --days: commands of a session of days (battle turns among them)
     w(f"{'figure':<34} {'this code':>12} {rev[:12]:>12}")
-    w(f"{'turns/s':<34} {mine['turns_per_s']:>12.1f} {theirs['turns_per_s']:>12.1f}")
+    w(f"{'commands/s' if days else 'turns/s':<34} {mine['turns_per_s']:>12.1f} {theirs['turns_per_s']:>12.1f}")
     if "cpu_ms_per_turn" in mine and "cpu_ms_per_turn" in theirs:
-        w(f"{'CPU per turn (ms, all threads)':<34} {mine['cpu_ms_per_turn']:>12.1f} {theirs['cpu_ms_per_turn']:>12.1f}")
-    for key, label in (("whole_turn", "whole turn"), ("map_render", "map render"), ("engine", "engine")):
+        label = "CPU per action (ms, all threads)" if days else "CPU per turn (ms, all threads)"
+        w(f"{label:<34} {mine['cpu_ms_per_turn']:>12.1f} {theirs['cpu_ms_per_turn']:>12.1f}")
+    rows = (("whole_turn", "whole action" if days else "whole turn"), ("map_render", "map render"),
+            ("engine", "engine"))
+    if days:
+        rows += (("overland_render", "overland render"), ("whole_day", "whole day"))
+    for key, label in rows:
+        if key not in mine or key not in theirs:
+            continue
         for p in ("p50", "p99"):
             w(f"{label + ' ' + p + ' (ms)':<34} {mine[key][p]:>12.2f} {theirs[key][p]:>12.2f}")
     if "peak_rss_mib" in mine and "peak_rss_mib" in theirs:
         w(f"{'peak RSS (MiB)':<34} {mine['peak_rss_mib']:>12.1f} {theirs['peak_rss_mib']:>12.1f}")
-    w(f"{'turns timed (refused)':<34} {mine['turns']:>8} ({mine['refused']}) {theirs['turns']:>8} "
-      f"({theirs['refused']})")
+    w(f"{'commands timed (refused)' if days else 'turns timed (refused)':<34} {mine['turns']:>8} ({mine['refused']}) "
+      f"{theirs['turns']:>8} ({theirs['refused']})")
+    if days and "days" in theirs:
+        w(f"{'days played':<34} {mine['days']:>12} {theirs['days']:>12}")
     if mine["played"] != theirs["played"]:
         w("  the two played different games (the rules or their answers differ): compare throughput and "
           "render figures, not turn for turn")
@@ -796,14 +1043,20 @@ def parse_args(argv: list[str] | None) -> Config:
     ap.add_argument("--json", metavar="FILE", help="also write the headline figures to FILE as JSON")
     ap.add_argument("--code-root", help=argparse.SUPPRESS)  # the tree whose code runs (read before the imports)
     ap.add_argument("--delve", action="store_true",
-                    help=f"every channel plays a delve ({DELVE}) that grows past {GROWN} tiles instead of the clashes")
+                    help=f"every channel plays a delve ({DELVE}) that grows past {GROWN} tiles instead of the clashes "
+                         "(with --days: the players take a card's choice that goes down into a delve)")
+    ap.add_argument("--days", type=int, nargs="?", const=DAYS, default=0, metavar="N",
+                    help=f"every channel plays a session of days in the Saltmire instead of the clashes: N days each "
+                         f"(default {DAYS}); --turns then caps the commands a channel sends")
     a = ap.parse_args(argv)
     if a.turns is None:
-        a.turns = 80 if a.delve else 30
-    if a.channels < 1 or a.turns < 1 or a.concurrency < 1:
-        ap.error("--channels, --turns and --concurrency must be at least 1")
+        a.turns = 0 if a.days else 80 if a.delve else 30
+    elif a.turns < 1:
+        ap.error("--turns must be at least 1")
+    if a.channels < 1 or a.concurrency < 1 or a.days < 0:
+        ap.error("--channels and --concurrency must be at least 1, --days at least 0")
     return Config(a.channels, a.turns, a.concurrency, a.seed, a.think_ms, a.all_pictures, a.tracemalloc, a.profile,
-                  a.compare, a.json, delve=a.delve)
+                  a.compare, a.json, delve=a.delve, days=a.days)
 
 
 def db_growth(db: Path) -> dict:
@@ -828,6 +1081,12 @@ def warm_up() -> None:
 
     load_pack("starter")
     render.render("map", example_map_view())
+    if (CODE / "render" / "overland.py").exists():  # the overland map (a revision before the days has none)
+        from render import overland
+        from render.samples import example_overland_view
+
+        render.render("overland", example_overland_view())
+        overland.clear_cache()
     render.render("mat", battle_mat_view())
     render.render("roll", example_roll_view())
     battlemap.clear_cache()
@@ -869,8 +1128,8 @@ async def run_bench(cfg: Config) -> str:
                     tracemalloc.stop()
             growth = db_growth(db)
             mat_info = getattr(getattr(render, "mat", None), "cache_info", None)  # the mat's panels (not before)
-            text = report(cfg, res, db, rss_before, trace_peak, cache_counts(cfg), growth,
-                          mat_info() if mat_info else None)
+            text = (report_days if cfg.days else report)(cfg, res, db, rss_before, trace_peak, cache_counts(cfg),
+                                                         growth, mat_info() if mat_info else None)
             cfg.figures = figures(cfg, res)
         finally:
             ActionTable.execute = _real_execute

@@ -88,3 +88,32 @@ def test_bench_turns_plays_a_delve_and_reports_the_grown_delve_rows():
     for label in ("map render, delve of 8+ tiles", "whole turn, delve of 8+ tiles", "delve tiles placed"):
         assert label in out, out
     assert "refused turns: 0" in out, out
+
+
+def test_bench_turns_plays_a_session_of_days_and_prints_its_figures(tmp_path):
+    """--days: the parties play days in the Saltmire (the guild draw, routes and votes, towns, rewards, rests),
+    every command timed with the overland map drawn for its reply, and a whole day's figure."""
+    import json
+
+    out = tmp_path / "days.json"
+    proc = _bench("--days", "2", "--channels", "2", "--concurrency", "2", "--seed", "3", "--json", str(out))
+    assert proc.returncode == 0, proc.stderr
+    text = proc.stdout
+    assert "Hexpost day bench: 2 channels x 2 days in saltmire" in text, text
+    for label in ("overland render (to_thread)", "whole action (run + pictures)", "whole action by command:",
+                  "  /day start", "  /quest guild", "  /day route", "  /adventurer rest",
+                  "whole day (sum of its actions)", "peak RSS", "database growth per action",
+                  "Goal on a 2-core machine: whole action of a day with its pictures under 50 ms at p99"):
+        assert label in text, label
+    assert ("PASS:" in text) != ("MISS:" in text)
+    assert "refused commands: 0" in text and "STUCK" not in text, text
+    figures = json.loads(out.read_text())
+    assert figures["days"] == 2 * 2 and figures["whole_day"]["n"] == 4 and not figures["stuck"]
+    assert figures["overland_render"]["n"] > 0
+    assert {"guild", "route", "vote", "town", "rest"} <= set(figures["answered"]), figures["answered"]
+
+
+def test_bench_days_caps_the_commands_with_turns():
+    proc = _bench("--days", "5", "--turns", "9", "--channels", "1", "--seed", "3")
+    assert proc.returncode == 0, proc.stderr
+    assert "played: 9 commands" in proc.stdout, proc.stdout
