@@ -472,3 +472,26 @@ PLAYED = {
 def test_every_enemy_skill_of_the_pack_is_played():
     missing = [f"{s.name} ({s.id})" for s in PACK.enemy_skills.values() if PLAYED.get(s.id) not in globals()]
     assert not missing, "enemy skills without a test: " + ", ".join(missing)
+
+
+@pytest.mark.parametrize("revision", [3, 2])
+def test_an_adventurer_who_falls_on_their_own_turn_gives_up_the_turn(revision):
+    """p.67: a defeated adventurer cannot take turns.  Shannon (1 HP) engages an Imperial Bandit whose Riposte deals
+    her 1 damage: she falls during her own turn, and from revision 3 the turn passes on by itself (Ryan's turn
+    starts); before, she ended it with /endturn."""
+    s = party(rules_revision=revision)
+    s, _ = jailbreak(s, {"S": "-2,2", "R": "-2,1"})
+    become(s, "e1", "imperial-bandit", (-1, 2))
+    s.adventurers["S"].hp = 1
+    assert s.battle.turn.owner == "S"
+    s, _ = run(s, "battle.engage", "S", {"target": "Imperial Bandit", "dice": "combat"}, forced=[4])
+    s, ev = run(s, "battle.resolve", "S", {})
+    said = texts(ev)
+    assert "Riposte 1: Shannon is dealt 1 damage" in said and "Shannon is defeated and leaves the map" in said
+    if revision >= 3:
+        assert "Shannon is defeated, so the turn passes on." in said
+        assert s.battle.turn.owner == "R" and "Ryan's turn" in said
+    else:
+        assert s.battle.turn.owner == "S" and "turn passes on" not in said
+        s, ev = run(s, "battle.endturn", "S", {})
+        assert s.battle.turn.owner == "R"

@@ -179,6 +179,13 @@ def proceed(c: Ctx) -> None:
         if not settle(c):
             return
         if b.step == "adventurer":
+            owner = b.turn.owner
+            if owner and c.state.rules >= 3 and c.unit(adv_uid(owner)).defeated:
+                # a defeated adventurer cannot take turns (p.67): one who fell on their own turn gives it up
+                # (before revision 3 the player ended it with /endturn)
+                c.say("turn-end", f"{c.adv(owner).name} is defeated, so the turn passes on.", unit=adv_uid(owner))
+                next_adventurer(c)
+                continue
             return
         if b.step == "enemies":
             if not run_enemies(c):
