@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from rulesets.tes.content.records import ContentError, Pack
 
 CONTENT_DIR: Path = Path(__file__).resolve().parents[3] / "content"
 _SHIPPED = CONTENT_DIR.resolve()
+_SHIPPED_PREFIX = str(_SHIPPED) + os.sep  # packs shipped in content/ (and their kept versions)
 DEFAULT_PACK = "starter"
 
 #: Inside a pack folder: earlier versions of the pack, kept so that campaigns begun on them play on unchanged.
@@ -20,7 +22,7 @@ UNVERSIONED = "unversioned"
 
 from engine.packs import content_hash, keep_folder, pack_files  # noqa: E402,F401 - one pack hash for every ruleset
 
-_CACHE: dict[Path, tuple[tuple, Pack]] = {}
+_CACHE: dict[Path, tuple[tuple, Pack, float]] = {}  # folder -> (its files' stamp, the pack, when last looked at)
 
 
 def _stamp(folder: Path) -> tuple:
@@ -101,13 +103,20 @@ def load_pack(name_or_path: str = DEFAULT_PACK, version: str | None = None) -> P
     return _load_cached(kept, True)
 
 
+FRESH_SECONDS = 2.0  # a shipped pack's files are looked at again at most this often (a command loads it often)
+
+
 def _load_cached(folder: Path, kept: bool) -> Pack:
-    stamp = _stamp(folder)
     hit = _CACHE.get(folder)
+    now = time.monotonic()
+    if hit and now - hit[2] < FRESH_SECONDS and str(folder).startswith(_SHIPPED_PREFIX):
+        return hit[1]
+    stamp = _stamp(folder)
     if hit and hit[0] == stamp:
+        _CACHE[folder] = (stamp, hit[1], now)
         return hit[1]
     pack = replace(_load_folder(folder, kept=kept), content_hash=content_hash(folder))
-    _CACHE[folder] = (stamp, pack)
+    _CACHE[folder] = (stamp, pack, now)
     return pack
 
 
