@@ -29,6 +29,8 @@ _copy, _errors = copy_starter, load_errors
 
 
 @pytest.mark.parametrize("path,old,new,message", [
+    ("provinces/ironpine/province.toml", 'emoji = "❄️"', 'emoji = "@everyone"',
+     'emoji is one emoji (the mark of the effect\'s lines), got'),
     ("provinces/saltmire/province.toml", 'code = "SM"', 'code = "sm"',
      'provinces/saltmire/province.toml, province "saltmire": code must be two capital letters'),
     ("provinces/saltmire/province.toml", "_  s  s  h  hU f  f  _  _", "_  s  s  h  hX f  f  _  _",

@@ -612,7 +612,7 @@ def test_the_days_peaceful_card_moves_the_snowline_and_the_party_walks_as_far_as
     name = PACK.overland_cards[card].name
     step = PROV.effect.step(after)
     moved = "stays on" if before == after else "moves to"
-    assert f"🌊 The Snowline: {name} shows {icon}. The Snowline gauge {moved} {step.name}. {step.text}" in text
+    assert f"❄️ The Snowline: {name} shows {icon}. The Snowline gauge {moved} {step.name}. {step.text}" in text
     assert s.days.gauge == after and allowance(s) == step.movement + extra
     assert f"Today the party moves up to {count(step.movement + extra, 'hex')}" in text
 

@@ -145,6 +145,7 @@ class ProvinceEffect:
     no_icon: str
     steps: tuple[GaugeStep, ...]
     icons: dict[str, IconAction]
+    emoji: str = "🌊"  # the mark of the effect's lines in the day's posts
 
     def step(self, step_id: str) -> GaugeStep | None:
         return next((s for s in self.steps if s.id == step_id), None)
@@ -605,7 +606,7 @@ def _effect(e: _Entry, icons: dict) -> ProvinceEffect | None:
     if not e.data:
         e.err("is missing (every province has a province effect)")
         return None
-    e.unknown_keys(["name", "text", "gauge", "start", "no_icon", "step", "icon"])
+    e.unknown_keys(["name", "text", "gauge", "start", "no_icon", "step", "icon", "emoji"])
     steps: list[GaugeStep] = []
     raw = e.get("step", [])
     for i, st in enumerate(raw if isinstance(raw, list) else [], 1):
@@ -657,8 +658,11 @@ def _effect(e: _Entry, icons: dict) -> ProvinceEffect | None:
             e.ok = False
     if not e.ok:
         return None
+    emoji = e.text("emoji", "🌊")
+    if len(emoji) > 4 or any(ch.isalnum() or ch in "<@>`*_~|" for ch in emoji):
+        e.err(f"emoji is one emoji (the mark of the effect's lines), got {_show(emoji)}")
     return ProvinceEffect(e.text("name"), e.text("text"), e.text("gauge"), start, e.text("no_icon"),
-                          tuple(steps), actions)
+                          tuple(steps), actions, emoji)
 
 
 def _load_gazetteer(folder: Path, rel_dir: str, errors: list[str], lines: dict) -> tuple[dict, TownDef | None]:

@@ -22,7 +22,7 @@ def place_gauge(c: DayCtx) -> None:
     if step is None:
         return
     c.s.gauge = step.id
-    c.say("gauge", f"🌊 {eff.name}: the token is placed on {step.name} on the {eff.gauge} gauge. {step.text}",
+    c.say("gauge", f"{eff.emoji} {eff.name}: the token is placed on {step.name} on the {eff.gauge} gauge. {step.text}",
           gauge=step.id)
 
 
@@ -55,7 +55,7 @@ def activate(c: DayCtx) -> None:
             before = eff.step(s.gauge)
             s.gauge = step.id
             moved = "stays on" if before is step else "moves to"
-            c.say("province", f"🌊 {eff.name}: {card.name} shows {icon_name}. The {eff.gauge} gauge {moved} "
+            c.say("province", f"{eff.emoji} {eff.name}: {card.name} shows {icon_name}. The {eff.gauge} gauge {moved} "
                               f"{step.name}. {step.text}", icon=icon, gauge=step.id)
             continue
         tok = token(c, act.token)

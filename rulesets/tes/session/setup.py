@@ -142,7 +142,7 @@ def endgame(c: DayCtx) -> None:
         raise RuleError(f"{c.province.name} has no endgame in this pack version.")
     run = c.state.quests
     run.endgame = True
-    c.say("endgame", f"🌊 The endgame: {strong(eg.name)}. {eg.text}", province=c.s.province)
+    c.say("endgame", f"{c.province.effect.emoji} The endgame: {strong(eg.name)}. {eg.text}", province=c.s.province)
     c.say("endgame", f"It lasts {count(eg.days, 'day')}, one encounter each day in order. No party token is on the map and "
                      "the party does not move; overland cards are not drawn, and the province effect is "
                      + ("resolved each End of Day." if eg.province_effect else "skipped."))
