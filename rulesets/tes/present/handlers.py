@@ -355,6 +355,8 @@ class TesPresenter:
         return ("**Adventurers**: `/adventurer create` (or `/adventurer guide` for menus) → `/adventurer show`.\n"
                 "**Days**: the leader `/day start`; `/day status` shows the overland map and who acts; `/day route`, "
                 "`/town visit`, `/reward buy`, `/adventurer rest` (or the buttons).\n"
+                "**Campaign**: three sessions; at the first `/day start` the leader picks the guild (`/quest guild`); "
+                "`/quest status` shows the quest, `/journal` the campaign journal; the third session is the endgame.\n"
                 "**Battle**: the leader `/battle start encounter:jailbreak`; on your turn `/move`, `/engage`, "
                 "`/resolve` (or the buttons), `/ability`, `/endturn`. `/battle map` any time; `/content races`.\n"
                 "**Delves**: `/battle start encounter:brinehollow-caves`; `/explore` the door hexes rimmed in gold and "
