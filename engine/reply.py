@@ -26,6 +26,29 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+MORE = "(continued below)"
+
+
+def split_text(text: str, first: int = 1700, rest: int = 1990) -> list[str]:
+    """A long post in parts, none lost: the first at most ``first`` characters (room is left for what follows it
+    in its message), the others at most ``rest``; each part ends at a line's end where one fits, and every part
+    but the last says that more follows."""
+    parts: list[str] = []
+    left = text
+    limit = first
+    while len(left) > limit:
+        room = limit - len(MORE) - 1
+        cut = left.rfind("\n", 0, room + 1)
+        if cut <= 0:  # one line longer than a part: cut it at the last space that fits, else anywhere
+            cut = left.rfind(" ", 0, room + 1)
+            cut = cut if cut > 0 else room
+        parts.append(left[:cut].rstrip() + "\n" + MORE)
+        left = left[cut:].lstrip("\n ")
+        limit = rest
+    parts.append(left)
+    return parts
+
+
 @dataclass
 class Embed:
     title: str = ""

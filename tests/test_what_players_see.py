@@ -249,3 +249,19 @@ def test_the_lockpick_picture_names_what_is_picked_a_cache_a_trap_or_a_cage():
     for kind, words in (("trap", "Shannon picks the lock of a trap's mechanism"), ("cage", "Shannon picks the lock of a cage")):
         s.battle.lockpick.kind, s.battle.lockpick.deck = kind, ""
         assert lockpick_view(s)["title"] == words
+
+
+def test_a_long_post_is_split_in_parts_at_line_ends_and_nothing_is_lost():
+    from engine.reply import MORE, split_text
+
+    lines = [f"Line {i}: " + "word " * (i % 40) for i in range(300)]
+    text = "\n".join(lines)
+    parts = split_text(text, 1700, 1990)
+    assert len(parts) > 2 and len(parts[0]) <= 1700 and all(len(p) <= 1990 for p in parts[1:])
+    assert all(p.endswith("\n" + MORE) for p in parts[:-1]) and not parts[-1].endswith(MORE)
+    # every line whole, in order, once
+    got = "\n".join(p.removesuffix("\n" + MORE) for p in parts).split("\n")
+    assert [x.rstrip() for x in got] == [x.rstrip() for x in lines]
+    assert split_text("short") == ["short"]
+    long_line = "x" * 5000  # a line longer than a part is cut, not lost
+    assert "".join(p.removesuffix("\n" + MORE) for p in split_text(long_line)) == long_line

@@ -16,7 +16,7 @@ from rulesets.tes.present.battle_prompts import attach_prompts
 from rulesets.tes.present.delve_view import delve_status, delve_view, placements_view
 from rulesets.tes.present.common import PLAYER, _pack, _state
 from rulesets.tes.present.presenter import mat_view, short
-from engine.reply import COLOR_BATTLE, Embed, Picture, Reply, clip
+from engine.reply import COLOR_BATTLE, Embed, Picture, Reply, clip, split_text
 from engine.core import RuleError
 from rulesets.tes.battle_state import Battle
 from rulesets.tes.rules.adjust import Adjust
@@ -233,11 +233,10 @@ async def battle_reply(inv: Invocation, out, *, mat_for: str | None = None, titl
     lines = [say(e) for e in out.events]
     turn_text, ping = whose_turn_line(state)
     text = "\n".join(lines)
-    content = clip(text, 1700) + (f"\n\n{turn_text}" if turn_text else "")
+    body, *more = split_text(text)  # a long turn's words in parts, none lost
+    content = body + (f"\n\n{turn_text}" if turn_text else "")
     pictures: list[Picture] = []
-    followups: list[Reply] = []
-    if len(text) > 1700:
-        followups.append(Reply(content=clip(text[1690:], 1990)))
+    followups: list[Reply] = [Reply(content=part) for part in more]
     for n, e in enumerate(out.events):
         if e.kind in ("roll", "enemy-roll") and e.data.get("dice"):
             title_r = say(e).split(":")[0].replace("*", "")[:80]

@@ -15,7 +15,7 @@ from engine.components import make_id, on_click
 from engine.core import Action, RuleError
 from engine.present import mention, say
 from engine.prompts import open_prompt
-from engine.reply import Button, Embed, Picture, Reply, Select, clip
+from engine.reply import Button, Embed, Picture, Reply, Select, clip, split_text
 from rulesets.tes.cards.actions import Check, Choose
 from rulesets.tes.day.actions import Settings as DaySettings
 from rulesets.tes.present.battle import AFTER_BATTLE_IN_A_DAY, battle_reply
@@ -56,9 +56,8 @@ async def attach_day(inv: Invocation, out, reply: Reply, *, text: str = "", pict
         return
     pack = _pack(state)
     line, owners = waiting_line(state, mention)
-    body = clip(text, 1700)
-    if len(text) > 1700:
-        reply.followups.append(Reply(content=clip(text[1690:], 1990)))
+    body, *more = split_text(text)  # a long day's words in parts, none lost
+    reply.followups.extend(Reply(content=part) for part in more)
     reply.content = (body + (f"\n\n{line}" if line else "")).strip() or line
     if owners:
         reply.ping = owners[0]
