@@ -762,6 +762,28 @@ def cache_counts(cfg: Config) -> dict[str, int]:
     return out
 
 
+def _common_rows(w, res, t, cfg, per: str, stuck=()) -> None:
+    """The CPU line, the refusals (and the stuck channels) and the service's rows both reports print."""
+    w(f"CPU {res.cpu:.2f} s of the process (every thread, setup included): {res.cpu * 1000 / max(1, len(t)):.1f} ms "
+      f"{per} (steadier than the wall clock on a shared machine)")
+    for msg, n in res.refused.most_common(5):
+        w(f"  refused x{n}: {msg}")
+    for why in stuck:
+        w(f"  STUCK: {why}")
+    if cfg.tracemalloc or cfg.profile:
+        w("NOTE: " + " and ".join(x for x, on in (("tracemalloc", cfg.tracemalloc), ("cProfile", cfg.profile)) if on)
+          + " on: every time below is inflated; use a plain run for the figures.")
+    w()
+    w(f"{'figure (ms)':<34} {'n':>6} {'mean':>7} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7}")
+    w(row("engine per action (rules check+apply)", [r.engine for r in t]))
+    w(row("store commit per action", [r.commit for r in t]))
+    w(row("store reads per action", [r.reads for r in t]))
+    w(row("service per action (execute)", [r.service for r in t]))
+    w(row("  service rest (state copy, locks)", [r.service - r.engine - r.commit - r.reads for r in t]))
+    w(row("command layer (Table.run)", [r.run for r in t]))
+    w(row("  views (Table.run - service)", [r.run - r.service for r in t]))
+
+
 def report(cfg: Config, res: Results, db: Path, rss_before: float, trace_peak: int | None,
            cache: dict, growth: dict | None = None, mat_cache: dict | None = None) -> str:
     t = res.turns
@@ -780,22 +802,7 @@ def report(cfg: Config, res: Results, db: Path, rss_before: float, trace_peak: i
     w("questions answered: " + (", ".join(f"{k} {v}" for k, v in sorted(asked.items())) or "none"))
     w(f"wall {res.wall:.2f} s, {len(t) / res.wall if res.wall else 0:.1f} turns/s; "
       f"refused turns: {sum(res.refused.values())} (not in the figures)")
-    w(f"CPU {res.cpu:.2f} s of the process (every thread, setup included): {res.cpu * 1000 / max(1, len(t)):.1f} ms "
-      "a turn (steadier than the wall clock on a shared machine)")
-    for msg, n in res.refused.most_common(5):
-        w(f"  refused x{n}: {msg}")
-    if cfg.tracemalloc or cfg.profile:
-        w("NOTE: " + " and ".join(x for x, on in (("tracemalloc", cfg.tracemalloc), ("cProfile", cfg.profile)) if on)
-          + " on: every time below is inflated; use a plain run for the figures.")
-    w()
-    w(f"{'figure (ms)':<34} {'n':>6} {'mean':>7} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7}")
-    w(row("engine per action (rules check+apply)", [r.engine for r in t]))
-    w(row("store commit per action", [r.commit for r in t]))
-    w(row("store reads per action", [r.reads for r in t]))
-    w(row("service per action (execute)", [r.service for r in t]))
-    w(row("  service rest (state copy, locks)", [r.service - r.engine - r.commit - r.reads for r in t]))
-    w(row("command layer (Table.run)", [r.run for r in t]))
-    w(row("  views (Table.run - service)", [r.run - r.service for r in t]))
+    _common_rows(w, res, t, cfg, "a turn")
     w(row("map render (to_thread)", [r.render_map for r in t if r.render_map]))
     if cfg.all_pictures:
         w(row("other pictures (rolls, mat)", [r.render_other for r in t if r.render_other]))
@@ -866,24 +873,7 @@ def report_days(cfg: Config, res: Results, db: Path, rss_before: float, trace_pe
     w("questions answered: " + (", ".join(f"{k} {v}" for k, v in sorted(asked.items())) or "none"))
     w(f"wall {res.wall:.2f} s, {len(t) / res.wall if res.wall else 0:.1f} commands/s (turns/s); "
       f"refused commands: {sum(res.refused.values())} (not in the figures)")
-    w(f"CPU {res.cpu:.2f} s of the process (every thread, setup included): {res.cpu * 1000 / max(1, len(t)):.1f} ms "
-      "an action (steadier than the wall clock on a shared machine)")
-    for msg, n in res.refused.most_common(5):
-        w(f"  refused x{n}: {msg}")
-    for why in res.stuck:
-        w(f"  STUCK: {why}")
-    if cfg.tracemalloc or cfg.profile:
-        w("NOTE: " + " and ".join(x for x, on in (("tracemalloc", cfg.tracemalloc), ("cProfile", cfg.profile)) if on)
-          + " on: every time below is inflated; use a plain run for the figures.")
-    w()
-    w(f"{'figure (ms)':<34} {'n':>6} {'mean':>7} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7}")
-    w(row("engine per action (rules check+apply)", [r.engine for r in t]))
-    w(row("store commit per action", [r.commit for r in t]))
-    w(row("store reads per action", [r.reads for r in t]))
-    w(row("service per action (execute)", [r.service for r in t]))
-    w(row("  service rest (state copy, locks)", [r.service - r.engine - r.commit - r.reads for r in t]))
-    w(row("command layer (Table.run)", [r.run for r in t]))
-    w(row("  views (Table.run - service)", [r.run - r.service for r in t]))
+    _common_rows(w, res, t, cfg, "an action", stuck=res.stuck)
     w(row("overland render (to_thread)", [r.render_overland for r in t if r.render_overland]))
     w(row("map render, battles (to_thread)", [r.render_map for r in t if r.render_map]))
     if cfg.all_pictures:
