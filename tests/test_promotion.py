@@ -52,7 +52,7 @@ def test_the_detected_classes_have_a_machine_readable_requirement():
     pack = load_pack("starter")
     checks = {cid: k.check for cid, k in pack.classes.items() if k.check}
     assert set(checks) == {"sorcerer", "nightblade", "archer", "dragonknight", "necromancer", "templar", "healer",
-                           "warden"}
+                           "warden", "rogue"}
     assert (checks["sorcerer"].kind, checks["sorcerer"].min_level, checks["sorcerer"].form) == \
         ("defeat-enemy", 5, "magic")
     assert (checks["templar"].kind, checks["templar"].amount, checks["templar"].scope) == ("heal-allies", 8, "battle")
@@ -88,6 +88,11 @@ def test_sorcerer_is_promoted_defeating_a_level_5_enemy_in_magic_form():
     lines = texts(ev).splitlines()
     assert any("is defeated by Shannon" in x for x in lines)
     assert s.battle.log[-1].startswith(PROMOTED)  # the picture log keeps it
+    from rulesets.tes.present.presenter import mat_view
+
+    pack = load_pack("starter")
+    view = mat_view(s, s.adventurers["S"], pack)["class"]  # the mat shows the master side
+    assert view["side"] == "master" and view["innate"]["text"] == pack.classes["sorcerer"].master.innate.text
 
 
 def test_sorcerer_is_not_promoted_by_a_level_4_enemy_or_in_weapon_form():
@@ -243,6 +248,64 @@ def test_warden_is_not_promoted_by_4_prevented():
     assert _not_promoted(s, "S", events)
 
 
+# ------------------------------------------------------------------ lockpicks --
+COMMON = ["iron-sword", "healing-draught", "leather-cap"]
+
+
+def _lockpick_in_a_session(days, *, opens=True):
+    """A Jailbreak in the session of days ``days``: Shannon (a novice Rogue) walks onto the cache and picks its
+    lock (code 5-2-2) with forced dice; ``opens``: the first roll matches, else every attempt fails."""
+    from rulesets.tes.battle_state import ItemDeck
+
+    s = _battle("rogue")
+    s.days = days
+    s.item_decks = {"common": ItemDeck(draw=list(COMMON))}
+    s, ev = run(s, "battle.move", "S", {"path": "-1,2 -1,3 0,3"})
+    events = list(ev)
+    if opens:
+        s, ev = run(s, "battle.lockpick", "S", {}, forced=[5, 2, 2])
+        events += ev
+        s, ev = run(s, "battle.lockpick", "S", {})
+        events += ev
+        assert "opens the lock" in texts(ev)
+    else:
+        for _ in range(3):
+            s, ev = run(s, "battle.lockpick", "S", {}, forced=[1, 1, 1])
+            events += ev
+        s, ev = run(s, "battle.lockpick", "S", {})
+        events += ev
+        assert "lock holds" in texts(ev)
+    return s, events
+
+
+def test_rogue_is_promoted_at_the_third_lockpick_check_it_succeeds_at_in_one_session():
+    from rulesets.tes.day_state import Session
+
+    days = Session(province="saltmire", code="T")
+    for n in (1, 2):  # three battles of one session, a lock opened in each
+        s, ev = _lockpick_in_a_session(days)
+        assert _not_promoted(s, "S", ev) and s.days.promotion == {"lockpicks": {"S": n}}
+        days = s.days
+    s, ev = _lockpick_in_a_session(days)
+    assert _promoted(s, "S", ev, "rogue")
+    assert Session.from_dict(s.days.to_dict()).promotion == {"lockpicks": {"S": 3}}
+
+
+def test_rogue_is_not_promoted_by_two_locks_and_a_failed_check_or_without_a_session():
+    from rulesets.tes.day_state import Session
+
+    days = Session(province="saltmire", code="T")
+    assert "promotion" not in days.to_dict()  # a session saved before it loads with nothing counted
+    events = []
+    for opens in (True, True, False):
+        s, ev = _lockpick_in_a_session(days, opens=opens)
+        events += ev
+        days = s.days
+    assert s.days.promotion == {"lockpicks": {"S": 2}} and _not_promoted(s, "S", events)
+    s, ev = _lockpick_in_a_session(None)  # a battle played on its own belongs to no session
+    assert _not_promoted(s, "S", ev)
+
+
 # ------------------------------------------------------------------ the rules revision --
 def test_a_campaign_on_rules_revision_2_keeps_the_confirm_path():
     s = _battle("sorcerer", form="magic", rules_revision=2)
@@ -254,11 +317,11 @@ def test_a_campaign_on_rules_revision_2_keeps_the_confirm_path():
 
 
 def test_a_class_the_bot_does_not_detect_keeps_the_confirm_path():
-    s = _battle("rogue")
+    s = _battle("knight")
     ev = _defeat(s, "e1", "S") + _defeat(s, "e2", "S")
     assert _not_promoted(s, "S", ev)
     s, ev = run(s, "adventurer.promote", "S", {"confirm": True})
-    assert s.adventurers["S"].class_side == "master" and "Succeed at three lockpick checks" in texts(ev)
+    assert s.adventurers["S"].class_side == "master" and "Be engaged by three different enemies" in texts(ev)
 
 
 def test_a_battle_saved_before_the_promotion_records_loads_with_none():

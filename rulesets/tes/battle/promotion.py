@@ -129,3 +129,17 @@ def on_revive(c: Ctx, reviver: str | None, ally: str) -> None:
         return
     if _count(c, "revived", reviver, 1) >= check.amount:
         promote(c, reviver)
+
+
+def on_lockpick(c: Ctx, owner: str) -> None:
+    """An adventurer succeeded at a lockpick check (a cache, a trap, a cage).  The count runs over the session of
+    days under way (none runs: a battle played on its own counts toward no session)."""
+    if not _watching(c) or c.state.days is None:
+        return
+    check = _check_of(c, owner)
+    if check is None or check.kind != "lockpick-successes":
+        return
+    got = c.state.days.promotion.setdefault("lockpicks", {})
+    got[owner] = int(got.get(owner, 0)) + 1
+    if got[owner] >= check.amount:
+        promote(c, owner)

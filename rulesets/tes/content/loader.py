@@ -350,6 +350,7 @@ PROMOTION_KINDS: dict[str, tuple[tuple[str, ...], str, tuple[str, ...]]] = {
     "heal-allies": (("battle",), "battle", ("amount",)),
     "damage-prevented-for-allies": (("battle",), "battle", ("amount",)),
     "revive-ally": (("battle",), "battle", ("amount",)),
+    "lockpick-successes": (("session",), "session", ("amount",)),
 }
 
 
