@@ -52,7 +52,7 @@ def test_the_detected_classes_have_a_machine_readable_requirement():
     pack = load_pack("starter")
     checks = {cid: k.check for cid, k in pack.classes.items() if k.check}
     assert set(checks) == {"sorcerer", "nightblade", "archer", "dragonknight", "necromancer", "templar", "healer",
-                           "warden", "rogue"}
+                           "warden", "rogue", "bard"}
     assert (checks["sorcerer"].kind, checks["sorcerer"].min_level, checks["sorcerer"].form) == \
         ("defeat-enemy", 5, "magic")
     assert (checks["templar"].kind, checks["templar"].amount, checks["templar"].scope) == ("heal-allies", 8, "battle")
@@ -246,6 +246,41 @@ def test_warden_is_not_promoted_by_4_prevented():
         s.battle.turn.interrupts.clear()
     assert s.battle.promotion["prevented"] == {"S": 4}
     assert _not_promoted(s, "S", events)
+
+
+# ------------------------------------------------------------------ tenacity for allies --
+def _ballads(s, n):
+    """Shannon (a Bard) sings the Ballad of Courage ``n`` times: Ryan, in range, gains 2 tenacity each time."""
+    events = []
+    for _ in range(n):
+        s.adventurers["R"].tenacity = 0
+        s.adventurers["S"].tenacity = 5
+        s.battle.turn.used.clear()
+        s, ev = run(s, "battle.ability", "S", {"name": "ballad-of-courage", "target": "Ryan"})
+        assert "Ryan gains 2 tenacity" in texts(ev)
+        events += ev
+    return s, events
+
+
+def test_bard_is_promoted_giving_allies_tenacity_5_times_in_one_battle():
+    s = _battle("bard")  # the innate at the start of the battle: Ryan gains 1 tenacity (the first time)
+    assert s.battle.promotion["gave_tenacity"] == {"S": 1}
+    s, ev = _ballads(s, 3)
+    assert _not_promoted(s, "S", ev) and s.battle.promotion["gave_tenacity"] == {"S": 4}
+    s, ev = _ballads(s, 1)
+    assert _promoted(s, "S", ev, "bard")
+
+
+def test_bard_is_not_promoted_by_4_times_or_by_tenacity_an_ally_cannot_take():
+    s = _battle("bard")
+    s, ev = _ballads(s, 3)
+    cap = load_pack("starter").mat.tenacity_max
+    s.adventurers["R"].tenacity = cap
+    s.adventurers["S"].tenacity = 5
+    s.battle.turn.used.clear()
+    s, ev2 = run(s, "battle.ability", "S", {"name": "ballad-of-courage", "target": "Ryan"})
+    assert "Ryan gains 0 tenacity" in texts(ev2)
+    assert s.battle.promotion["gave_tenacity"] == {"S": 4} and _not_promoted(s, "S", ev + ev2)
 
 
 # ------------------------------------------------------------------ lockpicks --

@@ -607,7 +607,8 @@ class Battle(Record):
     asks: int = 0  # choices asked so far in this battle (numbers them)
     dungeon: str | None = None  # a dungeon battle's dungeon: its diagram marks the map (rulesets.tes.battle.dungeon)
     # what the class promotion checks count in this battle (rules revision 3; rulesets.tes.battle.promotion):
-    # "defeats": [[round, turn unit, player or ""]], "healed" / "prevented" / "revived": {player: n}
+    # "defeats": [[round, turn unit, player or ""]], "healed" / "prevented" / "revived" / "gave_tenacity":
+    # {player: n}
     promotion: dict[str, Any] = field(default_factory=dict)
     more: dict[str, Any] = field(default_factory=dict, repr=False)
 

@@ -248,6 +248,8 @@ class Tenacity(Primitive):
     def apply(self, use: Use, eff: dict) -> int:
         n = amount_of(use, eff)
         cap = use.c.pack.mat.tenacity_max
+        giver = promotion.owner_of(use.source)
+        given = False
         for u in units_for(use, eff.get("target", "self")):
             adv = use.c.adv_of(u)
             if adv is not None:
@@ -255,6 +257,9 @@ class Tenacity(Primitive):
                 adv.tenacity = min(cap, adv.tenacity + n)
                 use.c.say("tenacity", f"{use.label}: {adv.name} gains {adv.tenacity - before} tenacity "
                                       f"({adv.tenacity}/{cap}).", unit=u["id"])
+                given = given or (adv.tenacity > before and promotion.owner_of(u) != giver)
+        if given:
+            promotion.on_give_tenacity(use.c, giver)
         return n
 
     def describe(self, eff: dict) -> str:

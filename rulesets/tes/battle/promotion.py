@@ -143,3 +143,14 @@ def on_lockpick(c: Ctx, owner: str) -> None:
     got[owner] = int(got.get(owner, 0)) + 1
     if got[owner] >= check.amount:
         promote(c, owner)
+
+
+def on_give_tenacity(c: Ctx, giver: str | None) -> None:
+    """An adventurer's effect gave tenacity to one or more allies: one time, however many allies gained it."""
+    if not _watching(c) or not giver:
+        return
+    check = _check_of(c, giver)
+    if check is None or check.kind != "tenacity-given-to-allies":
+        return
+    if _count(c, "gave_tenacity", giver, 1) >= check.amount:
+        promote(c, giver)

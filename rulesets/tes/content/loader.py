@@ -351,6 +351,7 @@ PROMOTION_KINDS: dict[str, tuple[tuple[str, ...], str, tuple[str, ...]]] = {
     "damage-prevented-for-allies": (("battle",), "battle", ("amount",)),
     "revive-ally": (("battle",), "battle", ("amount",)),
     "lockpick-successes": (("session",), "session", ("amount",)),
+    "tenacity-given-to-allies": (("battle",), "battle", ("amount",)),
 }
 
 
