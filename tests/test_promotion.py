@@ -52,7 +52,7 @@ def test_the_detected_classes_have_a_machine_readable_requirement():
     pack = load_pack("starter")
     checks = {cid: k.check for cid, k in pack.classes.items() if k.check}
     assert set(checks) == {"sorcerer", "nightblade", "archer", "dragonknight", "necromancer", "templar", "healer",
-                           "warden", "rogue", "bard"}
+                           "warden", "rogue", "bard", "knight", "acrobat"}
     assert (checks["sorcerer"].kind, checks["sorcerer"].min_level, checks["sorcerer"].form) == \
         ("defeat-enemy", 5, "magic")
     assert (checks["templar"].kind, checks["templar"].amount, checks["templar"].scope) == ("heal-allies", 8, "battle")
@@ -283,6 +283,77 @@ def test_bard_is_not_promoted_by_4_times_or_by_tenacity_an_ally_cannot_take():
     assert s.battle.promotion["gave_tenacity"] == {"S": 4} and _not_promoted(s, "S", ev + ev2)
 
 
+# ------------------------------------------------------------------ engaged by enemies --
+def _third_bandit(s):
+    e3 = s.battle.units["e1"].clone()
+    e3.id, e3.q, e3.r = "e3", -1, 3
+    s.battle.units["e3"] = e3
+    return e3
+
+
+def _engage(s, enemy, target, amount):
+    """The enemy's engage on ``target`` resolves: its roll dealt ``amount`` damage (0: it engaged, dealt none)."""
+    from rulesets.tes.battle import enemy as enemy_ai
+    from rulesets.tes.battle_state import EnemyTurn, Hit
+
+    c = ctx(s)
+    enemy_ai.hit(c, EnemyTurn(uid=enemy, engaged=[f"a:{target}"]), Hit(target=f"a:{target}", amount=amount))
+    return c.events
+
+
+def test_knight_is_promoted_engaged_by_three_different_enemies_in_one_round_and_standing():
+    s = _battle("knight")
+    _third_bandit(s)
+    ev = _engage(s, "e1", "S", 0) + _engage(s, "e2", "S", 0)
+    assert _not_promoted(s, "S", ev)
+    ev = _engage(s, "e3", "S", 1)
+    assert "Shannon is dealt 1 damage" in texts(ev)
+    assert _promoted(s, "S", ev, "knight")
+
+
+def test_knight_is_not_promoted_by_the_same_enemy_twice_over_two_rounds_or_when_defeated():
+    s = _battle("knight")
+    _third_bandit(s)
+    ev = _engage(s, "e1", "S", 0) + _engage(s, "e2", "S", 0) + _engage(s, "e2", "S", 0)
+    assert _not_promoted(s, "S", ev)  # two different enemies
+    s.battle.round += 1
+    ev = _engage(s, "e3", "S", 0)
+    assert _not_promoted(s, "S", ev)  # the third in the next round
+    s = _battle("knight")
+    _third_bandit(s)
+    ev = _engage(s, "e1", "S", 0) + _engage(s, "e2", "S", 0) + _engage(s, "e3", "S", 50)
+    assert "Shannon is defeated" in texts(ev) and _not_promoted(s, "S", ev)
+
+
+def _end_battle(s):
+    from rulesets.tes.battle import flow
+
+    c = ctx(s)
+    flow.finish(c, "victory")
+    return c.events
+
+
+def test_acrobat_is_promoted_at_the_end_of_a_battle_engaged_twice_without_taking_damage():
+    s = _battle("acrobat")
+    ev = _engage(s, "e1", "S", 0) + _engage(s, "e2", "S", 0)
+    assert _not_promoted(s, "S", ev)  # only when the battle ends
+    ev = _end_battle(s)
+    assert _promoted(s, "S", ev, "acrobat")
+    words = texts(ev)
+    assert words.index("Victory!") < words.index(PROMOTED)
+
+
+def test_acrobat_is_not_promoted_after_damage_or_engaged_only_once():
+    s = _battle("acrobat")
+    ev = _engage(s, "e1", "S", 0) + _engage(s, "e2", "S", 1)
+    assert "Shannon is dealt 1 damage" in texts(ev)
+    ev += _end_battle(s)
+    assert _not_promoted(s, "S", ev)
+    s = _battle("acrobat")
+    ev = _engage(s, "e1", "S", 0) + _end_battle(s)
+    assert _not_promoted(s, "S", ev)
+
+
 # ------------------------------------------------------------------ lockpicks --
 COMMON = ["iron-sword", "healing-draught", "leather-cap"]
 
@@ -352,11 +423,11 @@ def test_a_campaign_on_rules_revision_2_keeps_the_confirm_path():
 
 
 def test_a_class_the_bot_does_not_detect_keeps_the_confirm_path():
-    s = _battle("knight")
+    s = _battle("spellsworn")
     ev = _defeat(s, "e1", "S") + _defeat(s, "e2", "S")
     assert _not_promoted(s, "S", ev)
     s, ev = run(s, "adventurer.promote", "S", {"confirm": True})
-    assert s.adventurers["S"].class_side == "master" and "Be engaged by three different enemies" in texts(ev)
+    assert s.adventurers["S"].class_side == "master" and "Roll magic and weapon skill dice" in texts(ev)
 
 
 def test_a_battle_saved_before_the_promotion_records_loads_with_none():

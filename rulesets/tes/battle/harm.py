@@ -446,6 +446,8 @@ def damage_adventurer(c: Ctx, owner: str, amount: int, *, true: bool = False, so
     took = left if c.state.rules >= 3 else taken
     parts.append(f"takes {took} → {adv.hp}/{adv.max_hp} HP" + (f" (+{adv.bonus_hp})" if adv.bonus_hp else ""))
     c.say("damage", ", ".join(parts) + ".", unit=u.id, dealt=amount, taken=taken)
+    if taken:
+        promotion.on_hurt(c, owner)
     if taken and source is not None and source.side == "enemy":
         _hurt_achievement(c, owner, source)
     if adv.hp <= 0:

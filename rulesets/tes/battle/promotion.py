@@ -154,3 +154,40 @@ def on_give_tenacity(c: Ctx, giver: str | None) -> None:
         return
     if _count(c, "gave_tenacity", giver, 1) >= check.amount:
         promote(c, giver)
+
+
+def on_engaged(c: Ctx, owner: str, enemy: Unit) -> None:
+    """An enemy's engage on this adventurer has resolved (its damage dealt)."""
+    if not _watching(c) or enemy.side != "enemy":
+        return
+    b = c.b
+    b.promotion.setdefault("engaged", []).append([b.round, owner, enemy.id])
+    check = _check_of(c, owner)
+    if check is None or check.kind != "engaged-by-enemies":
+        return
+    me = c.unit(f"a:{owner}")
+    if me.defeated or me.escaped:
+        return
+    rows = [r for r in b.promotion["engaged"] if r[1] == owner and (check.scope != "round" or r[0] == b.round)]
+    if len({r[2] for r in rows}) >= check.amount:
+        promote(c, owner)
+
+
+def on_hurt(c: Ctx, owner: str) -> None:
+    """The adventurer took damage (bonus HP or HP lost)."""
+    if _watching(c):
+        _count(c, "hurt", owner, 1)
+
+
+def on_battle_end(c: Ctx) -> None:
+    """The battle ends: the requirements that look back over the whole battle."""
+    if not _watching(c):
+        return
+    b = c.b
+    for owner in list(b.order):
+        check = _check_of(c, owner)
+        if check is None or check.kind != "no-damage-when-engaged":
+            continue
+        engaged = sum(1 for r in b.promotion.get("engaged", []) if r[1] == owner)
+        if engaged >= check.amount and not b.promotion.get("hurt", {}).get(owner):
+            promote(c, owner)

@@ -352,6 +352,8 @@ PROMOTION_KINDS: dict[str, tuple[tuple[str, ...], str, tuple[str, ...]]] = {
     "revive-ally": (("battle",), "battle", ("amount",)),
     "lockpick-successes": (("session",), "session", ("amount",)),
     "tenacity-given-to-allies": (("battle",), "battle", ("amount",)),
+    "engaged-by-enemies": (("round", "battle"), "round", ("amount",)),
+    "no-damage-when-engaged": (("battle",), "battle", ("amount",)),
 }
 
 
