@@ -52,7 +52,7 @@ def test_the_detected_classes_have_a_machine_readable_requirement():
     pack = load_pack("starter")
     checks = {cid: k.check for cid, k in pack.classes.items() if k.check}
     assert set(checks) == {"sorcerer", "nightblade", "archer", "dragonknight", "necromancer", "templar", "healer",
-                           "warden", "rogue", "bard", "knight", "acrobat"}
+                           "warden", "rogue", "bard", "knight", "acrobat", "scout"}
     assert (checks["sorcerer"].kind, checks["sorcerer"].min_level, checks["sorcerer"].form) == \
         ("defeat-enemy", 5, "magic")
     assert (checks["templar"].kind, checks["templar"].amount, checks["templar"].scope) == ("heal-allies", 8, "battle")
@@ -410,6 +410,48 @@ def test_rogue_is_not_promoted_by_two_locks_and_a_failed_check_or_without_a_sess
     assert s.days.promotion == {"lockpicks": {"S": 2}} and _not_promoted(s, "S", events)
     s, ev = _lockpick_in_a_session(None)  # a battle played on its own belongs to no session
     assert _not_promoted(s, "S", ev)
+
+
+# ------------------------------------------------------------------ first to engage --
+def _battle_in_a_session(days, first):
+    """A Jailbreak in the session of days ``days``, Shannon a novice Scout; ``first`` ("S" or "R") engages first
+    (Ryan's turn comes after Shannon ends hers without engaging)."""
+    s = _battle("scout")
+    s.days = days
+    events = []
+    if first == "R":
+        s, ev = run(s, "battle.endturn", "S")
+        events += ev
+    s, ev = run(s, "battle.engage", first, {"dice": "combat", "form": "defensive"}, forced=[1])
+    events += ev
+    s, ev = run(s, "battle.resolve", first, {})
+    events += ev
+    assert s.battle.promotion["first_engage"] == first
+    return s, events
+
+
+def test_scout_is_promoted_the_third_battle_of_a_session_it_engages_first_in():
+    from rulesets.tes.day_state import Session
+
+    days = Session(province="saltmire", code="T")
+    for n in (1, 2):
+        s, ev = _battle_in_a_session(days, "S")
+        assert _not_promoted(s, "S", ev) and s.days.promotion == {"first_engage": {"S": n}}
+        days = s.days
+    s, ev = _battle_in_a_session(days, "S")
+    assert _promoted(s, "S", ev, "scout")
+
+
+def test_scout_is_not_promoted_when_an_ally_engaged_first_in_one_of_three_battles():
+    from rulesets.tes.day_state import Session
+
+    days = Session(province="saltmire", code="T")
+    events = []
+    for first in ("S", "R", "S"):
+        s, ev = _battle_in_a_session(days, first)
+        events += ev
+        days = s.days
+    assert s.days.promotion == {"first_engage": {"S": 2, "R": 1}} and _not_promoted(s, "S", events)
 
 
 # ------------------------------------------------------------------ the rules revision --

@@ -191,3 +191,18 @@ def on_battle_end(c: Ctx) -> None:
         engaged = sum(1 for r in b.promotion.get("engaged", []) if r[1] == owner)
         if engaged >= check.amount and not b.promotion.get("hurt", {}).get(owner):
             promote(c, owner)
+
+
+def on_engage(c: Ctx, owner: str) -> None:
+    """An adventurer engages: the first to engage in a battle of a session of days is counted in the session."""
+    if not _watching(c):
+        return
+    b = c.b
+    days = c.state.days
+    if days is not None and "first_engage" not in b.promotion:  # the first adventurer to engage in this battle
+        b.promotion["first_engage"] = owner
+        got = days.promotion.setdefault("first_engage", {})
+        got[owner] = int(got.get(owner, 0)) + 1
+        check = _check_of(c, owner)
+        if check is not None and check.kind == "first-to-engage" and got[owner] >= check.amount:
+            promote(c, owner)

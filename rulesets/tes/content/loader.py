@@ -354,6 +354,7 @@ PROMOTION_KINDS: dict[str, tuple[tuple[str, ...], str, tuple[str, ...]]] = {
     "tenacity-given-to-allies": (("battle",), "battle", ("amount",)),
     "engaged-by-enemies": (("round", "battle"), "round", ("amount",)),
     "no-damage-when-engaged": (("battle",), "battle", ("amount",)),
+    "first-to-engage": (("session",), "session", ("amount",)),
 }
 
 
