@@ -562,7 +562,7 @@ class Battle(Record):
               "choices": ("list", Choice)}
     ALIASES = {"await": "asking"}
     OPTIONAL = frozenset({"brought", "enemy_acts", "harms", "offers", "hex_dice", "delve", "dungeon", "choices",
-                          "asks"})
+                          "asks", "promotion"})
 
     no: int = 0
     encounter: str = ""
@@ -606,6 +606,10 @@ class Battle(Record):
     choices: list[Choice] = field(default_factory=list)  # card choices waiting for players, the first one asked now
     asks: int = 0  # choices asked so far in this battle (numbers them)
     dungeon: str | None = None  # a dungeon battle's dungeon: its diagram marks the map (rulesets.tes.battle.dungeon)
+    # what the class promotion checks count in this battle (rules revision 3; rulesets.tes.battle.promotion):
+    # "defeats": [[round, turn unit, player or ""]], "healed" / "prevented" / "revived" / "gave_tenacity":
+    # {player: n}
+    promotion: dict[str, Any] = field(default_factory=dict)
     more: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def to_dict(self) -> dict[str, Any]:

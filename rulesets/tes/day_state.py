@@ -235,6 +235,9 @@ class Session:
     serial: int = 0
     log: list[str] = field(default_factory=list)  # the latest lines, for the overland picture
     result: str = ""  # why the session ended ("" while it runs)
+    # what the class promotion checks count over the session (rules revision 3; rulesets.tes.battle.promotion):
+    # "lockpicks": {player: lockpick checks succeeded}; saved only once something is counted
+    promotion: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {"province": self.province, "code": self.code, "phase": self.phase, "step": self.step,
@@ -249,7 +252,8 @@ class Session:
                 "ask": self.ask.to_dict() if self.ask else None,
                 "proposal": self.proposal.to_dict() if self.proposal else None,
                 "rested": list(self.rested), "rewarded": list(self.rewarded), "stacked": list(self.stacked),
-                "serial": self.serial, "log": list(self.log), "result": self.result}
+                "serial": self.serial, "log": list(self.log), "result": self.result,
+                **({"promotion": _plain(self.promotion)} if self.promotion else {})}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any] | None) -> "Session | None":
@@ -270,7 +274,7 @@ class Session:
             proposal=Proposal.from_dict(d.get("proposal")), rested=[str(x) for x in d.get("rested") or []],
             rewarded=[str(x) for x in d.get("rewarded") or []], stacked=[str(x) for x in d.get("stacked") or []],
             serial=int(d.get("serial") or 0), log=[str(x) for x in d.get("log") or []],
-            result=str(d.get("result") or ""))
+            result=str(d.get("result") or ""), promotion=_plain(d.get("promotion") or {}))
 
 
 def _plain(value: Any) -> Any:

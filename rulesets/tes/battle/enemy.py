@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine.core import strong
 
-from rulesets.tes.battle import companion, harm, hexdice
+from rulesets.tes.battle import companion, harm, hexdice, promotion
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle.effects import Use, run_effects
 from rulesets.tes.battle.enemy_skills import extra_dice, legacy
@@ -247,6 +247,7 @@ def hit(c: Ctx, cur: EnemyTurn, h: Hit, choice: list[str] | None = None,
         innate(c, t.owner, "when an enemy engages you", target=u.id)
         if h.amount > 0:
             harm.damage_adventurer(c, t.owner, h.amount, source=u, choice=choice, label=u.name, guards=guards)
+        promotion.on_engaged(c, t.owner, u)
     elif h.amount > 0:
         harm.damage_enemy(c, t.id, h.amount, label=u.name)
     if h.amount > 0:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.tes.battle import harm, track
+from rulesets.tes.battle import harm, promotion, track
 from rulesets.tes import args as args_
 from rulesets.tes.battle.effects import Use, run_effects
 from rulesets.tes.battle.checks import check_target, my_turn, no_pending
@@ -261,6 +261,7 @@ def do_engage(c: Ctx, owner: str, args: dict) -> None:
                      if plan["item"] else "")
                   + (f": {dice_txt}." if rolled else ", rolling no dice."),
           unit=me.id, dice=rolled, target=plan["target"], form=plan["form"])
+    promotion.on_engage(c, owner)
     if plan["item"] and rolled:
         it = c.pack.items[plan["item"]]
         effs = list(it.effects) + (list(it.overtax_effects) if plan["overtax"] else [])

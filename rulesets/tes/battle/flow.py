@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets.tes.battle import enemy as enemy_ai
-from rulesets.tes.battle import companion, harm, objectives, pool, track
+from rulesets.tes.battle import companion, harm, objectives, pool, promotion, track
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle import abilities, delve, dungeon, hexdice, moves
 # The effect primitives register themselves on the effect registry as they are imported.
@@ -612,6 +612,7 @@ def finish(c: Ctx, outcome: str) -> None:
     if b.objective == "uncover" and outcome == "victory":
         text = "🏆 Victory! The party retreats with every skyshard: the delve is uncovered."
     c.say("battle-end", f"{text} The battle ends after round {b.round}.", outcome=outcome, final=final_field(c))
+    promotion.on_battle_end(c)
     extra = delve.summary(b, outcome)
     if extra:
         xp = extra.get("skyshard_xp")

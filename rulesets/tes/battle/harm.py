@@ -23,6 +23,7 @@ from rulesets.tes.battle.status import clear
 from rulesets.tes.battle.enemy_skills import dodge, survive
 from rulesets.tes.battle.companion import defeated
 from rulesets.tes.battle.objectives import objective_met
+from rulesets.tes.battle import promotion
 from rulesets.tes.state import encounter_rules
 
 
@@ -185,6 +186,7 @@ def apply_guards(c: Ctx, owner: str, left: int, answers: dict[str, str] | None) 
         c.say("interrupt", f"⚡ Interrupt: {g.name} spends {ab.cost} tenacity on {ab.name} to guard {adv.name}.",
               unit=f"a:{s['owner']}", ability=ab.id, player=s["owner"])
         used.append(f"{g.name}'s {ab.name} prevents {stop} (tenacity {before} → {g.tenacity})")
+        promotion.on_prevent(c, s["owner"], owner, stop)
 
     def key(s: dict) -> str:
         return f"{s['owner']}:{s['ability']}"
@@ -444,6 +446,8 @@ def damage_adventurer(c: Ctx, owner: str, amount: int, *, true: bool = False, so
     took = left if c.state.rules >= 3 else taken
     parts.append(f"takes {took} → {adv.hp}/{adv.max_hp} HP" + (f" (+{adv.bonus_hp})" if adv.bonus_hp else ""))
     c.say("damage", ", ".join(parts) + ".", unit=u.id, dealt=amount, taken=taken)
+    if taken:
+        promotion.on_hurt(c, owner)
     if taken and source is not None and source.side == "enemy":
         _hurt_achievement(c, owner, source)
     if adv.hp <= 0:
@@ -546,6 +550,7 @@ def defeat_enemy(c: Ctx, uid: str, by: str | None) -> None:
             c.b.turn.more.setdefault("defeated_by", [])
             if by not in c.b.turn.more["defeated_by"]:
                 c.b.turn.more["defeated_by"].append(by)
+    promotion.on_defeat(c, u, by, where)
     enemy_defeated(c, by, where)
     if not met and objective_met(c) and c.b.step == "adventurer":
         c.say("objective", "🏁 The objective is achieved: the battle ends in victory at the end of this round. "

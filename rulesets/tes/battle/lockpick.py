@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.tes.battle import harm, track
+from rulesets.tes.battle import harm, promotion, track
 from rulesets.tes.battle.inventory import DECK_NAME, cycle, gain_item, top_card
 from rulesets.tes.battle.model import Ctx, adv_uid, pos
 from rulesets.tes import args as args_
@@ -319,6 +319,7 @@ def fail(c: Ctx, lp: LockpickCheck) -> None:
 
 def succeed(c: Ctx, lp: LockpickCheck) -> None:
     if _other(c, lp, True):
+        promotion.on_lockpick(c, lp.owner)
         return
     owner = lp.owner
     adv = c.adv(owner)
@@ -330,6 +331,7 @@ def succeed(c: Ctx, lp: LockpickCheck) -> None:
     harm.grant(c, "cache-lockpick", owner)
     gain_item(c, owner, card, lp.take, lp.swap)
     _end(c, lp)
+    promotion.on_lockpick(c, owner)
 
 
 def cleanup(c: Ctx) -> None:

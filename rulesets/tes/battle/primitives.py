@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine.effects import Field, Primitive, amount, as_list, boolean, list_of, one_of, text
 from engine.hexes import Hex, distance
 from engine.text import count
-from rulesets.tes.battle import companion, harm, track
+from rulesets.tes.battle import companion, harm, promotion, track
 from rulesets.tes.battle import status as status_rules
 from rulesets.tes.battle.effects import (Passive, Use, _manual, _n, _to, _who, amount_of, amount_words, register,
                                          units_for)
@@ -170,6 +170,7 @@ class Revive(Primitive):
         ally.q, ally.r = spot.q, spot.r
         c.say("revive", f"{use.label}: {adv.name} is revived with {adv.hp} HP in hex {spot}.", unit=ally.id,
               amount=adv.hp)
+        promotion.on_revive(c, promotion.owner_of(me), ally.owner)
         return adv.hp
 
     def describe(self, eff: dict) -> str:
@@ -212,6 +213,7 @@ class Heal(Primitive):
                 use.c.say("heal", f"{use.label}: {u['name']} is already at full HP.", unit=u["id"], amount=0)
                 continue
             use.c.say("heal", f"{use.label}: {u['name']} heals {h} HP.", unit=u["id"], amount=h)
+            promotion.on_heal(use.c, promotion.owner_of(use.source), u, h)
         return got
 
     def describe(self, eff: dict) -> str:
@@ -246,6 +248,8 @@ class Tenacity(Primitive):
     def apply(self, use: Use, eff: dict) -> int:
         n = amount_of(use, eff)
         cap = use.c.pack.mat.tenacity_max
+        giver = promotion.owner_of(use.source)
+        given = False
         for u in units_for(use, eff.get("target", "self")):
             adv = use.c.adv_of(u)
             if adv is not None:
@@ -253,6 +257,9 @@ class Tenacity(Primitive):
                 adv.tenacity = min(cap, adv.tenacity + n)
                 use.c.say("tenacity", f"{use.label}: {adv.name} gains {adv.tenacity - before} tenacity "
                                       f"({adv.tenacity}/{cap}).", unit=u["id"])
+                given = given or (adv.tenacity > before and promotion.owner_of(u) != giver)
+        if given:
+            promotion.on_give_tenacity(use.c, giver)
         return n
 
     def describe(self, eff: dict) -> str:

@@ -11,7 +11,7 @@ from rulesets.tes.content.reader import ID_RE, _Entry, _entries, _quoted, _read_
 from rulesets.tes.content.records import (
     Ability, Achievement, ClassAbility, ClassDef, ClassReward, ClassSide, Companion, ContentError, DieType, Encounter,
     Enemy, EnemySkill, Face, Hex, IconAbility, Item, MatSpec, Pack, Quest, QuestStep, Race, SkillLine, Supply, Tile,
-    TilePlacement, Trigger, CardText, CardTrap, DelveCard, Dungeon,
+    TilePlacement, Trigger, CardText, CardTrap, DelveCard, Dungeon, PromotionCheck,
 )
 from rulesets.tes.content.schema import (
     ABILITY_CODES, BAG_OF_LEVEL, BATTLE_FORMS, CLASS_KEYWORDS, CONSTELLATIONS, ENCOUNTER_MODES, ENEMY_LEVELS,
@@ -329,16 +329,57 @@ def _load_classes(folder: Path, errors: list[str]) -> dict[str, ClassDef]:
     doc = _read_toml(folder / "classes.toml", "classes.toml", errors)
     out: dict[str, ClassDef] = {}
     for cid, e in _entries(doc, "class", "classes.toml", errors, "class"):
-        e.unknown_keys(["id", "name", "description", "promotion", "novice", "master", "expansion_only"])
+        e.unknown_keys(["id", "name", "description", "promotion", "promotion_check", "novice", "master",
+                        "expansion_only"])
         name = e.text("name")
         description = e.text("description", "", allow_empty=True)
         promotion = e.text("promotion")
         expansion_only = e.bool("expansion_only", False)
         novice = _class_side(e, "novice", None)
         master = _class_side(e, "master", novice) if novice else None
+        check = _promotion_check(e) if e.has("promotion_check") else None
         if e.ok and novice and master:
-            out[cid] = ClassDef(cid, name, description, promotion, novice, master, expansion_only)
+            out[cid] = ClassDef(cid, name, description, promotion, novice, master, expansion_only, check)
     return out
+
+
+#: Promotion check kinds -> (the scopes each allows, its default scope, the keys it takes beside kind and scope).
+PROMOTION_KINDS: dict[str, tuple[tuple[str, ...], str, tuple[str, ...]]] = {
+    "defeat-enemy": (("battle",), "battle", ("min_level", "form", "stealth", "min_distance")),
+    "enemies-defeated": (("turn", "round", "battle"), "turn", ("amount", "by")),
+    "heal-allies": (("battle",), "battle", ("amount",)),
+    "damage-prevented-for-allies": (("battle",), "battle", ("amount",)),
+    "revive-ally": (("battle",), "battle", ("amount",)),
+    "lockpick-successes": (("session",), "session", ("amount",)),
+    "tenacity-given-to-allies": (("battle",), "battle", ("amount",)),
+    "engaged-by-enemies": (("round", "battle"), "round", ("amount",)),
+    "no-damage-when-engaged": (("battle",), "battle", ("amount",)),
+    "first-to-engage": (("session",), "session", ("amount",)),
+}
+
+
+def _promotion_check(ce: _Entry) -> PromotionCheck | None:
+    pe = ce.sub("promotion_check", "promotion check")
+    kind = pe.choice("kind", tuple(PROMOTION_KINDS)) if pe.ok else None
+    if kind is None:
+        ce.ok = False
+        return None
+    scopes, scope0, keys = PROMOTION_KINDS[kind]
+    pe.unknown_keys(("kind", "scope") + keys)
+    check = PromotionCheck(
+        kind=kind,
+        amount=pe.int("amount", 1, 99, 1),
+        scope=pe.choice("scope", scopes, scope0),
+        by=pe.choice("by", ("you", "anyone"), "you"),
+        min_level=pe.int("min_level", 1, 20, 0) if pe.has("min_level") else 0,
+        form=pe.choice("form", BATTLE_FORMS, None),
+        stealth=pe.bool("stealth", False),
+        min_distance=pe.int("min_distance", 1, 20, 0) if pe.has("min_distance") else 0,
+    )
+    if not pe.ok:
+        ce.ok = False
+        return None
+    return check
 
 
 # -- enemies ---------------------------------------------------------------

@@ -128,6 +128,22 @@ class ClassSide:
 
 
 @dataclass(frozen=True)
+class PromotionCheck:
+    """The machine-readable side of a class's promotion requirement (``[class.promotion_check]``): what the bot
+    watches for (rulesets.tes.battle.promotion).  ``amount`` is the count or the HP the requirement names;
+    ``scope`` is the stretch it must happen in ("turn", "round", "battle" or "session")."""
+
+    kind: str
+    amount: int = 1
+    scope: str = "battle"
+    by: str = "you"  # enemies-defeated: "you" (your own defeats) or "anyone" (every enemy defeated)
+    min_level: int = 0  # defeat-enemy: the enemy's level at least
+    form: str | None = None  # defeat-enemy: your battle form when you defeat it
+    stealth: bool = False  # defeat-enemy: you have stealth when you defeat it
+    min_distance: int = 0  # defeat-enemy: hexes between you and the enemy at least
+
+
+@dataclass(frozen=True)
 class ClassDef:
     id: str
     name: str
@@ -136,6 +152,7 @@ class ClassDef:
     novice: ClassSide
     master: ClassSide
     expansion_only: bool = False
+    check: PromotionCheck | None = None  # None: the bot does not detect it; the player confirms it
 
 
 @dataclass(frozen=True)

@@ -53,8 +53,9 @@ def _adventurer(c, owner):
 
 
 class Promote(Handler):
-    """Promotion (pp.25, 31): at once, when the novice side's requirement is met.  The requirement is a
-    battle or session achievement the bot does not track yet: the player says it is met (the log keeps it)."""
+    """Promotion (pp.25, 31): at once, when the novice side's requirement is met.  From rules revision 3 the bot
+    detects the requirements that have a ``promotion_check`` (rulesets.tes.battle.promotion); the others, and every
+    requirement on an older revision, the player says are met (the log keeps it)."""
 
     type = "adventurer.promote"
     summary = "Flip your class sheet to its master side once its promotion requirement is met."
@@ -72,8 +73,10 @@ class Promote(Handler):
         if adv.class_side == "master":
             raise RuleError(f"{adv.name}'s {klass.name} sheet is already on its master side.")
         if not action.args.get("confirm"):
-            raise RuleError(f"Promotion requirement of the {klass.name}: {klass.promotion} Confirm it is met with "
-                            "`confirm:yes` (the party checks it; the log keeps it).")
+            seen = (f" The bot promotes the {klass.name} by itself the moment it sees this happen; confirm it here "
+                    "only if it was met where the bot could not see it." if klass.check and state.rules >= 3 else "")
+            raise RuleError(f"Promotion requirement of the {klass.name}: {klass.promotion}{seen} Confirm it is met "
+                            "with `confirm:yes` (the party checks it; the log keeps it).")
         adv.class_side = "master"
         return state, [Event("promoted", f"🎖️ {adv.name} meets the {klass.name}'s promotion requirement "
                                          f"({klass.promotion}) and flips the class sheet to its master side.",
