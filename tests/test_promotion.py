@@ -52,7 +52,7 @@ def test_the_detected_classes_have_a_machine_readable_requirement():
     pack = load_pack("starter")
     checks = {cid: k.check for cid, k in pack.classes.items() if k.check}
     assert set(checks) == {"sorcerer", "nightblade", "archer", "dragonknight", "necromancer", "templar", "healer",
-                           "warden", "rogue", "bard", "knight", "acrobat", "scout"}
+                           "warden", "rogue", "bard", "knight", "acrobat", "scout", "pilgrim"}
     assert (checks["sorcerer"].kind, checks["sorcerer"].min_level, checks["sorcerer"].form) == \
         ("defeat-enemy", 5, "magic")
     assert (checks["templar"].kind, checks["templar"].amount, checks["templar"].scope) == ("heal-allies", 8, "battle")
@@ -479,3 +479,49 @@ def test_a_battle_saved_before_the_promotion_records_loads_with_none():
     d = s.battle.to_dict()
     d.pop("promotion", None)
     assert Battle.from_dict(d).promotion == {}
+
+
+# ------------------------------------------------------- the Pilgrim: a session without a defeat --
+def _pilgrim_session(defeat: bool):
+    """Session 1 under way (The Sunken Chime), Shannon a Pilgrim; the session is won (its epilogue)."""
+    from day_helpers import SHANNON, day_two
+    from engine.core import Dice
+    from rulesets.tes.outcomes.context import DayCtx
+    from rulesets.tes.session import end
+
+    s = day_two()
+    shannon = s.adventurers[SHANNON]
+    shannon.class_id, shannon.class_side = "pilgrim", "novice"
+    if defeat:  # a day's card deals Ryan a defeat before the quest is won
+        from rulesets.tes.battle import promotion
+
+        promotion.note_defeat(s)
+    c = DayCtx(s, load_pack("starter"), Dice(0, 0, []))
+    end.won(c)
+    return s, "\n".join(e.text for e in c.events)
+
+
+def test_the_pilgrim_is_promoted_when_a_session_ends_without_a_defeat():
+    s, text = _pilgrim_session(defeat=False)
+    assert "🎖️ Shannon is promoted: Finish a session without any adventurer being defeated." in text
+    assert s.adventurers["shannon"].class_side == "master"
+    assert text.index("is promoted") < text.index("The adventurers are put away")
+
+
+def test_the_pilgrim_is_not_promoted_after_a_session_with_a_defeat():
+    s, text = _pilgrim_session(defeat=True)
+    assert "is promoted" not in text and s.adventurers["shannon"].class_side == "novice"
+
+
+def test_a_defeat_in_a_days_battle_or_by_a_days_card_marks_the_session():
+    from day_helpers import RYAN, day_two
+
+    s = day_two()
+    assert not s.days.promotion.get("defeated")
+    from engine.core import Dice
+    from rulesets.tes.outcomes.context import DayCtx
+    from rulesets.tes.outcomes.effects import run as run_effects
+
+    c = DayCtx(s, load_pack("starter"), Dice(0, 0, []))
+    run_effects(c, [{"type": "damage", "amount": 30, "who": "each"}], "A rockfall")
+    assert s.adventurers[RYAN].hp == 0 and s.days.promotion.get("defeated") is True

@@ -487,6 +487,7 @@ def defeat_adventurer(c: Ctx, owner: str) -> None:
     adv.bonus_hp = 0
     clear(c, u)
     c.say("defeated", f"💀 {adv.name} is defeated and leaves the map.", unit=u.id)
+    promotion.note_defeat(c.state)
 
 
 def damage_enemy(c: Ctx, uid: str, amount: int, *, true: bool = False, engage: EngageRecord | None = None,

@@ -206,3 +206,21 @@ def on_engage(c: Ctx, owner: str) -> None:
         check = _check_of(c, owner)
         if check is not None and check.kind == "first-to-engage" and got[owner] >= check.amount:
             promote(c, owner)
+
+
+def note_defeat(state) -> None:
+    """An adventurer was defeated (in a battle or by a day's effect) during a session of days: the session is no
+    longer one "without any adventurer being defeated"."""
+    if state.rules >= SINCE and state.days is not None:
+        state.days.promotion["defeated"] = True
+
+
+def on_session_won(c) -> None:
+    """The session ends in success: a class whose requirement is a session without any adventurer defeated is
+    promoted now, if none was (``c``: the day's context)."""
+    if c.state.rules < SINCE or c.state.days is None or c.state.days.promotion.get("defeated"):
+        return
+    for owner in c.party():
+        check = _check_of(c, owner)
+        if check is not None and check.kind == "session-without-defeat":
+            promote(c, owner)

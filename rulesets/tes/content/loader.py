@@ -355,6 +355,7 @@ PROMOTION_KINDS: dict[str, tuple[tuple[str, ...], str, tuple[str, ...]]] = {
     "engaged-by-enemies": (("round", "battle"), "round", ("amount",)),
     "no-damage-when-engaged": (("battle",), "battle", ("amount",)),
     "first-to-engage": (("session",), "session", ("amount",)),
+    "session-without-defeat": (("session",), "session", ()),
 }
 
 

@@ -96,6 +96,8 @@ class Damage(Each):
         adv.hp -= lost
         kind = "true damage" if eff.get("true") else "damage"
         tail = " and is defeated." if adv.hp <= 0 else "."
+        if adv.hp <= 0 and use.c.state.rules >= 3:  # the session is no longer one without a defeat (promotion)
+            use.c.s.promotion["defeated"] = True
         use.c.say("damage", f"{use.label}: {adv.name} is dealt {n} {kind} ({adv.hp}/{adv.max_hp} HP){tail}",
                   player=use.owner, amount=n)
         return lost

@@ -17,6 +17,7 @@ day 12 (the endgame: its last day), loses the session and the campaign.
 from __future__ import annotations
 
 from engine.core import strong
+from rulesets.tes.battle import promotion
 from rulesets.tes.battle.inventory import discard as discard_item
 from rulesets.tes.outcomes.asks import close, open_ask
 from rulesets.tes.outcomes.context import DayCtx
@@ -43,6 +44,7 @@ def won(c: DayCtx) -> None:
     if run.endgame:
         eg = endgame_of(c)
         _record(c, entry, "won", f"the endgame {eg.name if eg else ''} completed".strip())
+        promotion.on_session_won(c)
         j.result = "won"
         words = eg.victory if eg else "The endgame is won."
         c.say("campaign-won", f"🏆 {words}" + ("" if "campaign is won" in words.lower() else " The campaign is won!"))
@@ -62,6 +64,7 @@ def won(c: DayCtx) -> None:
                          "written in the campaign journal.", keyword=epi.keyword)
     entry.major = major
     _record(c, entry, "won", f"{q.name} completed")
+    promotion.on_session_won(c)
     _put_away(c)
     if state.session == 1:
         camp = content(c.pack)
