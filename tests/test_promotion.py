@@ -525,3 +525,45 @@ def test_a_defeat_in_a_days_battle_or_by_a_days_card_marks_the_session():
     c = DayCtx(s, load_pack("starter"), Dice(0, 0, []))
     run_effects(c, [{"type": "damage", "amount": 30, "who": "each"}], "A rockfall")
     assert s.adventurers[RYAN].hp == 0 and s.days.promotion.get("defeated") is True
+
+
+# ---------------------------------------------- the Spellsworn: magic and weapon skill dice in one turn --
+def _dice_turn(s, who, lines, rnd):
+    from rulesets.tes.battle import promotion
+
+    s.battle.round = rnd
+    c = ctx(s)
+    promotion.on_skill_dice(c, who, lines)
+    return c.events
+
+
+def test_the_spellsworn_is_promoted_on_the_third_turn_with_magic_and_weapon_dice():
+    s = _battle("spellsworn", who="R")
+    s.battle.turn.unit = "a:R"
+    ev = _dice_turn(s, "R", ["destruction-staff", "one-hand-and-shield"], 1)
+    ev += _dice_turn(s, "R", ["destruction-staff"], 2)  # the same turn, two engages: one kind, then the other
+    ev += _dice_turn(s, "R", ["two-handed"], 2)
+    assert _not_promoted(s, "R", ev)
+    ev = _dice_turn(s, "R", ["bow", "destruction-staff"], 3)
+    assert _promoted(s, "R", ev, "spellsworn")
+
+
+def test_the_spellsworn_counts_no_turn_with_one_kind_only():
+    s = _battle("spellsworn", who="R")
+    s.battle.turn.unit = "a:R"
+    ev = []
+    for rnd in range(1, 6):
+        ev += _dice_turn(s, "R", ["destruction-staff"], rnd)
+        ev += _dice_turn(s, "R", ["combat"], rnd)  # Combat dice are not a weapon skill line's
+    assert _not_promoted(s, "R", ev)
+
+
+def test_an_engage_on_your_turn_counts_its_skill_dice():
+    """Shannon engages with her One Hand and Shield die: her turn holds weapon skill dice (no magic yet)."""
+    s = _battle("spellsworn", who="S")
+    s.battle.units["e1"].q, s.battle.units["e1"].r = -1, 2
+    assert s.battle.turn.owner == "S"
+    s, ev = run(s, "battle.engage", "S", {"target": "-1,2", "dice": "shield-discipline"}, forced=[4])
+    assert "Shannon engages" in texts(ev)
+    assert s.battle.promotion["dice_kinds"]["S"] == {f"{s.battle.round}:a:S": ["weapon"]}
+    assert _not_promoted(s, "S", ev)

@@ -262,6 +262,8 @@ def do_engage(c: Ctx, owner: str, args: dict) -> None:
                   + (f": {dice_txt}." if rolled else ", rolling no dice."),
           unit=me.id, dice=rolled, target=plan["target"], form=plan["form"])
     promotion.on_engage(c, owner)
+    if turn.owner == owner:
+        promotion.on_skill_dice(c, owner, [adv.dice[d]["line"] for d in plan["dice"]])
     if plan["item"] and rolled:
         it = c.pack.items[plan["item"]]
         effs = list(it.effects) + (list(it.overtax_effects) if plan["overtax"] else [])

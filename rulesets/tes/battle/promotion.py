@@ -224,3 +224,33 @@ def on_session_won(c) -> None:
         check = _check_of(c, owner)
         if check is not None and check.kind == "session-without-defeat":
             promote(c, owner)
+
+
+WEAPON_FORMS = ("light", "heavy", "ranged")  # the weapon battle forms (p.61); magic is the other kind counted
+
+
+def on_skill_dice(c: Ctx, owner: str, lines: list[str]) -> None:
+    """An adventurer rolled skill dice (``lines``: each die's skill line) in an engage on their turn: a turn in
+    which they rolled dice of a magic skill line and of a weapon skill line (light, heavy or ranged) counts once."""
+    if not _watching(c) or not lines:
+        return
+    check = _check_of(c, owner)
+    if check is None or check.kind != "magic-and-weapon-dice":
+        return
+    kinds = set()
+    for lid in lines:
+        form = getattr(c.pack.lines.get(lid), "form", None)
+        if form == "magic":
+            kinds.add("magic")
+        elif form in WEAPON_FORMS:
+            kinds.add("weapon")
+    b = c.b
+    seen = b.promotion.setdefault("dice_kinds", {}).setdefault(owner, {})
+    key = f"{b.round}:{b.turn.unit or ''}"
+    before = set(seen.get(key, []))
+    now = before | kinds
+    seen[key] = sorted(now)
+    both = {"magic", "weapon"}
+    if both <= now and not both <= before:
+        if sum(1 for v in seen.values() if both <= set(v)) >= check.amount:
+            promote(c, owner)

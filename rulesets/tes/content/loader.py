@@ -356,6 +356,7 @@ PROMOTION_KINDS: dict[str, tuple[tuple[str, ...], str, tuple[str, ...]]] = {
     "no-damage-when-engaged": (("battle",), "battle", ("amount",)),
     "first-to-engage": (("session",), "session", ("amount",)),
     "session-without-defeat": (("session",), "session", ()),
+    "magic-and-weapon-dice": (("battle",), "battle", ("amount",)),
 }
 
 
