@@ -52,7 +52,7 @@ def test_the_detected_classes_have_a_machine_readable_requirement():
     pack = load_pack("starter")
     checks = {cid: k.check for cid, k in pack.classes.items() if k.check}
     assert set(checks) == {"sorcerer", "nightblade", "archer", "dragonknight", "necromancer", "templar", "healer",
-                           "warden", "rogue", "bard", "knight", "acrobat", "scout", "pilgrim"}
+                           "warden", "rogue", "bard", "knight", "acrobat", "scout", "pilgrim", "spellsworn"}
     assert (checks["sorcerer"].kind, checks["sorcerer"].min_level, checks["sorcerer"].form) == \
         ("defeat-enemy", 5, "magic")
     assert (checks["templar"].kind, checks["templar"].amount, checks["templar"].scope) == ("heal-allies", 8, "battle")
