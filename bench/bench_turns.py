@@ -762,6 +762,27 @@ def cache_counts(cfg: Config) -> dict[str, int]:
     return out
 
 
+def _tail_rows(w, db: Path, cache, mat_cache, growth, rss_before: float, trace_peak, map_name: str,
+               days: int = 0) -> float:
+    """The memory, database and growth lines both reports print; the peak RSS read."""
+    rss_after = rss_mib()
+    w(f"memory: peak RSS {rss_after:.1f} MiB (after imports and warm-up {rss_before:.1f} MiB)"
+      + (f"; tracemalloc peak {trace_peak / 2**20:.1f} MiB" if trace_peak is not None
+         else "; tracemalloc off (--tracemalloc)"))
+    size = sum(p.stat().st_size for p in db.parent.glob(db.name + "*") if p.exists())
+    w(f"database: {size / 2**20:.2f} MiB (with WAL); {map_name} static-layer cache: {cache['hits']} hits, "
+      f"{cache['misses']} misses" + (f"; mat panels: {mat_cache['hits']} pasted, {mat_cache['misses']} drawn"
+                                     if mat_cache else "")
+      + (f"; delve maps: {cache['delve_hits']} hits, {cache['delve_misses']} misses" if "delve_hits" in cache else ""))
+    g = growth
+    if g and g["entries"]:
+        w(f"database growth per action: {size / g['entries'] / 1024:.2f} KiB of file "
+          f"({g['entries']} log entries); log rows {g['log_bytes'] / g['entries']:.0f} B an action, of which "
+          f"undo data {g['undo_bytes'] / g['entries']:.0f} B ({g['undo_rows']} rows hold undo data now)"
+          + (f"; {size / days / 1024:.1f} KiB a day played" if days else ""))
+    return rss_after
+
+
 def _common_rows(w, res, t, cfg, per: str, stuck=()) -> None:
     """The CPU line, the refusals (and the stuck channels) and the service's rows both reports print."""
     w(f"CPU {res.cpu:.2f} s of the process (every thread, setup included): {res.cpu * 1000 / max(1, len(t)):.1f} ms "
@@ -824,20 +845,7 @@ def report(cfg: Config, res: Results, db: Path, rss_before: float, trace_peak: i
         if kinds[k]:
             w(row(f"  /{k}", [r.engine for r in t if r.kind == k]))
     w()
-    rss_after = rss_mib()
-    w(f"memory: peak RSS {rss_after:.1f} MiB (after imports and warm-up {rss_before:.1f} MiB)"
-      + (f"; tracemalloc peak {trace_peak / 2**20:.1f} MiB" if trace_peak is not None
-         else "; tracemalloc off (--tracemalloc)"))
-    size = sum(p.stat().st_size for p in db.parent.glob(db.name + "*") if p.exists())
-    w(f"database: {size / 2**20:.2f} MiB (with WAL); map static-layer cache: {cache['hits']} hits, "
-      f"{cache['misses']} misses" + (f"; mat panels: {mat_cache['hits']} pasted, {mat_cache['misses']} drawn"
-                                     if mat_cache else "")
-      + (f"; delve maps: {cache['delve_hits']} hits, {cache['delve_misses']} misses" if "delve_hits" in cache else ""))
-    g = growth
-    if g and g["entries"]:
-        w(f"database growth per action: {size / g['entries'] / 1024:.2f} KiB of file "
-          f"({g['entries']} log entries); log rows {g['log_bytes'] / g['entries']:.0f} B an action, of which "
-          f"undo data {g['undo_bytes'] / g['entries']:.0f} B ({g['undo_rows']} rows hold undo data now)")
+    rss_after = _tail_rows(w, db, cache, mat_cache, growth, rss_before, trace_peak, "map")
     w()
     whole = sorted(r.total * 1000 for r in t)
     p99 = pct(whole, 99)
@@ -898,21 +906,8 @@ def report_days(cfg: Config, res: Results, db: Path, rss_before: float, trace_pe
         w(row("  whole day (sum of its actions)", [s for s, _c in res.days]))
         w(f"  commands a day: mean {statistics.fmean(n):.1f}, max {max(n)}")
         w()
-    rss_after = rss_mib()
-    w(f"memory: peak RSS {rss_after:.1f} MiB (after imports and warm-up {rss_before:.1f} MiB)"
-      + (f"; tracemalloc peak {trace_peak / 2**20:.1f} MiB" if trace_peak is not None
-         else "; tracemalloc off (--tracemalloc)"))
-    size = sum(p.stat().st_size for p in db.parent.glob(db.name + "*") if p.exists())
-    w(f"database: {size / 2**20:.2f} MiB (with WAL); battle map static-layer cache: {cache['hits']} hits, "
-      f"{cache['misses']} misses" + (f"; mat panels: {mat_cache['hits']} pasted, {mat_cache['misses']} drawn"
-                                     if mat_cache else "")
-      + (f"; delve maps: {cache['delve_hits']} hits, {cache['delve_misses']} misses" if "delve_hits" in cache else ""))
-    g = growth
-    if g and g["entries"]:
-        w(f"database growth per action: {size / g['entries'] / 1024:.2f} KiB of file "
-          f"({g['entries']} log entries); log rows {g['log_bytes'] / g['entries']:.0f} B an action, of which "
-          f"undo data {g['undo_bytes'] / g['entries']:.0f} B ({g['undo_rows']} rows hold undo data now)"
-          + (f"; {size / len(res.days) / 1024:.1f} KiB a day played" if res.days else ""))
+    rss_after = _tail_rows(w, db, cache, mat_cache, growth, rss_before, trace_peak, "battle map",
+                           days=len(res.days))
     w()
     whole = sorted(r.total * 1000 for r in t)
     p99 = pct(whole, 99)
