@@ -18,6 +18,7 @@ from pack_helpers import copy_starter, load_errors
 
 import day_helpers
 import test_day_cards
+from test_saltmire_cards import enemies, lose_by_retreat
 from battle_helpers import party, run as battle_run, texts
 from day_helpers import (BRINEHOLD_SHOP, DECK_STACK, RYAN, SHANNON, examples_party, refused, run, said, stack,
                          train)
@@ -88,20 +89,6 @@ def finish_day(s, events=None):
         if events is not None:
             events += ev
     return s
-
-
-def lose_by_retreat(s):
-    """The party retreats in round 1; the enemies roll blanks."""
-    s, ev = run(s, "battle.retreat", s.battle.turn.owner)
-    while s.battle is not None:
-        s, more = run(s, "battle.endturn", s.battle.turn.owner, forced=[1] * 40)
-        ev += more
-    assert s.last_battle.outcome == "retreat"
-    return s, ev
-
-
-def enemies(s):
-    return [u for u in s.battle.units.values() if u.side == "enemy"]
 
 
 def names(s) -> dict[str, str]:
