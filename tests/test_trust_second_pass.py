@@ -74,7 +74,7 @@ def test_from_revision_3_an_adventurer_is_not_named_like_a_hex_or_a_label_and_a_
     from battle_helpers import jailbreak, party, run
 
     s = party()
-    assert s.rules == 3
+    assert s.rules >= 3
     for name, why in (("2,1", "reads like a hex"), ("HEB1", "label"), ("E2", "label")):
         with pytest.raises(RuleError, match=why):
             run(s, "adventurer.create", "X", {"name": name, "race": "nord", "line": "bow"})

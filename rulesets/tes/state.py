@@ -46,7 +46,12 @@ SCHEMA = 5
 #:    id, label or hex); an adventurer made with /adventurer guide takes its draft's id.
 #:    The battle's words: a count is worded right in the picture log ("1 hex", "1 minute", "1 cooldown die"), and
 #:    damage that bonus HP soaks up reads as a right sum ("1 on bonus HP, loses 1 HP").
-RULES = 3
+#:    Promotion detected by the bot (the Knight, the Acrobat and the rest) came to revision 3 after campaigns had
+#:    played on it: a revision-3 campaign detects promotions only when its pack version has the promotion checks
+#:    (``promotions_detected``), so the campaigns begun before keep playing as they did.
+#: 4: every change of behaviour from the release of 2026-11-28 on (each is listed in docs/rules-notes.md,
+#:    "Rules revisions"); from now on a change of behaviour always gets a revision of its own.
+RULES = 4
 
 #: The starter pack's versions before 2026-11-23 09:40 (the first releases): their campaigns are rules revision 0.
 #: "" is every campaign saved before pack versions were recorded; "sha256:..." the first way they were recorded.
