@@ -78,6 +78,30 @@ def first_words(state) -> bool:
     return state.rules < 2 or (state.rules == 2 and state.pack_version in REVISION_2_BEFORE_0105)
 
 
+#: The starter pack's versions that came with promotion detected by the bot (2026-11-28 12:54 to the release):
+#: revision-3 campaigns begun on them detect promotions; those begun on revision 3 before did not, and keep not.
+PROMOTION_PACKS = ("909a1f3631f323a7", "3d544fdf32b46745", "13f217e66b812892", "07a128c21365195c",
+                   "90e539bf6d7d76b1", "3bf61f5293ce9f6b", "0d2b32a28039b471")
+
+
+def promotions_detected(state) -> bool:
+    """Whether the bot watches the class promotion requirements (rulesets.tes.battle.promotion) in this campaign:
+    from revision 4, and on revision 3 only for the pack versions that brought it (``PROMOTION_PACKS``)."""
+    return state.rules >= 4 or (state.rules == 3 and str(state.pack_version or "") in PROMOTION_PACKS)
+
+
+#: Revision 3's battle words (a count agrees with its number; damage that bonus HP soaks up adds up) reached the
+#: builds that played revision 3 after some had shipped without them (2026-11-25 06:48 to 08:33): campaigns begun
+#: on these pack versions with revision 3 keep the words their battles wrote.
+REVISION_3_FIRST_WORDS = ("73b8f2577b783de6", "71f94beb44402a0b", "932c3473894335fd", "ba75106d59654ed5",
+                          "f379d8a3b4e1df09", "36382e8880313131", "ed3f60b7aeb46fcb", "728a8972d1f35ef3")
+
+
+def counted_words(state) -> bool:
+    """Whether the battle log words a count by its number ("1 hex") and bonus HP soaking damage as a right sum."""
+    return state.rules >= 4 or (state.rules == 3 and str(state.pack_version or "") not in REVISION_3_FIRST_WORDS)
+
+
 def unrecorded_rules(pack_version: str) -> int:
     """The rules revision of a campaign saved before revisions were recorded, read from its pack version."""
     version = str(pack_version or "")

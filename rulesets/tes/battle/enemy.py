@@ -17,6 +17,7 @@ from rulesets.tes.battle.model import Ctx, on_map, pos, stats_of, turn_key
 from rulesets.tes.battle_state import EngageRecord, EnemyTurn, Hit, RolledDie, Turn, Unit
 from engine.hexes import Hex, distance, reachable, shortest_path, toward
 from rulesets.tes.battle.abilities import innate
+from rulesets.tes.state import counted_words
 
 DEFAULT_MOVE = 2
 #: Enemy skills whose "after it engages" effects reach only the units it dealt damage to.
@@ -165,7 +166,7 @@ def roll_combat(c: Ctx, u: Unit, first_target: Unit | None) -> tuple[int, list[R
         n += extra_dice(c, u, first_target)  # e.g. Pack Hunter
     if n > c.pack.supply.enemy_combat_dice:
         n = c.pack.supply.enemy_combat_dice
-        only = c.count(n, "enemy Combat die", "enemy Combat dice") + (" is" if n == 1 and c.state.rules >= 3 else " are")
+        only = c.count(n, "enemy Combat die", "enemy Combat dice") + (" is" if n == 1 and counted_words(c.state) else " are")
         c.say("note", f"Only {only} in the supply, so {u.name} rolls {n}.", unit=u.id)
     rolled = []
     total = 0

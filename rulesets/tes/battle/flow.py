@@ -631,8 +631,9 @@ def finish(c: Ctx, outcome: str) -> None:
         rewards, _earned = objectives.class_rewards(c, outcome, c.dice)
         c.state.class_rewards = rewards
         summary.class_rewards = {k: list(v) for k, v in rewards.items()}
-        gains = objectives.gained(c).items()
-        summary.gained = {k: v for k, v in gains if k in rewards and (v["tenacity"] or v["items"])} or None
+        if encounter_rules(c.state):  # before the encounter rules a battle recorded nothing the party brought
+            gains = objectives.gained(c).items()
+            summary.gained = {k: v for k, v in gains if k in rewards and (v["tenacity"] or v["items"])} or None
         lines = []
         for owner, ids in rewards.items():
             names = ", ".join(c.pack.classes[k].name for k in ids)

@@ -24,7 +24,7 @@ from rulesets.tes.battle.enemy_skills import dodge, survive
 from rulesets.tes.battle.companion import defeated
 from rulesets.tes.battle.objectives import objective_met
 from rulesets.tes.battle import promotion
-from rulesets.tes.state import encounter_rules
+from rulesets.tes.state import counted_words, encounter_rules
 
 
 def ability_of(pack, line_id: str, icon: str):
@@ -443,7 +443,7 @@ def damage_adventurer(c: Ctx, owner: str, amount: int, *, true: bool = False, so
         parts.append(f"{bonus_lost} bonus HP lost")
     # "takes" is the HP lost: what the bonus HP soaked up is said before it, so the parts add up to the damage
     # dealt (a campaign on rules revision 2 or earlier keeps the words its battles wrote: "takes" then counted both)
-    took = left if c.state.rules >= 3 else taken
+    took = left if counted_words(c.state) else taken
     parts.append(f"takes {took} → {adv.hp}/{adv.max_hp} HP" + (f" (+{adv.bonus_hp})" if adv.bonus_hp else ""))
     c.say("damage", ", ".join(parts) + ".", unit=u.id, dealt=amount, taken=taken)
     if taken:

@@ -16,7 +16,7 @@ from engine.present import bold, mention
 from engine.hexes import Hex, adjacent_tiles, reachable, route_distance
 from engine.text import count, plural
 from rulesets.tes.battle_state import Battle, TileSpot, Unit
-from rulesets.tes.state import Adventurer, Campaign, encounter_rules
+from rulesets.tes.state import Adventurer, Campaign, counted_words, encounter_rules
 
 LOG_KEEP = 40
 #: The side of a dungeon's caged unit: deployed without HP chips, it takes no turn and nobody may target it; it only
@@ -216,7 +216,7 @@ class Ctx:
     def count(self, n: int, one: str, many: str | None = None, *, old: str | None = None) -> str:
         """A count worded right ("1 hex", "2 hexes"): the picture log keeps it, so a campaign on rules revision
         2 or earlier keeps the words its battles always wrote (``old``, the plural after every number)."""
-        if self.state.rules < 3:
+        if not counted_words(self.state):
             return f"{n} {old or many or plural(one)}"
         return count(n, one, many)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from rulesets.tes.battle.model import Ctx, on_map
 from rulesets.tes.battle_state import Unit
 from engine.core import Dice
+from rulesets.tes.state import encounter_rules
 
 
 def adventurers(c: Ctx) -> list[Unit]:
@@ -55,15 +56,17 @@ def class_rewards(c: Ctx, outcome: str, dice: Dice) -> tuple[dict[str, list[str]
     choices gets random classes added (not already chosen by someone else's
     rewards list first) until they have two; after a full party defeat
     everyone gets two random classes.  Returns (the choices, the classes earned by achievements).
-    Adventurers who already have a class get none.
+    Adventurers who already have a class get none, from the encounter rules on (rules revision 0 before its last
+    build offered every adventurer classes, so its logs hold those draws: ``encounter_rules``).
     """
     enc = c.pack.encounters[c.b.encounter]
     pool = sorted(k for k, v in c.pack.classes.items() if not v.expansion_only)
     taken = {a.class_id for a in c.state.adventurers.values() if a.class_id}
     pool = [k for k in pool if k not in taken]
     out: dict[str, list[str]] = {}
+    only_unclassed = encounter_rules(c.state)
     for owner in c.b.order:
-        if c.state.adventurers[owner].class_id:  # the rewards are for adventurers without a class
+        if only_unclassed and c.state.adventurers[owner].class_id:  # the rewards are for adventurers without a class
             continue
         got: list[str] = []
         if outcome != "defeat":

@@ -1,7 +1,7 @@
 """Class promotion detected in battle (pp.25, 31): "a class is promoted at once whenever its requirement is met".
 
 A class whose requirement has a machine-readable side (``ClassDef.check``, ``[class.promotion_check]`` in
-classes.toml) is watched from rules revision 3: the battle counts what the checks need in
+classes.toml) is watched from rules revision 3 (its campaigns begun on a pack version with the checks) and 4: the battle counts what the checks need in
 ``Battle.promotion`` and, the moment an adventurer's novice requirement is met, the class sheet flips to its master
 side with a line that names the requirement.  Campaigns on an older revision, and classes without a check, keep
 the confirm path (``/adventurer promote confirm:yes``, rulesets.tes.reward.actions).
@@ -11,8 +11,10 @@ from __future__ import annotations
 from engine.hexes import Hex, distance
 from rulesets.tes.battle.model import Ctx, pos
 from rulesets.tes.battle_state import Unit
+from rulesets.tes.state import promotions_detected
 
-#: The first rules revision that detects promotion.
+#: The first rules revision that detects promotion (on revision 3, only the pack versions that brought it:
+#: ``rulesets.tes.state.promotions_detected``).
 SINCE = 3
 
 
@@ -25,7 +27,7 @@ def owner_of(unit) -> str | None:
 
 
 def _watching(c: Ctx) -> bool:
-    return c.state.rules >= SINCE and c.state.battle is not None
+    return promotions_detected(c.state) and c.state.battle is not None
 
 
 def _check_of(c: Ctx, owner: str):
@@ -211,14 +213,14 @@ def on_engage(c: Ctx, owner: str) -> None:
 def note_defeat(state) -> None:
     """An adventurer was defeated (in a battle or by a day's effect) during a session of days: the session is no
     longer one "without any adventurer being defeated"."""
-    if state.rules >= SINCE and state.days is not None:
+    if promotions_detected(state) and state.days is not None:
         state.days.promotion["defeated"] = True
 
 
 def on_session_won(c) -> None:
     """The session ends in success: a class whose requirement is a session without any adventurer defeated is
     promoted now, if none was (``c``: the day's context)."""
-    if c.state.rules < SINCE or c.state.days is None or c.state.days.promotion.get("defeated"):
+    if not promotions_detected(c.state) or c.state.days is None or c.state.days.promotion.get("defeated"):
         return
     for owner in c.party():
         check = _check_of(c, owner)

@@ -16,6 +16,7 @@ from typing import Any
 from engine.effects import Field, Primitive, amount as _amount, boolean, one_of, text as _text
 from engine.text import count
 from rulesets.tes.battle import track
+from rulesets.tes.state import promotions_detected
 from rulesets.tes.battle.items import gain as gain_item
 from rulesets.tes.battle.inventory import deck as item_deck
 from rulesets.tes.content.overland import DAY_EFFECTS
@@ -96,7 +97,7 @@ class Damage(Each):
         adv.hp -= lost
         kind = "true damage" if eff.get("true") else "damage"
         tail = " and is defeated." if adv.hp <= 0 else "."
-        if adv.hp <= 0 and use.c.state.rules >= 3:  # the session is no longer one without a defeat (promotion)
+        if adv.hp <= 0 and promotions_detected(use.c.state):  # the session is no longer one without a defeat (promotion)
             use.c.s.promotion["defeated"] = True
         use.c.say("damage", f"{use.label}: {adv.name} is dealt {n} {kind} ({adv.hp}/{adv.max_hp} HP){tail}",
                   player=use.owner, amount=n)

@@ -7,6 +7,7 @@ from engine.core import Event, RuleError
 from rulesets.tes.outcomes.asks import close
 from rulesets.tes.outcomes.handlers import DayHandler
 from rulesets.tes.reward import phase
+from rulesets.tes.state import promotions_detected
 
 
 class Buy(DayHandler):
@@ -74,7 +75,7 @@ class Promote(Handler):
             raise RuleError(f"{adv.name}'s {klass.name} sheet is already on its master side.")
         if not action.args.get("confirm"):
             seen = (f" The bot promotes the {klass.name} by itself the moment it sees this happen; confirm it here "
-                    "only if it was met where the bot could not see it." if klass.check and state.rules >= 3 else "")
+                    "only if it was met where the bot could not see it." if klass.check and promotions_detected(state) else "")
             raise RuleError(f"Promotion requirement of the {klass.name}: {klass.promotion}{seen} Confirm it is met "
                             "with `confirm:yes` (the party checks it; the log keeps it).")
         adv.class_side = "master"

@@ -75,4 +75,18 @@ def check_pack(pack_id: str) -> None:
 
 
 
-install_import_action(TABLE, check_state)
+def comparable(claimed: dict, replayed: dict, raw) -> tuple[dict, dict]:
+    """What an import compares of a file's state and its log's replay: a state saved before schema 3 kept a
+    prevention question's time-out in the database, not in the state, so its replayed question's ``deadline`` is
+    not compared (the imported campaign takes the replay's, which the old bot's table held)."""
+    schema = raw.get("schema") if isinstance(raw, dict) else None
+    if not isinstance(schema, int) or schema >= 3:
+        return claimed, replayed
+    mine, theirs = (claimed.get("battle") or {}).get("await"), (replayed.get("battle") or {}).get("await")
+    if isinstance(mine, dict) and isinstance(theirs, dict) and "deadline" not in mine and "deadline" in theirs:
+        replayed = {**replayed, "battle": {**replayed["battle"],
+                                           "await": {k: v for k, v in theirs.items() if k != "deadline"}}}
+    return claimed, replayed
+
+
+install_import_action(TABLE, check_state, comparable)
