@@ -23,7 +23,7 @@ from rulesets.tes.rules.adjust import Adjust
 from rulesets.tes.rules.battle import Drop, Start
 from rulesets.tes import args as args_
 from engine.text import a_or_an, count, slug
-from engine.present import say
+from engine.present import line, say
 
 LOG_LINES = 6
 
@@ -227,7 +227,11 @@ def whose_turn_line(state) -> tuple[str, str | None]:
 
 
 async def battle_reply(inv: Invocation, out, *, mat_for: str | None = None, title: str = "") -> Reply:
-    """Events as text, the map, the rolls as pictures, whose turn it is (pinged)."""
+    """Events as text, one picture (what the action changed), whose turn it is (pinged).
+
+    A quiet channel: the post carries at most one picture, the one this action changed (the tile's placements while
+    one waits, the lock while a check waits, else the battle map; after the battle its result).  The dice rolled and
+    the acting adventurer's mat are drawn only when a player asks, with the buttons under the post."""
     state = out.state
     pack = _pack(state)
     lines = [say(e) for e in out.events]
@@ -235,37 +239,103 @@ async def battle_reply(inv: Invocation, out, *, mat_for: str | None = None, titl
     text = "\n".join(lines)
     body, *more = split_text(text)  # a long turn's words in parts, none lost
     content = body + (f"\n\n{turn_text}" if turn_text else "")
-    pictures: list[Picture] = []
+    picture: Picture | None = None
     followups: list[Reply] = [Reply(content=part) for part in more]
-    for n, e in enumerate(out.events):
-        if e.kind in ("roll", "enemy-roll") and e.data.get("dice"):
-            title_r = say(e).split(":")[0].replace("*", "")[:80]
-            pictures.append(Picture("roll", roll_view(title_r, e.data["dice"], pack), f"roll-{out.seq}-{n}.png"))
-    pictures = pictures[-3:]
     if state.battle:
-        pictures.insert(0, map_picture(state, pack, f"map-{out.seq}.png"))
         where = placements_view(state, pack)  # a delve's revealed tile: a picture of each legal placement
-        if where is not None:
-            pictures.insert(1, Picture("placements", where, f"placements-{out.seq}.png"))
         lock = lockpick_view(state)
-        if lock is not None:
-            pictures.insert(1, Picture("lockpick", lock, f"lockpick-{out.seq}.png"))
+        if where is not None:
+            picture = Picture("placements", where, f"placements-{out.seq}.png")
+        elif lock is not None:
+            picture = Picture("lockpick", lock, f"lockpick-{out.seq}.png")
+        elif (quiet := quiet_kinds(out)) is not None and any(e.kind not in quiet for e in out.events):
+            picture = map_picture(state, pack, f"map-{out.seq}.png")
     else:
         end = next((e for e in out.events if e.kind == "battle-end"), None)
         view = result_view(state, pack, end)
         if view is not None:  # a delve's or a dungeon's end is drawn around the action like its map
-            pictures.insert(0, Picture("delvemap" if "delve" in view else "result", view, f"result-{out.seq}.png"))
-    if mat_for and mat_for in state.adventurers:
-        adv = state.adventurers[mat_for]
-        pictures.append(Picture("mat", mat_view(state, adv, pack, inv.name_of(mat_for)),
-                                f"mat-{slug(adv.name) or 'battle'}-{out.seq}.png"))
-    reply = Reply(content=content, pictures=pictures, ping=ping, followups=followups)
-
+            picture = Picture("delvemap" if "delve" in view else "result", view, f"result-{out.seq}.png")
+    reply = Reply(content=content, pictures=[picture] if picture is not None else [], ping=ping,
+                  followups=followups)
+    _on_demand_buttons(inv, out, reply, mat_for)
     await attach_prompts(inv, out, reply)  # resolve / prevention buttons, changed mats, the time-out
     if state.battle is None and state.days is not None:  # a card's battle ended: the day goes on in this post
         for add in AFTER_BATTLE_IN_A_DAY:
             await add(inv, out, reply)
     return reply
+
+
+#: What an action may say without changing the battle map (a roll waiting to be resolved, a question, a card's text,
+#: a mat's tracks, damage and healing told in words while nobody moves or falls): a post made only of these carries
+#: no map (the dashboard and `/battle map` show it at any moment).
+UNCHANGED_MAP = frozenset({"damage", "heal", "status", "bonus-hp", "pierce", "engage", "roll", "reroll", "ask", "offer", "choice", "note", "manual", "chose", "setting",
+                           "achievement", "objective", "track", "tenacity", "item", "interrupt", "form", "fatigue",
+                           "active", "recover", "recovery", "drain", "add-dice", "skill", "innate", "discard",
+                           "lockpick-roll", "lockpick-adjust", "lockpick-set", "acted-for"})
+
+
+def quiet_kinds(out) -> frozenset | None:
+    """The events this action's post tells in words only: ``UNCHANGED_MAP``, the turn passing on, and a player's own
+    move (the next player's post, the dashboard and the 🗺️ button show where they stand; a move that sets off a trap,
+    a tile or a fall still draws the map).  None: the whole post is words (the leader's adjustments)."""
+    kinds = UNCHANGED_MAP | {"turn", "turn-end"}
+    action = getattr(getattr(out, "action", None), "type", "")
+    if action == "battle.adjust":  # the leader's bookkeeping: said in words, the map a button away
+        return None
+    return kinds | {"move"} if action == "battle.move" else kinds
+
+
+def _on_demand_buttons(inv: Invocation, out, reply: Reply, mat_for: str | None) -> None:
+    """The pictures a player may want but the channel does not need: this action's dice, the acting mat."""
+    from engine.components import make_id
+    from engine.reply import Button
+
+    campaign = out.campaign_id or getattr(inv, "campaign_id", None)
+    rolls = sum(1 for e in out.events if e.kind in ("roll", "enemy-roll") and e.data.get("dice"))
+    try:
+        if rolls and out.seq:
+            reply.buttons.append(Button(make_id("rollpics", inv.channel_id, str(out.seq), campaign=campaign),
+                                        "🎲 Show the dice" if rolls > 1 else "🎲 Show the roll"))
+        if out.state.battle is not None and not reply.pictures:
+            reply.buttons.append(Button(make_id("bmap", inv.channel_id, str(out.seq), campaign=campaign), "🗺️ Map"))
+        adv = out.state.adventurers.get(mat_for) if mat_for else None
+        if adv is not None:
+            reply.buttons.append(Button(make_id("mat", inv.channel_id, f"{mat_for}.{adv.ident()}",
+                                                campaign=campaign), clip(f"Show {adv.name}'s mat", 80)))
+    except ValueError:  # an id that cannot go into a button: the post goes out without it
+        pass
+
+
+@on_click("bmap", campaign=True, ruleset="tes")
+async def _map_now(inv: Invocation, arg: str, values: list[str]) -> Reply:
+    """The battle map as it stands now, for the player who asked."""
+    state = await _state(inv)
+    if state.battle is None:
+        return Reply.fail("The battle is over; `/campaign log` tells how it went.")
+    return Reply(content=f"The battle map now (round {state.battle.round}).", ephemeral=True,
+                 pictures=[map_picture(state, _pack(state), "map.png")])
+
+
+@on_click("rollpics", campaign=True, ruleset="tes")
+async def _roll_pictures(inv: Invocation, arg: str, values: list[str]) -> Reply:
+    """Draw the dice one logged action rolled, for the player who asked (nobody else's channel fills up)."""
+    if not arg.isdigit():
+        return Reply.fail("This button no longer does anything. Give the command again.")
+    state = await _state(inv)
+    cid = await inv.service.campaign_id(inv.channel_id)
+    entries = await inv.service.store.log(cid, limit=1, before_seq=int(arg) + 1) if cid is not None else []
+    entry = entries[0] if entries and entries[0].seq == int(arg) else None
+    if entry is None:
+        return Reply.fail("That action is no longer in this campaign's log.")
+    pack = _pack(state)
+    pictures = []
+    for n, e in enumerate(entry.events):
+        if e.get("kind") in ("roll", "enemy-roll") and (e.get("data") or {}).get("dice"):
+            title_r = line(e).split(":")[0].replace("*", "")[:80]
+            pictures.append(Picture("roll", roll_view(title_r, e["data"]["dice"], pack), f"roll-{entry.seq}-{n}.png"))
+    if not pictures:
+        return Reply.fail("That action rolled no dice.")
+    return Reply(content=f"The dice of action #{entry.seq}.", pictures=pictures[:10], ephemeral=True)
 
 
 # What a post adds when a battle inside a session's day has ended: the day's part (its picture, who acts now, the

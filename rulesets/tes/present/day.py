@@ -30,8 +30,9 @@ group("reward", "The Reward Phase: spend XP, untrain")
 QUEST_KINDS = {"guild": "The party's guild (its quest starts)", "next-quest": "The next guild quest (session 2)",
                "side-quest": "Accept a side quest, or neither", "side-discard": "The side quest to discard"}
 
-PICTURE_KINDS = ("session", "move", "phase", "gauge", "province", "token", "defeat", "trigger", "town-end",
-                 "day-end", "route")
+#: The events that change the overland picture (the party token, an NPC token, a gauge, the province;
+#: a proposed route is said in words and drawn by `/day map`): a post draws the map only for them (a quiet channel; `/day map` draws it at any moment).
+PICTURE_KINDS = ("session", "move", "gauge", "province", "token")
 
 
 # ------------------------------------------------------------------ replies --
@@ -66,19 +67,31 @@ async def attach_day(inv: Invocation, out, reply: Reply, *, text: str = "", pict
     if show:
         reply.pictures.append(Picture("overland", overland_view(state, pack), f"overland-{out.seq}.png"))
     if mat_for and mat_for in state.adventurers:
-        from rulesets.tes.present.presenter import mat_view
-        from engine.text import slug
-
         adv = state.adventurers[mat_for]
-        reply.pictures.append(Picture("mat", mat_view(state, adv, pack, inv.name_of(mat_for)),
-                                      f"mat-{slug(adv.name) or 'adventurer'}-{out.seq}.png"))
+        if not reply.pictures:  # the mat is what this action changed: it is the post's one picture
+            from rulesets.tes.present.presenter import mat_view
+            from engine.text import slug
+
+            reply.pictures.append(Picture("mat", mat_view(state, adv, pack, inv.name_of(mat_for)),
+                                          f"mat-{slug(adv.name) or 'adventurer'}-{out.seq}.png"))
+        else:  # one picture a post: the mat waits for a player who asks
+            from engine.components import make_id
+            from engine.reply import Button
+
+            try:
+                reply.buttons.append(Button(make_id("mat", inv.channel_id, f"{mat_for}.{adv.ident()}",
+                                                    campaign=out.campaign_id or getattr(inv, "campaign_id", None)),
+                                            clip(f"Show {adv.name}'s mat", 80)))
+            except ValueError:
+                pass
     cid = out.campaign_id or await inv.service.campaign_id(inv.channel_id)
     if cid is not None:
         buttons(inv, state, pack, cid, reply)
 
 
 async def _day_after_battle(inv: Invocation, out, reply: Reply) -> None:
-    await attach_day(inv, out, reply, text=reply.content, picture=True)
+    # the battle's result is this post's one picture; the overland map is one `/day map` away
+    await attach_day(inv, out, reply, text=reply.content, picture=not reply.pictures)
 
 
 AFTER_BATTLE_IN_A_DAY.append(_day_after_battle)  # a card's battle ended: the day goes on in the battle's post

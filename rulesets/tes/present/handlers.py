@@ -44,6 +44,7 @@ async def adventurer_create(inv: Invocation, name, race, line, klass=None, form=
     owner = str(player) if player else inv.user_id
     reply = await adventurer_show(inv, player=owner, state=out.state)
     reply.content = events_text(out.events)
+    reply.pictures = reply.pictures[:1]  # one picture a post: the new mat; `/adventurer show` draws the sheet too
     return reply
 
 

@@ -1,0 +1,88 @@
+"""A quiet channel (a play-by-post table read on phones, hours apart): one post per action with at most one picture,
+the picture of what the action changed; rolls and mats only when a player asks (buttons under the post); and no
+post without words.  The budget is measured over the shipped scripts of a session's days, a whole first session,
+a dungeon fought turn by turn and a delve explored tile by tile: at most 0.5 pictures a command line.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from commands.core import Table
+from commands.local import LocalTable
+from engine.reply import Reply
+from engine.service import CampaignService
+from engine.store import Store
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+SCRIPTS = ("days.txt", "session.txt", "dungeon.txt", "delve-survey.txt")
+NOT_ACTIONS = ("/as", "/force", "/dump", "/day stack")
+
+
+def command_lines(lines) -> int:
+    n = 0
+    for raw in lines:
+        line = raw.strip()
+        body = line.split(" ", 1)[1] if line.startswith("@") and " " in line else line
+        if body.startswith("/") and not body.startswith(NOT_ACTIONS):
+            n += 1
+    return n
+
+
+class Counting(LocalTable):
+    def __init__(self, *a, **k):
+        super().__init__(*a, **k)
+        self.posts: list[Reply] = []
+
+    async def print_reply(self, reply: Reply) -> None:
+        self.posts.append(reply)
+        await super().print_reply(reply)
+
+
+async def _play(tmp_path, name):
+    store = await Store.open(tmp_path / f"{name}.db")
+    try:
+        local = Counting(Table(CampaignService(store)), channel=name.split(".")[0], out_dir=tmp_path / "out",
+                         echo=lambda _line: None)
+        lines = (EXAMPLES / name).read_text().splitlines()
+        errors = await local.run_script(lines)
+        assert errors == 0, name
+        return local.posts, command_lines(lines)
+    finally:
+        await store.close()
+
+
+async def test_at_most_half_a_picture_per_command_line_and_no_post_without_words(tmp_path):
+    pictures = lines = 0
+    per_post = []
+    for name in SCRIPTS:
+        posts, n = await _play(tmp_path, name)
+        lines += n
+        for post in posts:
+            pictures += len(post.pictures)
+            per_post.append(len(post.pictures))
+            if not post.ephemeral:
+                assert (post.content or post.embeds), f"{name}: a post with no words"
+    assert pictures / lines <= 0.5, f"{pictures} pictures for {lines} command lines"
+    # an action's own post carries one picture at most (a show command may draw a mat and its sheet)
+    assert sum(1 for n in per_post if n > 2) == 0
+
+
+@pytest.mark.parametrize("script", ["dungeon.txt"])
+async def test_rolls_are_a_button_away_and_draw_for_the_asker_alone(tmp_path, script):
+    store = await Store.open(tmp_path / "d.db")
+    try:
+        local = Counting(Table(CampaignService(store)), channel="dungeon", out_dir=tmp_path / "out",
+                         echo=lambda _line: None)
+        await local.run_script((EXAMPLES / script).read_text().splitlines())
+        with_roll = [p for p in local.posts if any(b.label.startswith("🎲") for b in p.buttons)]
+        assert with_roll, "an engage's post offers its dice as a button"
+        assert all(not any(pic.kind == "roll" for pic in p.pictures) for p in local.posts if not p.ephemeral)
+        button = next(b for b in with_roll[-1].buttons if b.label.startswith("🎲"))
+        inv = local.table.invocation("leader", "dungeon", "local-guild", "leader")
+        inv.local = True
+        reply = await local.table.click(inv, button.custom_id, [])
+        assert reply.ephemeral and reply.pictures and all(p.kind == "roll" for p in reply.pictures)
+    finally:
+        await store.close()
