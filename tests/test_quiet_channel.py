@@ -78,11 +78,42 @@ async def test_rolls_are_a_button_away_and_draw_for_the_asker_alone(tmp_path, sc
         await local.run_script((EXAMPLES / script).read_text().splitlines())
         with_roll = [p for p in local.posts if any(b.label.startswith("🎲") for b in p.buttons)]
         assert with_roll, "an engage's post offers its dice as a button"
-        assert all(not any(pic.kind == "roll" for pic in p.pictures) for p in local.posts if not p.ephemeral)
+        # a post whose picture is the map (an enemy phase, a resolve) offers its dice as a button, never draws them
+        assert all(not any(pic.kind == "roll" for pic in p.pictures) for p in with_roll)
         button = next(b for b in with_roll[-1].buttons if b.label.startswith("🎲"))
         inv = local.table.invocation("leader", "dungeon", "local-guild", "leader")
         inv.local = True
         reply = await local.table.click(inv, button.custom_id, [])
         assert reply.ephemeral and reply.pictures and all(p.kind == "roll" for p in reply.pictures)
+    finally:
+        await store.close()
+
+
+async def test_every_enemy_skill_is_promised_in_the_first_post_and_in_battle_status(tmp_path):
+    """Issue 26 item 8: the enemies' skills are listed before they fire (the first post, /battle status)."""
+    store = await Store.open(tmp_path / "s.db")
+    try:
+        local = Counting(Table(CampaignService(store)), channel="dungeon", out_dir=tmp_path / "out",
+                         echo=lambda _line: None)
+        lines = (EXAMPLES / "dungeon.txt").read_text().splitlines()
+        start = next(i for i, ln in enumerate(lines) if "/battle start" in ln)
+        assert await local.run_script(lines[:start]) == 0
+        before = len(local.posts)
+        assert await local.run_script(lines[start: start + 1]) == 0
+        first = "\n".join(p.content for p in local.posts[before:])
+        assert "What each enemy does" in first
+        state = await local.table.service.campaign("dungeon")
+        from rulesets.tes.content import load_pack
+
+        pack = load_pack(state.pack, state.pack_version)
+        kinds = {u.enemy for u in state.battle.units.values() if u.side == "enemy" and u.enemy}
+        for kind in kinds:
+            en = pack.enemies[kind]
+            assert f"**{en.name}**" in first
+            for skill in en.skills:
+                assert skill.label in first
+        await local.run_line("/battle status")
+        status = local.posts[-1].embeds[0].as_text()
+        assert "What each enemy does" in status and all(pack.enemies[k].name in status for k in kinds)
     finally:
         await store.close()

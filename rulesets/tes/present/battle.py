@@ -236,6 +236,10 @@ async def battle_reply(inv: Invocation, out, *, mat_for: str | None = None, titl
     pack = _pack(state)
     lines = [say(e) for e in out.events]
     turn_text, ping = whose_turn_line(state)
+    if state.battle is not None and any(e.kind == "setup" for e in out.events):  # the battle's first post
+        skills = enemy_skill_lines(state, pack)
+        if skills:
+            lines.append("\n**What each enemy does**\n" + "\n".join(skills))
     text = "\n".join(lines)
     body, *more = split_text(text)  # a long turn's words in parts, none lost
     content = body + (f"\n\n{turn_text}" if turn_text else "")
@@ -255,6 +259,16 @@ async def battle_reply(inv: Invocation, out, *, mat_for: str | None = None, titl
         view = result_view(state, pack, end)
         if view is not None:  # a delve's or a dungeon's end is drawn around the action like its map
             picture = Picture("delvemap" if "delve" in view else "result", view, f"result-{out.seq}.png")
+    rolled = [e for e in out.events if e.kind in ("roll", "enemy-roll") and e.data.get("dice")]
+    if picture is None and state.battle is not None and len(rolled) == 1:  # the roll is what this action changed
+        title_r = say(rolled[0]).split(":")[0].replace("*", "")[:80]
+        picture = Picture("roll", roll_view(title_r, rolled[0].data["dice"], pack), f"roll-{out.seq}.png")
+    action = getattr(out, "action", None)
+    resolver = (action.on_behalf or action.actor) if action is not None else None
+    if picture is None and getattr(action, "type", "") == "battle.resolve" and resolver in state.adventurers:
+        adv = state.adventurers[resolver]  # dice resolved into active slots and nothing moved: the mat changed
+        picture = Picture("mat", mat_view(state, adv, pack, inv.name_of(resolver)),
+                          f"mat-{slug(adv.name) or 'battle'}-{out.seq}.png")
     reply = Reply(content=content, pictures=[picture] if picture is not None else [], ping=ping,
                   followups=followups)
     _on_demand_buttons(inv, out, reply, mat_for)
@@ -293,7 +307,7 @@ def _on_demand_buttons(inv: Invocation, out, reply: Reply, mat_for: str | None) 
     campaign = out.campaign_id or getattr(inv, "campaign_id", None)
     rolls = sum(1 for e in out.events if e.kind in ("roll", "enemy-roll") and e.data.get("dice"))
     try:
-        if rolls and out.seq:
+        if rolls and out.seq and not any(p.kind == "roll" for p in reply.pictures):
             reply.buttons.append(Button(make_id("rollpics", inv.channel_id, str(out.seq), campaign=campaign),
                                         "🎲 Show the dice" if rolls > 1 else "🎲 Show the roll"))
         if out.state.battle is not None and not reply.pictures:
@@ -504,6 +518,9 @@ async def battle_status(inv: Invocation) -> Reply:
     foes = [f"{u.short} **{u.name}** (L{u.level}) HP {u.hp}/{u.max_hp} · {u.q},{u.r}" + _statuses(u.statuses)
             for u in b.units.values() if u.side == "enemy" and on_map(u)]
     e.add("Enemies", "\n".join(foes) or "none left")
+    skills = enemy_skill_lines(state, _pack(state))
+    if skills:
+        e.add("What each enemy does", clip("\n".join(skills), 1000))
     if b.hex_dice:
         e.add("Dice in hexes", "\n".join(
             f"{d.hex[0]},{d.hex[1]}: **{d.label}** ({d.value}) of "
@@ -524,6 +541,26 @@ async def battle_status(inv: Invocation) -> Reply:
     text, ping = whose_turn_line(state)
     e.add("Whose move", text)
     return Reply(embeds=[e])
+
+
+def enemy_skill_lines(state, pack) -> list[str]:
+    """Every enemy kind on the map with its stats and each skill's text, once a kind (promised before they fire)."""
+    from rulesets.tes.battle.model import on_map
+
+    b = state.battle
+    seen: dict[str, str] = {}
+    for u in b.units.values():
+        if u.side != "enemy" or not on_map(u) or not u.enemy or u.enemy in seen:
+            continue
+        en = pack.enemies.get(u.enemy)
+        if en is None:
+            continue
+        reach = "all in range" if en.all_targets else f"{en.targets} target{'s' if en.targets != 1 else ''}"
+        head = (f"**{en.name}** (L{en.level}): moves {en.movement}, range {en.range}, {reach}, "
+                f"{count(en.combat, 'Combat die', 'Combat dice')}, defense {en.defense}")
+        skills = "; ".join(f"*{k.label}*: {' '.join(k.text.split())}" for k in en.skills)
+        seen[u.enemy] = head + (f" · {skills}" if skills else " · no skills")
+    return list(seen.values())
 
 
 def _statuses(names) -> str:
