@@ -16,7 +16,9 @@ NAME = "duel"
 # The duel's rules revision.  A change to how an existing action behaves is gated on it, so an old log
 # replays exactly as it played.
 #   1: the first duel rules.
-RULES = 1
+#   2: an attack that deals no damage gets no Accuracy and is no damaging action; characters stand in zones and
+#      only those in the fight's zone are asked to join; a player may run the monster and roll its dice.
+RULES = 2
 
 AILMENTS = ("burn", "dazzle", "slow", "weak")
 STEPS = ("join", "place", "reveal", "resolve", "over")

@@ -442,14 +442,21 @@ def start_action(c: F, t: Token) -> None:
         return
     t.target = target.id
     extra = []
-    if not f.monster:
+    if not f.monster and deals_damage(c, profile):
         if f.damaging >= 1:
             extra.append(["second damaging action", D.SECOND_DAMAGING])
         f.damaging += 1
     fight.current = t
     tier = target.skills.get(profile.defense, 1)
     begin_roll(c, f, "attack", profile.skill, f"{f.name}'s {t.label} at {target.name}", need=D.defense(tier),
-               threshold=accuracy_threshold(f), extra=extra, kind=kind)
+               threshold=accuracy_threshold(f) if deals_damage(c, profile) else 0, extra=extra, kind=kind)
+
+
+def deals_damage(c: F, profile: Attack) -> bool:
+    """An attack that deals damage: Accuracy is granted only to it, and only it counts as a damaging action.
+    From rules revision 2 an attack printed with no damage (one that only lays an effect on a hit) is not one;
+    before, every attack was."""
+    return c.state.rules < 2 or profile.damage > 0
 
 
 def _base(f: Fighter) -> Attack:
@@ -508,7 +515,13 @@ def finish_action(c: F) -> None:
         profile = card.attack if card.attack is not None else _base(f)
         kind, hit_effects, benefit = card.type, card.hit, card.benefit
     lasting = 0
-    if best >= roll.need and target.standing:
+    if best >= roll.need and target.standing and not deals_damage(c, profile):
+        roll.result = "hit: no damage"
+        c.say("hit", f"{t.label} hits {target.name} (best die {best} against defense {roll.need}): it deals no "
+                     "damage, so its dice grant no Accuracy.", fighter=f.id, target=target.id, injury=0)
+        if hit_effects and not fight.over:
+            run_effects(Use(c, f, t.label, target=target, uid=t.uid), hit_effects)
+    elif best >= roll.need and target.standing:
         acc = D.accuracy(values, roll.threshold)
         mods = damage_mods(f, kind)
         total = max(0, profile.damage + acc + sum(a for _w, a in mods))
