@@ -146,6 +146,32 @@ def test_spell_attacks_leave_their_ailment(card, ailment, dice):
     assert f"Cave Troll suffers {ailment.capitalize()} 2 from {PACK.cards[card].name}." in t.text()
 
 
+@covers("wilting-hex")
+def test_wilting_hex_deals_no_damage_so_its_dice_grant_no_accuracy():
+    """"All rolls made to attack grant Accuracy to effects that deal damage": a spell attack that only lays an
+    Ailment on a hit deals no Injury however high its dice, and is no damaging action (no -2 on the next)."""
+    t = troll("hedge-witch", "sellsword")
+    # the Troll's Boulder Toss (Priority 4) acts last; Ann's Wit dice 9, 8, 1 would be 2 Accuracy on an attack
+    # that deals damage; her Base Attack (Priority 6) after the Hex has no -2 for a second damaging action
+    t = ann_plays(t, "wilting-hex", "base-attack", dice=(1, 9, 8, 1, 1, 1, 1, 1, 1, 1), base=["attack"])
+    text = t.text()
+    assert "Wilting Hex hits Cave Troll (best die 9 against defense 7): it deals no damage, so its dice grant no " \
+           "Accuracy." in text
+    assert "Cave Troll suffers Weak 3 from Wilting Hex." in text
+    assert "Injury (Wilting Hex)" not in text and "second damaging action" not in text
+    assert "Ann's Base Attack at Cave Troll: Ann rolls Wit (3 dice) to hit (defense 7): 1, 1, 1." in text
+    assert t.f("cave-troll").grit == 14
+
+
+def test_a_campaign_on_the_first_duel_rules_keeps_accuracy_on_an_attack_without_damage():
+    t = troll("hedge-witch", "sellsword")
+    t.state.rules = 1
+    t = ann_plays(t, "wilting-hex", dice=(1, 9, 8, 1, 1, 1, 1))
+    assert "Wilting Hex hits Cave Troll (best die 9 against defense 7): 0 damage + 2 Accuracy (dice of 8 or more) " \
+           "= 2 → 2 Injury." in t.text()
+    assert t.f("cave-troll").grit == 12
+
+
 @covers("frost-snare")
 def test_frost_snare():
     t = ann_plays(troll("pilgrim"), "frost-snare", dice=(10, 5, 1))  # Wit against Finesse (5)

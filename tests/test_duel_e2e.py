@@ -286,6 +286,51 @@ async def test_every_duel_command_button_and_private_menu(world: World) -> None:
     assert check_no_unrevealed_cards(w, state, members) > 20
 
 
+async def test_zones_and_the_monster_runner_over_discord(world: World) -> None:
+    """Only the characters in the fight's zone are asked to join (Mira, at Mill Ford, is not), and a player named
+    runner: rolls the monster's dice with the button or /duel roll."""
+    w = world
+    chan = str(w.chan.id)
+    lena, cy = str(w.leader.id), str(w.cara.id)
+    await w.slash(w.leader, "campaign new", {"name": "Roads", "ruleset": "duel"})
+    await w.slash(w.leader, "duel character", {"hero": "sellsword", "name": "Brann"}, followups=1)
+    await w.slash(w.bob, "duel character", {"hero": "hedge-witch", "name": "Mira"}, followups=1)
+    found = await w.fake.autocomplete(w.bob, w.chan, "duel travel", focused="zone", value="mill")
+    assert [c["value"] for c in found] == ["mill-ford"]
+    res = await w.slash(w.bob, "duel travel", {"zone": "Mill Ford"})
+    assert "Mira travels from Crossroads Inn to Mill Ford." in answer(res)[0]
+    res = await w.slash(w.leader, "duel fight", {"rival": w.bob})
+    assert_refused(res, "Travel there first with /duel travel zone:mill-ford")
+    res = await w.slash(w.leader, "duel fight", {"monster": "cave-troll", "runner": w.cara})
+    assert_refused(res, "is not in this party")
+    await w.slash(w.cara, "campaign join")
+    res = await w.slash(w.leader, "duel fight", {"monster": "cave-troll", "runner": w.cara})
+    text = answer(res)[0]
+    assert "A fight against the Cave Troll (Rank 3, 14 Grit) is called at Crossroads Inn. Each player with a " \
+           "character there" in text and f"<@{cy}> runs the Cave Troll" in text and f"<@{lena}>" in text
+    msg = res.message
+    res = await w.click(w.leader, msg, next(c for c in msg.custom_ids if c.endswith(".o1")))
+    text = answer(res)[0]
+    assert "The fight begins: Brann against the Cave Troll." in text  # Mira was never asked
+    res = await w.slash(w.leader, "duel pass")
+    post = res.message
+    assert f"<@{cy}>, you run the Cave Troll: roll the Cave Troll's procedure die" in post.content
+    roll = next(c for c in post.custom_ids if c.endswith(".roll"))
+    res = await w.click(w.bob, post, roll)
+    assert_refused(res, "Only the player who runs the Cave Troll")
+    await w.bot.table.service.execute(chan, Action("dice.force", lena, {"values": [1]}))
+    res = await w.click(w.cara, post, roll)
+    text = answer(res)[0]
+    assert f"<@{cy}> rolls 1 for the Cave Troll: Boulder Toss at Brann." in text
+    assert "Roll the Cave Troll's 3 Might dice (Boulder Toss at Brann)" in json.dumps(res.message.components)
+    await w.bot.table.service.execute(chan, Action("dice.force", lena, {"values": [2, 2, 2]}))
+    res = await w.slash(w.cara, "duel roll")
+    text = answer(res)[0]
+    assert "Cave Troll's Boulder Toss at Brann: Cave Troll rolls Might (3 dice) to hit (defense 7): 2, 2, 2." in text
+    res = await w.slash(w.leader, "duel status")
+    assert "at Crossroads Inn" in json.dumps(res.embeds) and "Mill Ford" in json.dumps(res.embeds)
+
+
 def test_zz_every_duel_command_ran_over_the_wire() -> None:
     from test_e2e_discord import INVOKED, PUBLISHED
 

@@ -646,3 +646,136 @@ def test_random_fights_always_end_and_keep_every_card(seed):
                 assert sorted(held) == start[f.owner], (seed, f.name)
             assert 0 <= f.grit <= f.max_grit
     assert t.fight.over
+
+
+# ------------------------------------------------------------- zones (revision 2) --
+def three(rules: int | None = None) -> Table:
+    """Ann (Sellsword), Bob (Hedge Witch) and Cy (Pilgrim), all made at the first zone, Crossroads Inn."""
+    t = Table()
+    if rules is not None:
+        t.state.rules = rules
+    t.character("ann", "sellsword")
+    t.character("bob", "hedge-witch")
+    t.character("cy", "pilgrim")
+    return t
+
+
+def test_only_the_characters_in_the_fights_zone_are_asked_to_join():
+    """"Before beginning the fight, each player with their character in the same zone, in turn order, may choose
+    to join the fight." """
+    t = three()
+    assert t.run("bob", "duel.travel", zone="mill-ford") == ["Bob travels from Crossroads Inn to Mill Ford."]
+    t.run("ann", "duel.fight", monster="cave-troll")
+    assert "A fight against the Cave Troll (Rank 3, 14 Grit) is called at Crossroads Inn. Each player with a " \
+           "character there, in turn order, chooses whether to join." in t.text()
+    asked = []
+    while t.prompt is not None and t.prompt.kind == "join":
+        asked.append(t.prompt.owner)
+        t.run(t.prompt.owner, "duel.join", choice=t.prompt.options[0].value)
+    assert asked == ["ann", "cy"] and "c:bob" not in t.fight.fighters and t.fight.zone == "crossroads"
+    assert "Bob" not in t.text().split("is called at")[1]
+
+
+def test_a_fight_called_in_another_zone_asks_the_characters_standing_there():
+    t = three()
+    t.run("bob", "duel.travel", zone="barrow-hill")
+    t.run("ann", "duel.fight", monster="marsh-wisp", zone="barrow-hill")
+    assert t.prompt.owner == "bob" and "is called at Barrow Hill" in t.text()
+    t.run("bob", "duel.join", choice="in")
+    assert t.fight.step == "place" and list(t.fight.fighters) == ["m:marsh-wisp", "c:bob"]
+    # nobody stands at Mill Ford: the call is refused, naming where everyone is
+    t2 = three()
+    msg = t2.refused("ann", "duel.fight", monster="cave-troll", zone="mill-ford")
+    assert "No character stands at Mill Ford" in msg and "Ann at Crossroads Inn" in msg and "/duel travel" in msg
+
+
+def test_a_challenge_is_fought_in_one_zone():
+    t = three()
+    t.run("bob", "duel.travel", zone="mill-ford")
+    assert "Bob is at Mill Ford and Ann at Crossroads Inn: a challenge is fought in one zone. Travel there first " \
+           "with /duel travel zone:mill-ford." in t.refused("ann", "duel.fight", rival="bob")
+    t.run("ann", "duel.travel", zone="mill-ford")
+    t.run("ann", "duel.fight", rival="bob")
+    assert "Ann challenges Bob to a fight at Mill Ford" in t.text() and t.prompt.owner == "ann"  # which gear
+    t.run("ann", "duel.join", choice="in.chain-coat")
+    assert t.prompt.owner == "bob"
+    t.run("bob", "duel.join", choice="in")  # Cy, at Crossroads Inn, is not asked
+    assert t.fight.step == "place" and "c:cy" not in t.fight.fighters
+
+
+def test_travelling_is_refused_with_the_fix():
+    t = three()
+    assert "There is no zone 'moon'. Zones: crossroads (Crossroads Inn), mill-ford (Mill Ford), barrow-hill " \
+           "(Barrow Hill)." in t.refused("ann", "duel.travel", zone="moon")
+    assert "Ann is already at Crossroads Inn" in t.refused("ann", "duel.travel", zone="crossroads")
+    t.run("dee", "campaign.join")
+    assert "Make one with /duel character" in t.refused("dee", "duel.travel", zone="mill-ford")
+    t.run("ann", "duel.fight", monster="cave-troll")
+    assert "can't travel during a fight" in t.refused("cy", "duel.travel", zone="mill-ford")
+
+
+def test_a_campaign_on_the_first_duel_rules_asks_everyone_and_has_no_zones():
+    t = three(rules=1)
+    assert "first duel rules (revision 1)" in t.refused("bob", "duel.travel", zone="mill-ford")
+    assert "/campaign update" in t.refused("ann", "duel.fight", monster="cave-troll", zone="mill-ford")
+    assert "/campaign update" in t.refused("ann", "duel.fight", monster="cave-troll", runner="bob")
+    t.run("ann", "duel.fight", monster="cave-troll")
+    assert "is called. Each player, in turn order, chooses whether to join." in t.text()
+    asked = []
+    while t.prompt is not None and t.prompt.kind == "join":
+        asked.append(t.prompt.owner)
+        t.run(t.prompt.owner, "duel.join", choice="out")
+    assert asked == ["ann", "bob", "cy"]
+
+
+# ------------------------------------------------------- the monster's runner --
+def runner_fight(**kw) -> Table:
+    """Ann and Bob against the Cave Troll, run by Cy (who stays out): round 1, Bob places first."""
+    t = three()
+    for who in ("ann", "bob"):
+        t.state.characters[who].fame = 0
+    t.run("ann", "duel.fight", monster="cave-troll", runner="cy", **kw)
+    t.run("ann", "duel.join", choice="in.chain-coat")
+    t.run("bob", "duel.join", choice="in")
+    t.run("cy", "duel.join", choice="out")
+    return t
+
+
+def test_the_player_running_the_monster_rolls_its_procedure_and_its_attack():
+    """"As monsters cannot roll dice for themselves, anyone may roll dice for the monster when needed": the player
+    named runner: rolls them, the bot only when nobody was named."""
+    t = runner_fight()
+    assert "@cy runs the Cave Troll: the fight waits for them to roll its dice." in t.text()
+    t.place("bob")
+    t.place("ann")
+    # every card is revealed: the fight waits for Cy's procedure die, and rolled none yet
+    assert t.prompt.kind == "monster" and t.prompt.owner == "cy" and t.dice == []
+    assert t.prompt.options[0].label == "Roll the Cave Troll's procedure die"
+    assert "It is @cy's turn for the monster's dice" in t.refused("bob", "duel.roll")
+    t.force(3)
+    assert t.run("cy", "duel.roll")[:1] == ["@cy rolls 3 for the Cave Troll: Boulder Toss at Bob."]
+    # its attack waits for Cy too
+    assert t.prompt.kind == "monster" and t.prompt.options[0].label == \
+        "Roll the Cave Troll's 3 Might dice (Boulder Toss at Bob)"
+    t.force(9, 2, 2)
+    said = t.run("cy", "duel.roll")
+    assert said[0] == "@cy rolls the Cave Troll's dice."
+    assert "Cave Troll's Boulder Toss at Bob: Cave Troll rolls Might (3 dice) to hit (defense 7): 9, 2, 2." in said
+    assert t.dice == [3, 9, 2, 2]
+
+
+def test_the_runner_who_does_not_roll_in_time_has_the_bot_roll_for_them():
+    t = runner_fight()
+    t.place("bob")
+    t.place("ann")
+    p = t.prompt
+    assert p.deadline == t.now + 60 * 60 and p.timeout_action == "duel.timeout"
+    t.force(10)
+    said = t.run(t.leader, "duel.timeout", ask=p.id)
+    assert said[0] == "⏰ @cy did not roll for the Cave Troll within 60 minutes, so the bot rolls for them."
+    assert "The table rolls 10 for the Cave Troll: Stony Hide." in said
+
+
+def test_the_runner_must_be_a_player_and_only_runs_a_monster():
+    t = three()
+    assert "runner: is for a monster fight" in t.refused("ann", "duel.fight", rival="bob", runner="cy")

@@ -311,6 +311,47 @@ async def test_a_rivals_fight_at_the_table(tmp_path):
         await store.close()
 
 
+ROADS = ["/as lena", '/campaign new name:"Crossings" ruleset:duel', "/duel character hero:sellsword name:Brann",
+         "@bob /duel character hero:pilgrim name:Oda", "@cy /duel character hero:hedge-witch name:Mira",
+         '@cy /duel travel zone:"Mill Ford"', "/duel fight monster:cave-troll runner:cy",
+         "/duel join answer:in gear:chain-coat", "@bob /duel join answer:in gear:warded-cloak", "@bob /duel pass",
+         "/duel place cards:focus"]
+
+
+async def test_zones_and_the_monster_runner_at_the_table_replay_and_time_out(tmp_path):
+    from rulesets.tes.present.answers import run_due_deadlines
+
+    clock = Clock()
+    store, local, errors, text = await play(tmp_path, ROADS + ["/duel status"], clock=clock)
+    try:
+        assert errors == 0, text
+        assert "Mira travels from Crossroads Inn to Mill Ford." in text
+        assert "Mira joins" not in text and "does Mira join" not in text  # Mira stands elsewhere: never asked
+        assert "@cy, you run the Cave Troll: roll the Cave Troll's procedure die with the button (or /duel roll)." \
+            in text
+        assert "Without an answer within 60 minutes" in text and "the bot rolls for the Cave Troll." in text
+        assert "Mira (cy), Hedge Witch: Grit 7, Fame 2, at Mill Ford" in text
+        table = local.table
+        cid = await table.service.campaign_id("local")
+        (d,) = await store.pending_deadlines(cid)
+        assert d.user_id == "cy"
+        posts = []
+
+        async def send(channel, reply):
+            posts.append(reply)
+
+        await table.service.execute("local", Action("dice.force", "lena", {"values": [11]}))
+        clock.now = d.due_at + 1
+        assert await run_due_deadlines(table, send, now=clock.now) == 1
+        said = "\n".join(r.content for r in posts for r in [r] + r.followups)
+        assert "did not roll for the Cave Troll within 60 minutes, so the bot rolls for them." in said
+        assert "The table rolls 11 for the Cave Troll: Stony Hide." in said
+        state = await table.service.campaign("local")
+        assert replay(await store.log(cid)).to_dict() == state.to_dict()
+    finally:
+        await store.close()
+
+
 def test_the_duel_package_imports_nothing_of_the_other_games():
     for path in (ROOT / "rulesets" / "duel").rglob("*.py"):
         tree = ast.parse(path.read_text())

@@ -393,6 +393,34 @@ def test_making_room_on_the_edge_of_a_ledge_with_a_jump_attack():
     assert "shuffled back from 6,3 to 6,2" in out.text
 
 
+def test_making_room_for_two_targets_at_once():
+    """Making room with "Engaging multiple enemies": two targets on the watch walk, one at the top of the bell-tower
+    roof's ladder.  No free hex touches both, so the engager comes down the ladder onto that target's place, which
+    is shuffled back; from there it touches both."""
+    g = battle({"a1": ("reed-spear", "7,3"), "b1": ("reed-spear", "6,3"), "b2": ("reed-spear", "5,4")})
+    out = engage(g, "a1", "b1 b2")
+    s = out.state
+    assert "Path: 6,3, 3 in, onto Reed Spear 2's place on the edge (it makes room)." in out.text
+    assert "No room next to Reed Spear 2 (b1): it is shuffled back from 6,3 to 6,2 to make room." in out.text
+    assert "The engage succeeds: Reed Spear (a1) is in base contact with Reed Spear 2 (b1) and Reed Spear 3 (b2) at " \
+           "6,3" in out.text
+    assert where(s, "a1") == "6,3" and where(s, "b1") == "6,2" and where(s, "b2") == "5,4"
+    assert s.last["shuffle"] == {"unit": "b1", "from": [6, 3], "to": [6, 2]} and s.units["a1"].strike_first
+
+
+def test_making_room_for_two_targets_is_refused_on_the_first_engage_rules():
+    g = battle({"a1": ("reed-spear", "7,3"), "b1": ("reed-spear", "6,3"), "b2": ("reed-spear", "5,4")})
+    g.rules = 1
+    assert "No hex is in base contact with Reed Spear 2 (b1) and Reed Spear 3 (b2) at once" in \
+        refused(g, "mini.engage", {"unit": "a1", "target": "b1 b2"})
+
+
+def test_making_room_for_two_targets_needs_a_place_touching_both():
+    # b2 at the walk's south end: from b1's place the engager would touch b1 only
+    g = battle({"a1": ("reed-spear", "7,3"), "b1": ("reed-spear", "6,3"), "b2": ("reed-spear", "4,6")})
+    assert "No hex is in base contact with" in refused(g, "mini.engage", {"unit": "a1", "target": "b1 b2"})
+
+
 # ------------------------------------------------------------ strike first --
 def test_a_successful_engager_strikes_first_in_that_turns_melee():
     """"if it successfully Engages, the unit will be able to Strike First in the first turn of melee (ie. the Melee

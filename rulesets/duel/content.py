@@ -133,6 +133,7 @@ class Pack:
     cards: dict[str, Card] = field(default_factory=dict)
     gear: dict[str, Gear] = field(default_factory=dict)
     monsters: dict[str, Monster] = field(default_factory=dict)
+    zones: dict[str, str] = field(default_factory=dict)  # id -> name, in order (none: one place for everyone)
 
     def card(self, card_id: str) -> Card:
         return self.cards[card_id]
@@ -272,6 +273,16 @@ def parse_pack(folder: Path) -> Pack:
                 version=str(meta.get("version") or "1"), skills=skills, hand=tuple(str(h) for h in meta.get("hand") or ()),
                 max_cards=_int(meta, "max_cards", META, errors, 0, 12, 5),
                 max_gear=_int(meta, "max_gear", META, errors, 0, 6, 3))
+    raw_zones = meta.get("zones") or []
+    if not isinstance(raw_zones, list):
+        errors.append(f"{META}: `zones` must be a list of {{ id, name }} tables")
+        raw_zones = []
+    for n, z in enumerate(raw_zones, 1):
+        zid = str(z.get("id") or "") if isinstance(z, dict) else ""
+        if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,39}", zid) or zid in pack.zones:
+            errors.append(f"{META}: zone #{n}: the id {zid!r} is empty, repeated or not lower-case words with dashes")
+            continue
+        pack.zones[zid] = _text(z, "name", f"{META} zone {zid}", errors)
     for c in _read(folder / "cards.toml", errors).get("card", []):
         cid = str(c.get("id") or "")
         if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,39}", cid) or cid in pack.cards:

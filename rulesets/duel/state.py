@@ -16,7 +16,9 @@ NAME = "duel"
 # The duel's rules revision.  A change to how an existing action behaves is gated on it, so an old log
 # replays exactly as it played.
 #   1: the first duel rules.
-RULES = 1
+#   2: an attack that deals no damage gets no Accuracy and is no damaging action; characters stand in zones and
+#      only those in the fight's zone are asked to join; a player may run the monster and roll its dice.
+RULES = 2
 
 AILMENTS = ("burn", "dazzle", "slow", "weak")
 STEPS = ("join", "place", "reveal", "resolve", "over")
@@ -45,18 +47,22 @@ class Character:
     cards: list[str] = field(default_factory=list)  # obtained cards (ids)
     gear: list[str] = field(default_factory=list)  # worn gear owned (ids)
     fights: int = 0
+    zone: str = ""  # where it stands (rules revision 2; "" = the pack's first zone)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"owner": self.owner, "name": self.name, "hero": self.hero, "skills": dict(self.skills),
-                "grit": self.grit, "fame": self.fame, "base": dict(self.base), "cards": list(self.cards),
-                "gear": list(self.gear), "fights": self.fights}
+        out = {"owner": self.owner, "name": self.name, "hero": self.hero, "skills": dict(self.skills),
+               "grit": self.grit, "fame": self.fame, "base": dict(self.base), "cards": list(self.cards),
+               "gear": list(self.gear), "fights": self.fights}
+        if self.zone:
+            out["zone"] = self.zone
+        return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Character:
         return cls(owner=str(d["owner"]), name=str(d.get("name") or "?"), hero=str(d.get("hero") or ""),
                    skills=_ints(d.get("skills")), grit=int(d.get("grit", 1)), fame=int(d.get("fame", 0)),
                    base=dict(d.get("base") or {}), cards=_strs(d.get("cards")), gear=_strs(d.get("gear")),
-                   fights=int(d.get("fights", 0)))
+                   fights=int(d.get("fights", 0)), zone=str(d.get("zone") or ""))
 
 
 @dataclass
@@ -264,21 +270,25 @@ class Question:
     """A question waiting for one player outside a reroll chain: joining the fight, placing cards, or
     declaring a revealed Base Attack."""
 
-    kind: str  # join | place | declare
+    kind: str  # join | place | declare | monster
     owner: str  # the player who answers
     ask: int  # its number (its prompt id)
     deadline: float | None = None
     uid: int = 0  # declare: the Base Attack card
+    what: str = ""  # monster: the roll its runner makes ("procedure" or "attack")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "owner": self.owner, "ask": self.ask, "deadline": self.deadline, "uid": self.uid}
+        out = {"kind": self.kind, "owner": self.owner, "ask": self.ask, "deadline": self.deadline, "uid": self.uid}
+        if self.what:
+            out["what"] = self.what
+        return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any] | None) -> Question | None:
         if not d:
             return None
         return cls(kind=str(d["kind"]), owner=str(d["owner"]), ask=int(d.get("ask", 0)), deadline=d.get("deadline"),
-                   uid=int(d.get("uid", 0)))
+                   uid=int(d.get("uid", 0)), what=str(d.get("what") or ""))
 
 
 @dataclass
@@ -310,6 +320,8 @@ class Fight:
     frames: list[dict[str, Any]] = field(default_factory=list)  # the moments the last action's post pictures
     winner: int = -1  # the side that won (-1: not over)
     result: str = ""
+    zone: str = ""  # where it is fought (rules revision 2; "" = everyone's one place)
+    runner: str = ""  # the player who runs the monster and rolls its dice (rules revision 2; "" = the bot)
 
     def to_dict(self) -> dict[str, Any]:
         return {"no": self.no, "kind": self.kind, "step": self.step, "round": self.round, "starter": self.starter,
@@ -322,7 +334,8 @@ class Fight:
                 "roll": self.roll.to_dict() if self.roll else None,
                 "chain": self.chain.to_dict() if self.chain else None, "lure": self.lure, "uid": self.uid,
                 "seq": self.seq, "asks": self.asks, "frames": copy.deepcopy(self.frames), "winner": self.winner,
-                "result": self.result}
+                "result": self.result} | ({"zone": self.zone} if self.zone else {}) | (
+                    {"runner": self.runner} if self.runner else {})
 
     @classmethod
     def from_dict(cls, d: dict[str, Any] | None) -> Fight | None:
@@ -339,7 +352,8 @@ class Fight:
                    current=Token.from_dict(d.get("current")), roll=Roll.from_dict(d.get("roll")),
                    chain=Chain.from_dict(d.get("chain")), lure=str(d.get("lure") or ""), uid=int(d.get("uid", 0)),
                    seq=int(d.get("seq", 0)), asks=int(d.get("asks", 0)), frames=list(d.get("frames") or []),
-                   winner=int(d.get("winner", -1)), result=str(d.get("result") or ""))
+                   winner=int(d.get("winner", -1)), result=str(d.get("result") or ""), zone=str(d.get("zone") or ""),
+                   runner=str(d.get("runner") or ""))
 
     @property
     def over(self) -> bool:

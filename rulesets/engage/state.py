@@ -14,7 +14,9 @@ NAME = "engage"
 # The rules revision (engine.rulesets.Ruleset.rules).  A change that makes an old log play differently raises it
 # and is gated on ``Game.rules``; what each revision changed:
 #   1: the first rules.
-RULES = 1
+#   2: an engage against several targets may make room: it may end on one target's own hex at a ledge's edge or a
+#      ladder's top, shuffling that target back, when that hex touches every target.
+RULES = 2
 
 PHASES = ("muster", "battle", "over")
 TURN_PHASES = ("upkeep", "engage", "move", "shoot", "cast", "melee")

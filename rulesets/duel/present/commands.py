@@ -86,6 +86,13 @@ def fighter_id(state, text: str | None, what: str) -> str:
     raise RuleError(f"{what}: nobody called {echo(raw)!r} is in this fight ({names}).")
 
 
+def zone_id(pack, text: str | None) -> str:
+    """A zone named by its id or its name ('mill ford' -> 'mill-ford'); unknown words are passed on (the rules
+    refuse them, listing the zones)."""
+    key = slug(str(text or ""))
+    return next((z for z, n in getattr(pack, "zones", {}).items() if key in (z, slug(n))), key)
+
+
 JOIN_WORDS = {"in": "in", "join": "in", "yes": "in", "accept": "in", "fight": "in", "out": "out", "no": "out",
               "stay": "out", "decline": "out", "a": "a", "challenger": "a", "b": "b", "rival": "b"}
 
@@ -179,12 +186,16 @@ def status_reply(inv: Invocation, state) -> Reply:
     fight = state.fight
     name = names_of(state, inv)
     e = Embed(title=f"{state.name}: duel campaign", color=COLOR_BATTLE)
+    from rulesets.duel.rules.model import F as _F
+
+    c0 = _F(state, pack, None)
     chars = []
     for o in state.seats:
         ch = state.characters.get(o)
         if ch:
             hero = pack.heroes.get(ch.hero)
-            chars.append(f"{ch.name} ({name(o)}), {hero.name if hero else ch.hero}: Grit {ch.grit}, Fame {ch.fame}")
+            at = f", at {c0.zone_name(c0.zone_of(o))}" if c0.zoned else ""
+            chars.append(f"{ch.name} ({name(o)}), {hero.name if hero else ch.hero}: Grit {ch.grit}, Fame {ch.fame}{at}")
     e.add("Characters, in turn order", "\n".join(chars) or "none yet: /duel character")
     reply = Reply(embeds=[e])
     if fight is not None:
@@ -208,6 +219,10 @@ def status_reply(inv: Invocation, state) -> Reply:
                                                               "face-down" if f.placed else ""))
             lines.append(f"{f.name}: " + ", ".join(bits))
         head = f"Fight {fight.no}, round {fight.round}: {STEP_WORDS.get(fight.step, fight.step)}"
+        if fight.zone:
+            head += f", at {c0.zone_name(fight.zone)}"
+        if fight.runner and state.rules >= 2:
+            lines.append(f"{name(fight.runner)} runs the monster and rolls its dice.")
         e.add(head, "\n".join(lines) or "joining")
         if fight.track:
             from rulesets.duel.rules.harm import track_order_key
@@ -272,11 +287,18 @@ async def duel_retire(inv: Invocation, confirm=None, player=None) -> Reply:
 # ---------------------------------------------------------------- the fight --
 @command("duel fight", "Call a fight: against a monster of the bestiary, or challenge another player's character.",
          Opt("monster", str, "A monster of the bestiary, e.g. cave-troll", autocomplete="duel-monsters"),
-         Opt("rival", str, "Or: the player whose character you challenge", user=True), ruleset=NAME, renders=True)
-async def duel_fight(inv: Invocation, monster=None, rival=None) -> Reply:
+         Opt("rival", str, "Or: the player whose character you challenge", user=True),
+         Opt("zone", str, "A monster fight: where (default: where your character stands)", autocomplete="duel-zones"),
+         Opt("runner", str, "A monster fight: the player who runs the monster and rolls its dice (default: the bot)",
+             user=True), ruleset=NAME, renders=True)
+async def duel_fight(inv: Invocation, monster=None, rival=None, zone=None, runner=None) -> Reply:
     state = await _state(inv)
     pack = _pack(state)
     args: dict[str, Any] = {}
+    if zone:
+        args["zone"] = zone_id(pack, zone)
+    if runner:
+        args["runner"] = str(runner)
     if monster:
         key = slug(monster)
         args["monster"] = next((m.id for m in pack.monsters.values() if key in (m.id, slug(m.name))), key)
@@ -308,6 +330,20 @@ async def duel_join(inv: Invocation, answer, gear=None, player=None) -> Reply:
                             + ", ".join(ch.gear) + ").")
         word = f"{word}.{worn[0]}"
     return fight_reply(inv, await inv.do("duel.join", {"choice": word}, player=player))
+
+
+@command("duel travel", "Your character goes to another zone (between its fights).",
+         Opt("zone", str, "Where to, e.g. mill-ford", required=True, autocomplete="duel-zones"), PLAYER, ruleset=NAME)
+async def duel_travel(inv: Invocation, zone, player=None) -> Reply:
+    state = await _state(inv)
+    return plain_reply(await inv.do("duel.travel", {"zone": zone_id(_pack(state), zone)}, player=player))
+
+
+@command("duel roll", "You run the monster: roll the die or dice the fight waits on (its procedure, its attack).",
+         PLAYER, ruleset=NAME, renders=True)
+async def duel_roll(inv: Invocation, player=None) -> Reply:
+    await _state(inv)
+    return fight_reply(inv, await inv.do("duel.roll", {}, player=player))
 
 
 @command("duel hand", "Your hand, face-down cards and discard pile (only you see them).", ruleset=NAME,
@@ -389,7 +425,9 @@ def choices(inv: Invocation, state, source: str, current: str) -> list[tuple[str
     cur = (current or "").lower()
     out: list[tuple[str, str]] = []
     fight = state.fight if state is not None else None
-    if source == "duel-heroes":
+    if source == "duel-zones":
+        out = [(f"{n} ({z})", z) for z, n in getattr(pack, "zones", {}).items()]
+    elif source == "duel-heroes":
         out = [(f"{h.name} ({h.id})", h.id) for h in pack.heroes.values()]
     elif source == "duel-monsters":
         out = [(f"{m.name}, Rank {m.rank}, Grit {m.grit}", m.id) for m in pack.monsters.values()]

@@ -46,8 +46,9 @@ class DuelPresenter(PackPresenter):
 
     def help_lines(self) -> str:
         return ("/campaign new ruleset:duel, then /duel character (see /duel heroes). /duel fight monster: or rival: "
-                "calls a fight; answer with the buttons (or /duel join, /duel place, /duel declare, /duel reroll). "
-                "/duel hand shows your cards privately; /duel status any time.")
+                "calls a fight where your character stands (/duel travel zone: moves it; runner: names a player who "
+                "rolls the monster's dice with /duel roll); answer with the buttons (or /duel join, /duel place, "
+                "/duel declare, /duel reroll). /duel hand shows your cards privately; /duel status any time.")
 
     def settings_lines(self, state) -> list[tuple[str, str]]:
         return [("ask_minutes", f"{count(state.settings.get('ask_minutes'), 'minute')} to answer a join, declare or Fame "

@@ -9,6 +9,7 @@ and changes nothing.
 - join: one button per answer (join, a side, which worn gear, stay out);
 - declare: **Attack** and **Take the Priority token**;
 - fame: one **Reroll die N** button per die not yet rerolled, and **Pass**;
+- monster: **Roll the monster's ... die** for the player who runs the monster;
 - place (a private prompt): the public post has only **Choose my cards**; pressed by the hand's owner it opens
   a private menu of the hand (pick one or two) and **Place no card**; anyone else is refused, and never sees
   the hand.  With several enemies and an attack among the picks, a private second step asks the target.
@@ -48,6 +49,8 @@ def attach(inv: Invocation, cid: int, state, reply: Reply) -> None:
     if p.kind == "place":
         reply.buttons.append(Button(_id(inv, cid, p.id, "open"), "Choose my cards (private)", "primary"))
         reply.buttons.append(Button(_id(inv, cid, p.id, "none"), "Place no card", "secondary"))
+    elif p.kind == "monster":
+        reply.buttons.append(Button(_id(inv, cid, p.id, "roll"), clip(p.options[0].label, 80), "primary"))
     elif p.kind == "fame":
         for o in p.options[:MAX_BUTTONS - 1]:
             reply.buttons.append(Button(_id(inv, cid, p.id, f"d{o.value}"), clip(o.label, 80), "primary"))
@@ -83,6 +86,10 @@ def turn_line(state) -> tuple[str, str | None]:
     if p.kind == "declare":
         return (f"{who}, {name}'s Base Attack is face-up: attack with it, or take the Priority token? "
                 "(/duel declare)", p.owner)
+    if p.kind == "monster":
+        what = p.options[0].label if p.options else "Roll the monster's dice"
+        return (f"{who}, you run the {p.data.get('monster') or 'monster'}: {what[:1].lower()}{what[1:]} with the "
+                "button (or /duel roll).", p.owner)
     roll = fight.roll
     shown = ", ".join(f"{v}{'*' if r else ''}" for v, r in zip(roll.dice, roll.rerolled)) if roll else ""
     need = f" (needs {roll.need})" if roll and roll.need else ""
@@ -95,7 +102,8 @@ def deadline_line(state, p) -> str:
     name = p.data.get("name") or "the player"
     what = {"join": f"{name} " + ("fights" if p.default != "out" else "stays out"),
             "place": f"{name} places no card this round", "declare": f"{name}'s Base Attack attacks",
-            "fame": f"{name} rerolls nothing"}[p.kind]
+            "fame": f"{name} rerolls nothing",
+            "monster": f"the bot rolls for the {p.data.get('monster') or 'monster'}"}[p.kind]
     if p.deadline is None:
         return "(No time-out is set: the fight waits for the answer.)"
     span = (count(state.settings.get('place_hours'), 'hour') if p.kind == "place"
@@ -105,6 +113,9 @@ def deadline_line(state, p) -> str:
 
 def _not_yours(prompt, state) -> str:
     name = prompt.data.get("name") or "another character"
+    if prompt.kind == "monster":
+        return (f"Only the player who runs the {prompt.data.get('monster') or 'monster'} (or the party leader) rolls "
+                "its dice.")
     if prompt.private:
         return f"This is {name}'s hand: only their player can see it and place cards."
     return f"This question is for {name}'s player (or the party leader)."

@@ -46,21 +46,24 @@ def asked(state, action, kind: str, who: str):
         raise RuleError(f"The fight is waiting for {WAITS[p.kind]} from {{@player}}, not this.", player=p.owner)
     if p.owner != who:
         mine = fight.fighters.get(f"c:{who}")
-        if mine is None and kind != "join":
+        if mine is None and kind not in ("join", "monster"):
             raise RuleError("Your character is not in this fight: players outside a fight can't affect it.")
         raise RuleError(f"It is {{@player}}'s turn for {WAITS[kind]}; wait for yours.", player=p.owner)
     return p
 
 
 WAITS = {"join": "the join question", "place": "placing cards", "declare": "a Base Attack's declaration",
-         "fame": "a Fame reroll"}
+         "fame": "a Fame reroll", "monster": "the monster's dice"}
+FIRST_RULES = ("This campaign plays the first duel rules (revision 1), where every character stands in one place and "
+               "the bot runs every monster. The party leader can move it onto the newest rules between fights with "
+               "/campaign update.")
 
 
 @action
 class CallFight(Handler):
     type = "duel.fight"
     summary = "Call a fight against a monster of the bestiary, or challenge another player's character."
-    args = {"monster": Text(), "rival": Player()}
+    args = {"monster": Text(), "rival": Player(), "zone": Text(), "runner": Player()}
 
     def apply(self, state, action, ctx):
         if state.in_fight:
@@ -68,14 +71,33 @@ class CallFight(Handler):
         c = begin(state, ctx)
         who = action.actor
         monster, rival = action.args.get("monster"), action.args.get("rival")
+        zone, runner = str(action.args.get("zone") or ""), str(action.args.get("runner") or "")
         if bool(monster) == bool(rival):
             raise RuleError("Name either monster: (from the bestiary, /duel bestiary) or rival: (a player to challenge).")
         if not [o for o in state.seats if o in state.characters]:
             raise RuleError("Nobody has a character yet. Make one with /duel character first.")
+        if (zone or runner) and state.rules < 2:
+            raise RuleError(FIRST_RULES)
+        if zone and not c.zoned:
+            raise RuleError("This pack has no zones: every character stands in one place. Leave zone: out.")
+        if zone and zone not in c.pack.zones:
+            raise RuleError(f"There is no zone {zone[:40]!r}. Zones: " + ", ".join(
+                f"{z} ({n})" for z, n in c.pack.zones.items()) + ".")
+        if runner and rival:
+            raise RuleError("runner: is for a monster fight (someone runs the monster); a challenge has none.")
+        if runner and runner not in state.members:
+            raise RuleError("{@runner} is not in the party: the monster's runner is a member (or leave runner: out "
+                            "and the bot runs it).", runner=runner)
         if monster:
             if monster not in c.pack.monsters:
                 raise RuleError(f"There is no monster {monster!r} in the bestiary. See /duel bestiary.")
-            flow.start_fight(c, "monster", who, monster=monster)
+            if c.zoned:
+                zone = zone or (c.zone_of(who) if who in state.characters else next(iter(c.pack.zones)))
+                if not any(c.zone_of(o) == zone for o in state.seats if o in state.characters):
+                    raise RuleError(f"No character stands at {c.zone_name(zone)}, so nobody could join. "
+                                    + where_they_stand(c) + " Name another zone with zone:, or travel there with "
+                                    "/duel travel zone:.")
+            flow.start_fight(c, "monster", who, monster=monster, zone=zone, runner=runner)
         else:
             if who not in state.characters:
                 raise RuleError("You need a character to challenge someone. Make one with /duel character.")
@@ -83,8 +105,26 @@ class CallFight(Handler):
                 raise RuleError("You can't challenge yourself; name another player's character.")
             if rival not in state.characters:
                 raise RuleError("{@rival} has no character to fight with.", rival=str(rival))
-            flow.start_fight(c, "rivals", who, rival=str(rival))
+            if c.zoned:
+                here = c.zone_of(who)
+                if zone and zone != here:
+                    raise RuleError(f"A challenge is fought where your character stands, {c.zone_name(here)}. "
+                                    "Leave zone: out (or travel first with /duel travel zone:).")
+                theirs = c.zone_of(str(rival))
+                if theirs != here:
+                    raise RuleError(f"{state.characters[str(rival)].name} is at {c.zone_name(theirs)} and "
+                                    f"{state.characters[who].name} at {c.zone_name(here)}: a challenge is fought in "
+                                    f"one zone. Travel there first with /duel travel zone:{theirs}.")
+                zone = here
+            flow.start_fight(c, "rivals", who, rival=str(rival), zone=zone)
         return state, c.events
+
+
+def where_they_stand(c: F) -> str:
+    """'Brann is at Mill Ford; Oda at Crossroads Inn.'"""
+    spots = [f"{ch.name} at {c.zone_name(c.zone_of(o))}" for o in c.state.seats
+             if (ch := c.state.characters.get(o)) is not None]
+    return ("Characters: " + "; ".join(spots) + ".") if spots else ""
 
 
 @action
@@ -178,6 +218,20 @@ class Reroll(Handler):
 
 
 @action
+class RollForMonster(Handler):
+    type = "duel.roll"
+    summary = "The monster's runner rolls its dice: its procedure die, or its attack's dice."
+    args = {PROMPT_ARG: KEY}
+
+    def apply(self, state, action, ctx):
+        who = subject(state, action)
+        asked(state, action, "monster", who)
+        c = begin(state, ctx)
+        flow.roll_for_monster(c, who)
+        return state, c.events
+
+
+@action
 class Timeout(Handler):
     """A question nobody answered in time: the bot gives its default answer in the leader's name (the log shows a
     time-out).  It checks the question itself, so a late or repeated firing changes nothing."""
@@ -202,6 +256,11 @@ class Timeout(Handler):
             c.say("timeout", f"⏰ {name} placed no card within {count(hours, 'hour')}, so places none this round.",
                   player=p.owner)
             flow.place_cards(c, p.owner, [])
+        elif p.kind == "monster":
+            minutes = int(state.settings.get("ask_minutes", 0) or 0)
+            c.say("timeout", f"⏰ {{@player}} did not roll for the {p.data.get('monster') or 'monster'} within "
+                             f"{count(minutes, 'minute')}, so the bot rolls for them.", player=p.owner)
+            flow.roll_for_monster(c, p.owner, timed_out=True)
         else:
             minutes = int(state.settings.get("ask_minutes", 0) or 0)
             words = {"join": "stays out" if p.default == "out" else "fights",

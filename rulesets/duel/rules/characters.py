@@ -91,3 +91,38 @@ class Retire(Handler):
         state.seats = [s for s in state.seats if s != who]
         return state, [Event("retired", f"{ch.name} retires. {{@player}} can make a new character with /duel character.",
                              {"player": who})]
+
+
+@action
+class Travel(Handler):
+    type = "duel.travel"
+    summary = "Your character goes to another zone (between its fights); fights called there ask it to join."
+    args = {"zone": Text()}
+
+    def apply(self, state, action, ctx):
+        from rulesets.duel.rules.model import F
+
+        who = subject(state, action)
+        ch = state.characters.get(who)
+        if ch is None:
+            raise RuleError("You have no character to travel with. Make one with /duel character.")
+        c = F(state, ctx.pack_for(state), ctx.dice, ctx.now)
+        if state.rules < 2:
+            raise RuleError("This campaign plays the first duel rules (revision 1), where every character stands in "
+                            "one place. The party leader can move it onto the newest rules between fights with "
+                            "/campaign update.")
+        if not c.zoned:
+            raise RuleError("This pack has no zones: every character stands in one place.")
+        zone = str(action.args.get("zone") or "")
+        zones = ", ".join(f"{z} ({n})" for z, n in c.pack.zones.items())
+        if zone not in c.pack.zones:
+            raise RuleError(f"There is no zone {echo(zone)[:40]!r}. Zones: {zones}.")
+        here = c.zone_of(who)
+        if zone == here:
+            raise RuleError(f"{ch.name} is already at {c.zone_name(here)}. Zones: {zones}.")
+        if _fighting(state, who):
+            raise RuleError(f"{ch.name} can't travel during a fight it is in (or is asked to join); wait until it is "
+                            "over.")
+        ch.zone = zone
+        return state, [Event("travel", f"{ch.name} travels from {c.zone_name(here)} to {c.zone_name(zone)}.",
+                             {"player": who, "zone": zone})]

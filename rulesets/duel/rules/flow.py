@@ -33,23 +33,33 @@ MAX_STEPS = 500  # a guard: no single action moves the fight on more than this m
 
 
 # ------------------------------------------------------------------- begin --
-def start_fight(c: F, kind: str, starter: str, *, rival: str = "", monster: str = "") -> Fight:
+def start_fight(c: F, kind: str, starter: str, *, rival: str = "", monster: str = "", zone: str = "",
+                runner: str = "") -> Fight:
+    """A fight called (in ``zone`` from rules revision 2: only the characters standing there are asked to join;
+    ``runner``: the player who runs the monster and rolls its dice, "" the bot)."""
     state = c.state
     state.fights += 1
-    fight = Fight(no=state.fights, kind=kind, starter=starter, rival=rival, monster=monster)
+    fight = Fight(no=state.fights, kind=kind, starter=starter, rival=rival, monster=monster, zone=zone, runner=runner)
     state.fight = fight
-    fight.queue = [o for o in state.seats if o in state.characters and o in state.members]
+    fight.queue = [o for o in state.seats if o in state.characters and o in state.members
+                   and (not zone or c.zone_of(o) == zone)]
+    where = f" at {c.zone_name(zone)}" if zone else ""
+    there = " with a character there" if zone else ""
     if kind == "monster":
         m = c.pack.monsters[monster]
         fight.fighters[f"m:{m.id}"] = Fighter(id=f"m:{m.id}", kind="monster", owner="", ref=m.id, name=m.name,
                                               side=1, grit=m.grit, max_grit=m.grit, skills=dict(m.skills),
                                               rank=m.rank)
-        c.say("fight-called", f"A fight against the {m.name} (Rank {m.rank}, {m.grit} Grit) is called. "
-                              "Each player, in turn order, chooses whether to join.", starter=starter)
+        c.say("fight-called", f"A fight against the {m.name} (Rank {m.rank}, {m.grit} Grit) is called{where}. "
+                              f"Each player{there}, in turn order, chooses whether to join.", starter=starter)
+        if runner:
+            c.say("runner", f"{{@runner}} runs the {m.name}: the fight waits for them to roll its dice.",
+                  runner=runner)
     else:
         a, b = state.characters[starter], state.characters[rival]
-        c.say("fight-called", f"{a.name} challenges {b.name} to a fight. {{@rival}} chooses whether to accept; "
-                              "the others, in turn order, whether to join a side.", starter=starter, rival=rival)
+        c.say("fight-called", f"{a.name} challenges {b.name} to a fight{where}. {{@rival}} chooses whether to accept; "
+                              f"the others{' there' if zone else ''}, in turn order, whether to join a side.",
+              starter=starter, rival=rival)
         gear = a.gear
         if len(gear) <= 1:  # the challenger is in; asked only which worn gear applies
             _enter(c, starter, 0, gear[0] if gear else "")
@@ -272,9 +282,11 @@ def place_cards(c: F, owner: str, picks: list[str], *, target: str = "", ally: s
 def reveal_next(c: F) -> None:
     fight = c.fight
     if fight.at >= len(fight.queue):
-        monster_chooses(c)
-        fight.step = "resolve"
-        snapshot(c, "Every action is on the Priority track.")
+        m = next((x for x in c.turn_order() if x.monster), None)
+        if m is not None and runs(c):
+            fight.question = Question("monster", fight.runner, c.next_ask(), c.ask_deadline(), what="procedure")
+            return
+        all_revealed(c)
         return
     f = fight.fighters[fight.queue[fight.at]]
     if not f.standing or not f.placed:
@@ -307,6 +319,33 @@ def reveal_next(c: F) -> None:
             c.say("declare", f"{f.name} declares the Base Attack as an attack.", fighter=f.id)
         on_track(c, f, p.card, card.name, card.priority or 0, uid=p.uid, target=p.target, ally=p.ally)
     fight.at += 1
+
+
+def all_revealed(c: F) -> None:
+    """Every card is face-up: the monster chooses its action, and the track is resolved."""
+    monster_chooses(c)
+    c.fight.step = "resolve"
+    snapshot(c, "Every action is on the Priority track.")
+
+
+def runs(c: F) -> bool:
+    """A player runs the monster and rolls its dice (rules revision 2, when the fight named one)."""
+    return c.state.rules >= 2 and bool(c.fight.runner)
+
+
+def roll_for_monster(c: F, owner: str, *, timed_out: bool = False) -> None:
+    """The monster's runner rolls the die (or the dice) the fight waits on; the time-out rolls for them."""
+    fight = c.fight
+    q = fight.question
+    if q is None or q.kind != "monster" or q.owner != owner:
+        raise RuleError("You are not asked to roll for the monster now.")
+    fight.question = None
+    c.bot_rolls = timed_out
+    if q.what == "procedure":
+        all_revealed(c)
+    else:
+        monster_attack_roll(c, fight.current)
+    proceed(c)
 
 
 def answer_declare(c: F, owner: str, choice: str) -> None:
@@ -351,8 +390,12 @@ def monster_chooses(c: F) -> None:
         foe = monster_target(c, m, act.target)
         aim = foe.id if foe else ""
     at = f" at {fight.fighters[aim].name}" if aim else ""
-    c.say("procedure", f"The table rolls {face} for the {monster.name}: {act.name}{at}.", roll=face,
-          action=act.name)
+    if runs(c) and not c.bot_rolls:
+        c.say("procedure", f"{{@runner}} rolls {face} for the {monster.name}: {act.name}{at}.", roll=face,
+              action=act.name, runner=fight.runner)
+    else:
+        c.say("procedure", f"The table rolls {face} for the {monster.name}: {act.name}{at}.", roll=face,
+              action=act.name)
     on_track(c, m, "", act.name, act.priority, action=index, target=aim)
 
 
@@ -441,15 +484,42 @@ def start_action(c: F, t: Token) -> None:
         done(c, t, "no target")
         return
     t.target = target.id
+    if f.monster and runs(c):
+        fight.current = t
+        fight.question = Question("monster", fight.runner, c.next_ask(), c.ask_deadline(), what="attack")
+        return
+    if f.monster:
+        monster_attack_roll(c, t)
+        return
     extra = []
-    if not f.monster:
+    if not f.monster and deals_damage(c, profile):
         if f.damaging >= 1:
             extra.append(["second damaging action", D.SECOND_DAMAGING])
         f.damaging += 1
     fight.current = t
     tier = target.skills.get(profile.defense, 1)
     begin_roll(c, f, "attack", profile.skill, f"{f.name}'s {t.label} at {target.name}", need=D.defense(tier),
-               threshold=accuracy_threshold(f), extra=extra, kind=kind)
+               threshold=accuracy_threshold(f) if deals_damage(c, profile) else 0, extra=extra, kind=kind)
+
+
+def monster_attack_roll(c: F, t: Token) -> None:
+    """The monster's attack rolls its dice (by the table, or by its runner's command)."""
+    fight = c.fight
+    f, target = fight.fighters[t.fighter], fight.fighters[t.target]
+    profile = c.pack.monsters[f.ref].actions[t.action].attack
+    if runs(c) and not c.bot_rolls:
+        c.say("runner-rolls", f"{{@runner}} rolls the {f.name}'s dice.", runner=fight.runner)
+    fight.current = t
+    tier = target.skills.get(profile.defense, 1)
+    begin_roll(c, f, "attack", profile.skill, f"{f.name}'s {t.label} at {target.name}", need=D.defense(tier),
+               threshold=accuracy_threshold(f) if deals_damage(c, profile) else 0, kind="base")
+
+
+def deals_damage(c: F, profile: Attack) -> bool:
+    """An attack that deals damage: Accuracy is granted only to it, and only it counts as a damaging action.
+    From rules revision 2 an attack printed with no damage (one that only lays an effect on a hit) is not one;
+    before, every attack was."""
+    return c.state.rules < 2 or profile.damage > 0
 
 
 def _base(f: Fighter) -> Attack:
@@ -508,7 +578,13 @@ def finish_action(c: F) -> None:
         profile = card.attack if card.attack is not None else _base(f)
         kind, hit_effects, benefit = card.type, card.hit, card.benefit
     lasting = 0
-    if best >= roll.need and target.standing:
+    if best >= roll.need and target.standing and not deals_damage(c, profile):
+        roll.result = "hit: no damage"
+        c.say("hit", f"{t.label} hits {target.name} (best die {best} against defense {roll.need}): it deals no "
+                     "damage, so its dice grant no Accuracy.", fighter=f.id, target=target.id, injury=0)
+        if hit_effects and not fight.over:
+            run_effects(Use(c, f, t.label, target=target, uid=t.uid), hit_effects)
+    elif best >= roll.need and target.standing:
         acc = D.accuracy(values, roll.threshold)
         mods = damage_mods(f, kind)
         total = max(0, profile.damage + acc + sum(a for _w, a in mods))

@@ -41,6 +41,7 @@ class F:
         self.events: list[Event] = []
         self.fame_changed = False
         self.rolloff: list[dict[str, Any]] = []  # the last Priority roll-off's dice (for the picture)
+        self.bot_rolls = False  # the monster's runner timed out: the bot rolls its dice for them
 
     @property
     def fight(self) -> Fight:
@@ -88,6 +89,23 @@ class F:
             return f.rank
         ch = self.state.characters.get(f.owner)
         return ch.fame if ch else 0
+
+    # ---------------------------------------------------------------- zones --
+    @property
+    def zoned(self) -> bool:
+        """Characters stand in the pack's zones (rules revision 2, a pack with zones); else in one place."""
+        return self.state.rules >= 2 and bool(getattr(self.pack, "zones", None))
+
+    def zone_of(self, owner: str) -> str:
+        """Where a player's character stands: its zone, or the pack's first ("" when there are no zones)."""
+        if not self.zoned:
+            return ""
+        ch = self.state.characters.get(owner)
+        first = next(iter(self.pack.zones))
+        return ch.zone if ch is not None and ch.zone in self.pack.zones else first
+
+    def zone_name(self, zone: str) -> str:
+        return self.pack.zones.get(zone, zone) if self.zoned else ""
 
     def next_ask(self) -> int:
         self.fight.asks += 1

@@ -4,7 +4,8 @@
 - ``place``: a player places up to two cards face-down (a *private* prompt: the hand is shown to its owner
   alone, and only the owner answers);
 - ``declare``: a revealed Base Attack attacks or takes the Priority token;
-- ``fame``: the character whose turn it is in a Fame reroll chain spends 2 Fame to reroll one die, or passes.
+- ``fame``: the character whose turn it is in a Fame reroll chain spends 2 Fame to reroll one die, or passes;
+- ``monster``: the player who runs the monster (rules revision 2) rolls its procedure die or its attack's dice.
 
 Each prompt's id (``f<fight>.a<question>``) names that one question, so a late or repeated click is refused.
 A deadline (the campaign's ``ask_minutes`` or ``place_hours``; 0 = wait) fires ``duel.timeout``, which gives
@@ -18,7 +19,7 @@ from rulesets.duel.rules.model import F
 from rulesets.duel.state import Duel
 
 TIMEOUT = "duel.timeout"
-DEFAULTS = {"join": "out", "place": "none", "declare": "attack", "fame": "pass"}
+DEFAULTS = {"join": "out", "place": "none", "declare": "attack", "fame": "pass", "monster": "roll"}
 
 
 def _pack(state: Duel):
@@ -51,6 +52,10 @@ def open_prompt(state: Duel) -> Prompt | None:
     base = dict(id=prompt_id(state, q.ask), kind=q.kind, owner=q.owner, deadline=q.deadline,
                 timeout_action=TIMEOUT if q.deadline else None)
     who = state.characters[q.owner].name if q.owner in state.characters else "?"
+    if q.kind == "monster":
+        return Prompt(action="duel.roll", options=(Option("roll", monster_roll_words(state, pack)),), default="roll",
+                      pick=1, data={"arg": "", "name": state.names.get(q.owner) or "the runner",
+                                    "monster": _monster_name(state), "what": q.what}, **base)
     if q.kind == "join":
         options = tuple(Option(v, w) for v, w in join_options(F(state, pack, None), q.owner))
         default = join_default(state, q.owner, [o.value for o in options])
@@ -68,6 +73,26 @@ def open_prompt(state: Duel) -> Prompt | None:
         return Prompt(action="duel.declare", options=options, default="attack", pick=1,
                       data={"arg": "use", "name": who}, **base)
     return None
+
+
+def _monster_name(state: Duel) -> str:
+    return next((f.name for f in state.fight.fighters.values() if f.monster), "the monster")
+
+
+def monster_roll_words(state: Duel, pack) -> str:
+    """What the monster's runner rolls now: 'Roll the Cave Troll's procedure die', 'Roll the Cave Troll's 3 Might
+    dice (Boulder Toss at Ann)'."""
+    fight = state.fight
+    name = _monster_name(state)
+    t = fight.current
+    if fight.question.what != "attack" or t is None:
+        return f"Roll the {name}'s procedure die"
+    f = fight.fighters[t.fighter]
+    profile = pack.monsters[f.ref].actions[t.action].attack
+    n = f.skills.get(profile.skill, 1)
+    target = fight.fighters.get(t.target)
+    return (f"Roll the {name}'s {n} {profile.skill.capitalize()} {'die' if n == 1 else 'dice'} ({t.label}"
+            + (f" at {target.name})" if target else ")"))
 
 
 def join_default(state: Duel, owner: str, values: list[str]) -> str:

@@ -71,6 +71,31 @@ def room_spots(state: Game, board: Board, target: Unit) -> list[Hex]:
             and free(state, board, n)]
 
 
+def room_hexes(state: Game, board: Board, u: Unit, targets: list[Unit]) -> list[Hex]:
+    """The targets' own hexes an engage may end on by making room: a target that can be shuffled back to a free hex
+    on its level.  With several targets (from rules revision 2) only a hex from which the engager touches every
+    other target and no other enemy; the shuffled target stays in contact, one hex back on its own level."""
+    if len(targets) == 1:
+        return [hx(targets[0])] if room_spots(state, board, targets[0]) else []
+    if state.rules < 2:
+        return []
+    others = [hx(e) for e in enemies(state, u) if e not in targets]
+    out = []
+    for t in targets:
+        here = hx(t)
+        if not room_spots(state, board, t):
+            continue
+        if all(board.contact(here, hx(x)) for x in targets if x is not t) and \
+                not any(board.contact(here, o) for o in others):
+            out.append(here)
+    return out
+
+
+def room_target(targets: list[Unit], end: Hex) -> Unit:
+    """The target whose hex an engage that makes room ends on."""
+    return next((t for t in targets if hx(t) == end), targets[0])
+
+
 def parse_path(text: str) -> list[Hex]:
     hexes = []
     for tok in str(text).replace(";", " ").split():
@@ -94,14 +119,12 @@ def declare(state: Game, pack, board: Board, dice: Dice, now: float, u: Unit, ta
             raise RuleError(f"{label(u)} is already in base contact with {label(target)}: an engage is made "
                             "against another enemy.")
     ends = goals(state, board, u, targets)
-    room = []
-    if len(targets) == 1 and room_spots(state, board, targets[0]):
-        room = [hx(targets[0])]
+    room = room_hexes(state, board, u, targets)
     foes = {hx(e) for e in enemies(state, u)}
     friends = {hx(a) for a in allies(state, u)}
     best = search(board, hx(u), ends, enemies=foes, allies=friends, jump=jump, room=room)
     if best is None:
-        if len(targets) > 1 and not _touching_all(board, targets):
+        if len(targets) > 1 and not _touching_all(board, targets) and not room:
             raise RuleError(f"No hex is in base contact with {names(targets)} at once. Engage them one at a time.")
         hint = ""
         if not jump and t.jump_down and search(board, hx(u), ends, enemies=foes, allies=friends, jump=True,
@@ -155,8 +178,8 @@ def declare(state: Game, pack, board: Board, dice: Dice, now: float, u: Unit, ta
     events.append(Event("path", f"Path: {route.text()}, {route.inches} in"
                                 + (f", through {names(through)}" if through else "")
                                 + (f", {jumps} Jump Down check{'s' if jumps != 1 else ''}" if jumps else "")
-                                + (f", onto {targets[0].name}'s place on the edge (it makes room)"
-                                   if route.room else "")
+                                + (f", onto {room_target(targets, route.end).name}'s place on the edge (it makes "
+                                   "room)" if route.room else "")
                                 + ".", {"inches": route.inches, "path": [str(h) for h in route.hexes]}))
     state.last = {"unit": u.id, "owner": u.owner, "targets": [x.id for x in targets], "start": list(hx(u)),
                   "path": [list(h) for h in route.hexes], "kinds": list(route.kinds), "costs": list(route.costs),
@@ -324,7 +347,7 @@ def resolve(state: Game, pack, board: Board, dice: Dice, events: list[Event], pi
     last = n - 1 if route.room else n
     entered, jumped, fell = walk(state, pack, board, u, rec, 0, last, dice, events)
     if route.room and not fell and u.on_field:
-        target = targets[0]
+        target = room_target(targets, route.hexes[-1])
         spots = room_spots(state, board, target)
         came = route.hexes[-2] if n > 1 else route.start
         spot = max(spots, key=lambda h: (_dist(h, came), -spots.index(h)))
