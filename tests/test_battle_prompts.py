@@ -140,7 +140,8 @@ async def test_resolve_all_click_is_the_same_action_as_slash_resolve(tmp_path):
         done = await (g.ok(SHANNON, "resolve") if how == "slash" else g.click(SHANNON, button(r, "Resolve all")))
         assert not done.error and "High Elf Bandit is dealt 2 damage" in done.content
         assert done.ping == SHANNON and "Now: **Shannon**'s turn" in done.content
-        assert any(p.kind == "map" for p in done.pictures) and not done.update
+        # damage dealt, nobody moved or fell: the words tell it, the one picture is the resolver's mat
+        assert [p.kind for p in done.pictures] == ["mat"] and not done.update
         cid = await g.table.service.campaign_id(CH)
         last = (await store.log(cid))[-1]
         results.append(((await g.state()).to_dict(), last.type, last.action["args"]))
@@ -588,7 +589,7 @@ async def test_over_discord_buttons_menu_second_step_and_the_time_out_post(world
     done = await w.click(w.leader, step.message, wire_button(step.message, "In the order picked"))
     text, ephemeral = answer(done)
     assert not ephemeral and "High Elf Bandit is dealt 2 damage" in text
-    assert [n for n, _ in png_files(done)][0].startswith("map-")
+    assert [n for n, _ in png_files(done)][0].startswith("mat-")  # nobody moved or fell: the mat changed
     assert_refused(await w.click(w.leader, msg, wire_button(msg, "Resolve all")), "out of date")
 
     await w.slash(w.leader, "endturn")

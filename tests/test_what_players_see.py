@@ -80,7 +80,8 @@ async def test_a_victory_is_pictured(tmp_path):
     assert state.battle is None and state.last_battle.outcome == "victory"
     last = replies[-1]
     kinds = [p.kind for p in last.pictures]
-    assert kinds[0] == "result" and "mat" in kinds           # the end itself, then the last actor's mat
+    assert kinds == ["result"]                                # the end itself, the post's one picture
+    assert any("mat" in b.label for b in last.buttons)        # the last actor's mat a button away
     view = last.pictures[0].view
     assert view["result"] == "victory" and "victory" in view["title"]
     assert any("Victory" in line for line in view["log"])

@@ -271,8 +271,8 @@ async def battle_reply(inv: Invocation, out, *, mat_for: str | None = None, titl
                           f"mat-{slug(adv.name) or 'battle'}-{out.seq}.png")
     reply = Reply(content=content, pictures=[picture] if picture is not None else [], ping=ping,
                   followups=followups)
-    _on_demand_buttons(inv, out, reply, mat_for)
     await attach_prompts(inv, out, reply)  # resolve / prevention buttons, changed mats, the time-out
+    _on_demand_buttons(inv, out, reply, mat_for)  # after the question's own buttons
     if state.battle is None and state.days is not None:  # a card's battle ended: the day goes on in this post
         for add in AFTER_BATTLE_IN_A_DAY:
             await add(inv, out, reply)
