@@ -548,7 +548,7 @@ async def test_guild_assist_forfeits_the_sessions_major_keyword(tmp_path, monkey
     script = (EXAMPLES / "session.txt").read_text()
     day_3_rest = "/adventurer rest\n@shannon /adventurer rest\n\n# ---- day 4"
     assert script.count(day_3_rest) == 1
-    script = script.replace(day_3_rest, "/quest assist\n" + day_3_rest)
+    script = script.replace(day_3_rest, "/quest assist use:yes\n" + day_3_rest)  # a bare command only asks
     store = await Store.open(tmp_path / "assist.db")
     try:
         errors, text, local = await play(store, tmp_path, "marsh", script)

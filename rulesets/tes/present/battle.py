@@ -202,6 +202,12 @@ def whose_turn_line(state) -> tuple[str, str | None]:
         if last:
             return f"The battle is over ({last.outcome}).", None
         return "", None
+    run = state.quests
+    if run is not None and run.assist == "asked":  # the whole party is down: the battle waits for the leader
+        by = f" Without an answer by <t:{int(run.assist_deadline)}:t> (<t:{int(run.assist_deadline)}:R>) the battle " \
+             "ends." if run.assist_deadline else ""
+        return (f"Now: <@{state.leader}> decides whether to call the guild assist (once a campaign) or let the battle "
+                f"end: the buttons, or `/quest assist use:yes` / `use:no`.{by}"), state.leader
     found = rules.whose_move(state)
     if not found:
         return "Waiting for the enemies.", None
@@ -272,6 +278,10 @@ async def battle_reply(inv: Invocation, out, *, mat_for: str | None = None, titl
     reply = Reply(content=content, pictures=[picture] if picture is not None else [], ping=ping,
                   followups=followups)
     await attach_prompts(inv, out, reply)  # resolve / prevention buttons, changed mats, the time-out
+    run = state.quests
+    if state.battle is not None and run is not None and run.assist == "asked":  # the party is down: ask the leader
+        campaign = out.campaign_id or getattr(inv, "campaign_id", None)
+        reply.buttons[:0] = assist_buttons(inv, campaign, f"g{run.serial}", True)
     _on_demand_buttons(inv, out, reply, mat_for)  # after the question's own buttons
     if state.battle is None and state.days is not None:  # a card's battle ended: the day goes on in this post
         for add in AFTER_BATTLE_IN_A_DAY:
@@ -297,6 +307,21 @@ def quiet_kinds(out) -> frozenset | None:
     if action == "battle.adjust":  # the leader's bookkeeping: said in words, the map a button away
         return None
     return kinds | {"move"} if action == "battle.move" else kinds
+
+
+def assist_buttons(inv: Invocation, campaign: int | None, key: str, asked: bool) -> list:
+    """The guild assist's buttons, bound to the campaign and to the question they answer (``key``)."""
+    from engine.components import make_id
+    from engine.reply import Button
+
+    out = [Button(make_id("qassist", inv.channel_id, f"{key}.yes", campaign=campaign), "📯 Call the guild assist",
+                  "success")]
+    if asked:
+        out.append(Button(make_id("qassist", inv.channel_id, f"{key}.no", campaign=campaign),
+                          "Let the battle end", "danger"))
+    else:
+        out.append(Button(make_id("cancel", inv.channel_id, "qassist"), "Cancel", "secondary"))
+    return out
 
 
 def _on_demand_buttons(inv: Invocation, out, reply: Reply, mat_for: str | None) -> None:

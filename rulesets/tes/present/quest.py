@@ -10,11 +10,13 @@ from engine.text import count
 from typing import Any
 
 from engine.commands import Invocation, Opt, command, group
+from engine.components import on_click
 from engine.core import RuleError
 from engine.reply import Embed, Picture, Reply, clip
 from rulesets.tes.present.common import PLAYER, _pack, _state
 from rulesets.tes.present.day import day_reply
 from rulesets.tes.session.actions import Assist
+from rulesets.tes.present.battle import assist_buttons
 
 group("quest", "The campaign's guild quest and side quests")
 
@@ -145,8 +147,13 @@ def _hexes(text: str, example: str) -> list[list[int]]:
              **Assist.args["round"].range),
          Opt("deploy", str, "In a battle: where the revived adventurers stand, q,r q,r in turn order"),
          renders=True)
-async def quest_assist(inv: Invocation, use=None, path=None, round=None, deploy=None) -> Reply:  # noqa: A002
+async def quest_assist(inv: Invocation, use=None, path=None, round=None, deploy=None,  # noqa: A002
+                       ask: str | None = None) -> Reply:
+    if use is None and not path and round is None and not deploy and ask is None:
+        return await _assist_question(inv)  # once a campaign: never spent by a bare command, always asked first
     args: dict[str, Any] = {}
+    if ask:
+        args["ask"] = ask
     if use is not None:
         args["use"] = use.strip().lower() != "no"
     if path:
@@ -161,6 +168,38 @@ async def quest_assist(inv: Invocation, use=None, path=None, round=None, deploy=
 
         return await battle_reply(inv, out)
     return await day_reply(inv, out)
+
+
+async def _assist_question(inv: Invocation) -> Reply:
+    """`/quest assist` with no option: say what the assist does and ask, with buttons (nothing is spent yet)."""
+    await inv.service.check(inv.channel_id, inv.action("quest.assist", {"use": True}))  # a dry run: may it now?
+    state = await _state(inv)
+    run = state.quests
+    asked = state.battle is not None and run is not None and run.assist == "asked"
+    where = ("the whole party is down: called now, every adventurer heals to full and stands again, and the battle "
+             "goes on; not called, the battle ends and its encounter is failed" if asked else
+             "in a battle it comes at the end of this round (every adventurer heals to full, revived ones stand "
+             "again); in the Adventurers Rest it heals everyone and may move the party up to 6 hexes")
+    key = f"g{run.serial}" if run is not None else "g0"
+    cid = await inv.service.campaign_id(inv.channel_id)
+    return Reply(content=f"Call the party's guild assist? It can be called **once a campaign**: {where}. Each "
+                         "adventurer also draws a common and a legendary item, and the session's keyword becomes "
+                         "\"Guild Assist\". (By command: `/quest assist use:yes`, or `use:no` to let the battle end.)",
+                 ephemeral=True, buttons=assist_buttons(inv, cid, key, asked))
+
+
+@on_click("qassist", campaign=True, ruleset="tes")
+async def _assist_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
+    key, _, answer = arg.rpartition(".")
+    state = await _state(inv)
+    run = state.quests
+    if run is None or not key or key != f"g{run.serial}" or answer not in ("yes", "no"):
+        return Reply.fail("This button is out of date: that question about the guild assist is no longer open. "
+                          "Nothing was changed.")
+    if answer == "no" and run.assist != "asked":
+        return Reply.fail("No question about the guild assist is waiting. Nothing was changed.")
+    ask = f"g{run.serial}-assist" if run.assist == "asked" else None
+    return await quest_assist(inv, use=answer, ask=ask)
 
 
 @command("quest status", "The guild quest's step the party works on, the steps done, and the side quests.",
