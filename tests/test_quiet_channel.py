@@ -117,3 +117,26 @@ async def test_every_enemy_skill_is_promised_in_the_first_post_and_in_battle_sta
         assert "What each enemy does" in status and all(pack.enemies[k].name in status for k in kinds)
     finally:
         await store.close()
+
+
+async def test_the_enemies_arrows_are_drawn_only_in_the_post_of_their_phase(tmp_path):
+    """Issue 26 item 6: a map draws only what happened in the action shown; /battle map later carries no stale
+    arrow of the enemy phase before."""
+    store = await Store.open(tmp_path / "arrows.db")
+    try:
+        local = Counting(Table(CampaignService(store)), channel="dungeon", out_dir=tmp_path / "out",
+                         echo=lambda _line: None)
+        lines = (EXAMPLES / "dungeon.txt").read_text().splitlines()
+        seen = None
+        for line in lines:
+            await local.run_line(line)
+            last = local.last
+            if last is not None and last.pictures and last.pictures[0].view.get("engages"):
+                seen = last
+                break
+        assert seen is not None, "an enemy phase's post draws its engages"
+        await local.run_line("/battle map")
+        view = local.last.pictures[0].view
+        assert not view.get("engages") and not view.get("moves")
+    finally:
+        await store.close()

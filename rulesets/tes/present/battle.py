@@ -29,7 +29,8 @@ LOG_LINES = 6
 
 
 # ------------------------------------------------------------ view models --
-def map_view(state, pack, battle: Battle | None = None, vitals: dict | None = None) -> dict[str, Any]:
+def map_view(state, pack, battle: Battle | None = None, vitals: dict | None = None, *,
+             acts: bool = True) -> dict[str, Any]:
     """The view model ``render.render("map", ...)`` draws: the battle going on, or ``battle`` (the one that
     just ended, with ``vitals``: each adventurer's HP, bonus HP and statuses as it ended)."""
     from rulesets.tes.battle.model import map_info, names_of, on_map
@@ -100,7 +101,7 @@ def map_view(state, pack, battle: Battle | None = None, vitals: dict | None = No
     delve = delve_view(state, pack, m, battle)  # a delve's doors, tile numbers and cards; a dungeon's special hexes
     if delve is not None:
         view["delve"] = delve
-    if b.enemy_acts and ((not turn.acted and not turn.path) or side != "adventurer"):
+    if acts and b.enemy_acts and ((not turn.acted and not turn.path) or side != "adventurer"):
         # the enemy phase just ended, or is under way (a player's answer waits): show what they did; the
         # moving unit's own path is among those moves
         view["moves"] = [dict(x) for x in b.enemy_acts.get("moves") or []]
@@ -155,9 +156,11 @@ def _lock_words(run: re.Match) -> str:
     return ", ".join(words) + (" " if run.group(0).endswith(" ") else "")
 
 
-def map_picture(state, pack, filename: str, focus: list[int] | None = None) -> Picture:
-    """The battle map as a picture request: a delve's or a dungeon's map is drawn around the action (render.delve)."""
-    view = map_view(state, pack)
+def map_picture(state, pack, filename: str, focus: list[int] | None = None, *, acts: bool = False) -> Picture:
+    """The battle map as a picture request: a delve's or a dungeon's map is drawn around the action (render.delve).
+    ``acts``: draw the enemies' and companions' moves and engages (only in the post of the action they happened
+    in: a later picture never carries a stale arrow)."""
+    view = map_view(state, pack, acts=acts)
     if "delve" not in view:
         return Picture("map", view, filename)
     if focus is not None:
@@ -259,22 +262,12 @@ async def battle_reply(inv: Invocation, out, *, mat_for: str | None = None, titl
         elif lock is not None:
             picture = Picture("lockpick", lock, f"lockpick-{out.seq}.png")
         elif (quiet := quiet_kinds(out)) is not None and any(e.kind not in quiet for e in out.events):
-            picture = map_picture(state, pack, f"map-{out.seq}.png")
+            picture = map_picture(state, pack, f"map-{out.seq}.png", acts=enemies_acted(out))
     else:
         end = next((e for e in out.events if e.kind == "battle-end"), None)
         view = result_view(state, pack, end)
         if view is not None:  # a delve's or a dungeon's end is drawn around the action like its map
             picture = Picture("delvemap" if "delve" in view else "result", view, f"result-{out.seq}.png")
-    rolled = [e for e in out.events if e.kind in ("roll", "enemy-roll") and e.data.get("dice")]
-    if picture is None and state.battle is not None and len(rolled) == 1:  # the roll is what this action changed
-        title_r = say(rolled[0]).split(":")[0].replace("*", "")[:80]
-        picture = Picture("roll", roll_view(title_r, rolled[0].data["dice"], pack), f"roll-{out.seq}.png")
-    action = getattr(out, "action", None)
-    resolver = (action.on_behalf or action.actor) if action is not None else None
-    if picture is None and getattr(action, "type", "") == "battle.resolve" and resolver in state.adventurers:
-        adv = state.adventurers[resolver]  # dice resolved into active slots and nothing moved: the mat changed
-        picture = Picture("mat", mat_view(state, adv, pack, inv.name_of(resolver)),
-                          f"mat-{slug(adv.name) or 'battle'}-{out.seq}.png")
     reply = Reply(content=content, pictures=[picture] if picture is not None else [], ping=ping,
                   followups=followups)
     await attach_prompts(inv, out, reply)  # resolve / prevention buttons, changed mats, the time-out
@@ -296,6 +289,12 @@ UNCHANGED_MAP = frozenset({"damage", "heal", "status", "bonus-hp", "pierce", "en
                            "achievement", "objective", "track", "tenacity", "item", "interrupt", "form", "fatigue",
                            "active", "recover", "recovery", "drain", "add-dice", "skill", "innate", "discard",
                            "lockpick-roll", "lockpick-adjust", "lockpick-set", "acted-for"})
+
+
+def enemies_acted(out) -> bool:
+    """Whether the enemies or companions moved or engaged in this action (their phase ran in it)."""
+    return any(e.kind in ("enemy-move", "enemy-roll", "companion", "companion-move", "companion-roll")
+               for e in out.events)
 
 
 def quiet_kinds(out) -> frozenset | None:
@@ -332,7 +331,7 @@ def _on_demand_buttons(inv: Invocation, out, reply: Reply, mat_for: str | None) 
     campaign = out.campaign_id or getattr(inv, "campaign_id", None)
     rolls = sum(1 for e in out.events if e.kind in ("roll", "enemy-roll") and e.data.get("dice"))
     try:
-        if rolls and out.seq and not any(p.kind == "roll" for p in reply.pictures):
+        if rolls and out.seq:
             reply.buttons.append(Button(make_id("rollpics", inv.channel_id, str(out.seq), campaign=campaign),
                                         "🎲 Show the dice" if rolls > 1 else "🎲 Show the roll"))
         if out.state.battle is not None and not reply.pictures:
