@@ -139,12 +139,18 @@ def test_the_placements_picture_numbers_each_legal_placement():
     s, _ = delve(hexes={"S": "1,0", "R": "1,1"})
     on_top(s, "forgotten-storeroom")
     s, _ = run(s, "battle.explore", "S", {})
-    view = placements_view(s, PACK)
     n = len(s.battle.delve.exploring.options)
-    assert [o["n"] for o in view["options"]] == list(range(1, n + 1))
-    assert sum(o["default"] for o in view["options"]) == 1
-    img = _open(rd.render_placements(view))
-    assert img.width == rd.W and img.height > 80 + (n + 1) // 2 * 300
+    seen = []
+    for page in range(-(-n // 8)):  # pages of at most 8 placements (issue 26 item 11: a phone's picture)
+        view = placements_view(s, PACK, page)
+        seen += [o["n"] for o in view["options"]]
+        assert len(view["options"]) <= 8
+        img = _open(rd.render_placements(view))
+        k = len(view["options"])
+        assert img.width == rd.W and img.height > 80 + (k + 1) // 2 * 300 and img.height <= 80 + 5 * 300 + 400
+    assert seen == list(range(1, n + 1))
+    default = placements_view(s, PACK)  # the first picture is the page of the suggested placement
+    assert sum(o["default"] for o in default["options"]) == 1
 
 
 def test_a_dungeon_map_shows_its_cages():

@@ -354,6 +354,28 @@ async def _map_now(inv: Invocation, arg: str, values: list[str]) -> Reply:
                  pictures=[map_picture(state, _pack(state), "map.png")])
 
 
+@on_click("plpage", campaign=True, ruleset="tes")
+async def _placement_page(inv: Invocation, arg: str, values: list[str]) -> Reply:
+    """Another page of a revealed tile's placements: its picture and its menu, for the player who asked."""
+    from engine.prompts import open_prompt
+    from engine.reply import Select
+    from rulesets.tes.present.battle_prompts import _cid, placement_page
+
+    key, _, page = arg.rpartition(".")
+    state = await _state(inv)
+    prompt = open_prompt(state)
+    if prompt is None or prompt.kind != "place" or prompt.id != key or not page.isdigit():
+        return Reply.fail("This button is out of date: that tile was placed already. Nothing was changed.")
+    cid = await inv.service.campaign_id(inv.channel_id)
+    view = placements_view(state, _pack(state), int(page))
+    reply = Reply(content=f"{view['title']} Answer with the menu or `/explore place:N`.", ephemeral=True,
+                  pictures=[Picture("placements", view, f"placements-p{int(page) + 1}.png")])
+    listed = placement_page(inv, prompt, cid, reply, state, view["page"])
+    reply.selects.append(Select(_cid("plc", inv, cid, prompt.id, "pick"), "Place the tile",
+                                [(clip(o.label, 100), o.value, clip(o.detail, 100)) for o in listed], 1, 1))
+    return reply
+
+
 @on_click("rollpics", campaign=True, ruleset="tes")
 async def _roll_pictures(inv: Invocation, arg: str, values: list[str]) -> Reply:
     """Draw the dice one logged action rolled, for the player who asked (nobody else's channel fills up)."""

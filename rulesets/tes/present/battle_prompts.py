@@ -112,12 +112,30 @@ def show(inv: Invocation, prompt, cid: int, reply: Reply, state) -> None:
     look = SHOWN[prompt.kind]
     reply.buttons += [Button(_cid(look["click"], inv, cid, prompt.id, verb), label, style)
                       for verb, label, style, _args in look["buttons"]]
-    if prompt.pick and look["min_menu"] <= len(prompt.options) <= MAX_OPTIONS:
-        options = [(clip(o.label, 100), o.value, clip(o.detail, 100)) for o in prompt.options]
+    listed = prompt.options
+    if prompt.kind == "place":  # the placements come in pages, the menu lists the page the picture draws
+        listed = placement_page(inv, prompt, cid, reply, state, None)
+    if prompt.pick and look["min_menu"] <= len(listed) <= MAX_OPTIONS:
+        options = [(clip(o.label, 100), o.value, clip(o.detail, 100)) for o in listed]
         reply.selects.append(Select(_cid(look["click"], inv, cid, prompt.id, "pick"), look["menu"], options, 1,
                                     1 if look.get("one") else max(1, min(len(options), prompt.pick))))
     if prompt.timeout_action:
         _deadline_line(prompt, reply, state)
+
+
+def placement_page(inv: Invocation, prompt, cid: int, reply: Reply, state, page: int | None) -> tuple:
+    """The options of one page of placements (the page of the suggested one when ``page`` is None), and buttons
+    to the other pages."""
+    from rulesets.tes.present.delve_view import PLACEMENT_PAGE, placement_page_of
+
+    here, pages = placement_page_of(state)
+    page = here if page is None else page
+    for other in range(pages):
+        if other != page:
+            first, last = other * PLACEMENT_PAGE + 1, min(len(prompt.options), (other + 1) * PLACEMENT_PAGE)
+            reply.buttons.append(Button(make_id("plpage", inv.channel_id, f"{prompt.id}.{other}", campaign=cid),
+                                        f"Placements {first}-{last}", "secondary"))
+    return tuple(prompt.options[page * PLACEMENT_PAGE:(page + 1) * PLACEMENT_PAGE])
 
 
 def _deadline_line(prompt, reply: Reply, state) -> None:

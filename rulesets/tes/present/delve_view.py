@@ -69,12 +69,27 @@ def delve_view(state, pack, m, battle=None) -> dict[str, Any] | None:
     return out
 
 
-def placements_view(state, pack) -> dict[str, Any] | None:
-    """Every legal placement of the revealed tile waiting to be placed, each as its hexes and marks."""
+#: Placements drawn on one picture (and listed in one menu): more would make a picture too tall for a phone.
+PLACEMENT_PAGE = 8
+
+
+def placement_page_of(state) -> tuple[int, int]:
+    """(the page holding the suggested placement, how many pages) of the revealed tile waiting to be placed."""
+    ex = state.battle.delve.exploring
+    pages = max(1, -(-len(ex.options) // PLACEMENT_PAGE))
+    return min(pages - 1, max(0, (int(ex.default or 1) - 1) // PLACEMENT_PAGE)), pages
+
+
+def placements_view(state, pack, page: int | None = None) -> dict[str, Any] | None:
+    """The legal placements of the revealed tile waiting to be placed, each as its hexes and marks: one page of
+    at most ``PLACEMENT_PAGE`` (``page``: from 0; None: the page of the suggested placement)."""
     b = state.battle
     ex = b.delve.exploring if b and b.delve else None
     if ex is None or ex.stage != "place":
         return None
+    here, pages = placement_page_of(state)
+    page = here if page is None else max(0, min(int(page), pages - 1))
+    first, last = page * PLACEMENT_PAGE + 1, min(len(ex.options), (page + 1) * PLACEMENT_PAGE)
     from engine.hexes import Hex
     from rulesets.tes.battle.delve_map import tile_hexes
     from rulesets.tes.battle.model import map_info
@@ -85,12 +100,15 @@ def placements_view(state, pack) -> dict[str, Any] | None:
              for h, t in sorted(m.tile_of.items(), key=lambda kv: (kv[0].r, kv[0].q))]
     options = []
     for i, (q, r, rot) in enumerate(ex.options, 1):
+        if not first <= i <= last:
+            continue
         placed = tile_hexes(tile, Hex(q, r), rot)
         options.append({"n": i, "default": i == ex.default,
                         **{k: [_hx(h) for h in v] for k, v in placed.items()}})
     occupied = [{"q": u.q, "r": u.r, "side": u.side, "short": u.short} for u in b.units.values()
                 if u.q is not None and not u.defeated]
-    return {"title": f"Where does {tile.name} go?", "tile": ex.tile, "explored": list(ex.hex), "hexes": hexes,
+    title = f"Where does {tile.name} go?" + (f" ({first}-{last} of {len(ex.options)})" if pages > 1 else "")
+    return {"title": title, "tile": ex.tile, "page": page, "pages": pages, "explored": list(ex.hex), "hexes": hexes,
             "doors": [_hx(h) for h in m.doors], "units": occupied, "options": options}
 
 
