@@ -16,7 +16,9 @@ NAME = "duel"
 # The duel's rules revision.  A change to how an existing action behaves is gated on it, so an old log
 # replays exactly as it played.
 #   1: the first duel rules.
-RULES = 1
+#   2: /undo never takes back a placing that revealed the cards, nor another player's action; a replayed log is
+#      held to the same.
+RULES = 2
 
 AILMENTS = ("burn", "dazzle", "slow", "weak")
 STEPS = ("join", "place", "reveal", "resolve", "over")

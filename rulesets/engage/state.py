@@ -14,7 +14,9 @@ NAME = "engage"
 # The rules revision (engine.rulesets.Ruleset.rules).  A change that makes an old log play differently raises it
 # and is gated on ``Game.rules``; what each revision changed:
 #   1: the first rules.
-RULES = 1
+#   2: /undo never takes back an engage (its distance was measured), nor another player's action; a replayed log
+#      is held to the same.
+RULES = 2
 
 PHASES = ("muster", "battle", "over")
 TURN_PHASES = ("upkeep", "engage", "move", "shoot", "cast", "melee")
