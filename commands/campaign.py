@@ -244,7 +244,7 @@ def _named_dice(game) -> dict[str, dict[int, str]]:
     return present.named_dice() if hasattr(present, "named_dice") else {}
 
 
-@command("undo", "Take back the last action if it rolled no dice (party leader; asks for confirmation).",
+@command("undo", "Take back the last action if it rolled no dice and revealed nothing (asks for confirmation).",
          Opt("confirm", bool, "yes to undo without the button (scripts)", local_only=True))
 async def undo(inv: Invocation, confirm=None, expected: str | None = None) -> Reply:
     state = await _state(inv)
@@ -280,7 +280,8 @@ async def help_(inv: Invocation) -> Reply:
             parts.append(f"__{r.title}__ (`ruleset:{r.name}`)\n{present.help_lines()}")
     parts.append("**Anytime**: `/campaign status`, `/campaign log`, `/roll 2d6`.\n"
                  "**Leader**: `/campaign settings`, `/undo`, `/campaign end`, `/campaign export`; "
-                 "add `player:` to act for an absent player.")
+                 "add `player:` to act for an absent player. In skirmish, engage and duel `/undo` takes back "
+                 "only your own action.")
     e.description = clip("\n\n".join(parts), 4000)
     return Reply(embeds=[e], ephemeral=True)
 

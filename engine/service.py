@@ -383,8 +383,16 @@ def replay(entries: Iterable[LogEntry | dict[str, Any]], *, check: Callable[[Any
                 raise ReplayMismatch(f"undo #{e.seq} takes back #{target}, which is not the entry before it")
             game = rulesets.named(getattr(state, "ruleset", None))
             if game.undo_checked_from and int(getattr(state, "rules", 0) or 0) >= game.undo_checked_from:
+                # a log of these rules never holds an undo they refuse (a roll, an action that can't be taken back,
+                # what was revealed, another player's action)
+                handler = game.actions.handlers.get(previous.type)
+                if previous.dice or handler is None or not handler.undoable:
+                    text, data = entry_line(previous, game)
+                    why = "it rolled dice" if previous.dice else "it can't be taken back"
+                    raise RuleError(f"The last action (#{previous.seq}: {text}) can't be undone: {why}.",
+                                    **people(data))
                 refusal = undo_refusal(game, before_last, state, previous, e.actor)
-                if refusal is not None:  # a log of these rules never holds an undo they refuse
+                if refusal is not None:
                     raise refusal
             state, before_last = before_last, None
         else:

@@ -196,3 +196,83 @@ async def test_tes_a_quest_step_read_is_never_taken_back(tmp_path):
         assert replay(log + [undo]).quests is None or replay(log + [undo]).quests.step is None
     finally:
         await store.close()
+
+
+DAYS = (ROOT / "examples" / "days.txt").read_text().splitlines()
+
+
+async def test_tes_an_overland_card_drawn_is_never_taken_back(tmp_path):
+    upto = DAYS.index("@shannon /day agree") + 1  # the party sets out: the peaceful card stacked for the day is drawn
+    store, local, errors, text = await local_table(tmp_path, DAYS[:upto], user="ryan")
+    try:
+        assert errors == 0, text
+        service = local.table.service
+        last = await service.last_entry("local")
+        assert last.dice == [] and last.undoable  # the stacked card came out without a die: undo once took it back
+        before = (await service.campaign("local")).to_dict()
+        reply = await local.run_line("/undo confirm:yes")
+        assert reply.error and ("It drew a card from the peaceful deck: what was drawn or read can't be taken "
+                                "back.") in reply.content, reply.content
+        assert (await service.campaign("local")).to_dict() == before
+    finally:
+        await store.close()
+
+
+async def test_tes_item_cards_drawn_from_a_shuffled_deck_are_named(tmp_path):
+    """A shop's cards (or a reward's) come off the top of an item deck shuffled earlier: no die is rolled."""
+    from rulesets.tes import RULESET
+    from rulesets.tes.battle_state import ItemDeck
+
+    upto = DAYS.index("@shannon /day agree") + 1
+    store, local, errors, text = await local_table(tmp_path, DAYS[:upto], user="ryan")
+    try:
+        before = await local.table.service.campaign("local")
+        before.item_decks["common"] = ItemDeck(draw=["iron-sword", "hunting-bow", "travel-bread"])
+        after = before.clone()
+        after.item_decks["common"].draw = ["travel-bread"]
+        assert RULESET.revealed(before, after, []) == ("It drew Iron Sword and Hunting Bow from the common item deck: "
+                                                       "what was drawn or read can't be taken back.")
+        after.item_decks["common"].draw = ["hunting-bow", "travel-bread", "iron-sword"]  # the top card cycled
+        assert "looked at the top card of the common item deck" in RULESET.revealed(before, after, [])
+        assert RULESET.revealed(before, before.clone(), []) is None
+    finally:
+        await store.close()
+
+
+async def test_duel_a_time_out_is_the_action_of_the_player_whose_question_timed_out(tmp_path):
+    """The bot applies a time-out in the leader's name; it is still Ann's placing (she placed no card), so Bob, who
+    leads, can't take it back, and Ann can (nothing was revealed yet)."""
+    r = fight({"bob": "duelist", "ann": "sellsword"}, monster=None, rival="ann")
+    assert (r.state.leader, r.prompt.owner) == ("bob", "ann")
+    store, service = await stored(tmp_path, r.state)
+    try:
+        service.clock = lambda: r.prompt.deadline + 1
+        out = await service.execute(CHANNEL, Action("duel.timeout", "bob", {"ask": r.prompt.id}))
+        assert out.state.fight.question.owner == "bob"  # Ann placed none; Bob's turn to place
+        said = await refused_undo(service, "bob")
+        assert said.startswith("Only @ann can take back their own action"), said
+        back = await service.execute(CHANNEL, Action("undo", "ann", {"confirm": True}))
+        assert back.state.fight.question.owner == "ann"
+    finally:
+        await store.close()
+
+
+async def test_a_log_of_the_new_revision_never_holds_an_undo_of_a_roll(tmp_path):
+    """The live undo always refused a roll; a replayed log of the revision that checks undos is held to it too."""
+    upto = SKIRMISH.index("/skirmish start") + 1  # the start rolls the initiative dice
+    store, local, errors, text = await local_table(tmp_path, SKIRMISH[:upto])
+    try:
+        assert errors == 0, text
+        cid = await local.table.service.campaign_id("local")
+        log = [e.to_dict() for e in await store.log(cid)]
+        assert log[-1]["dice"]
+        undo = {"seq": log[-1]["seq"] + 1, "at": log[-1]["at"], "actor": "lena", "on_behalf": None, "type": "undo",
+                "action": {"type": "undo", "actor": "lena", "on_behalf": None,
+                           "args": {"seq": log[-1]["seq"], "confirm": True}}, "dice": [], "events": []}
+        with pytest.raises(RuleError) as exc:
+            replay(log + [undo])
+        assert "can't be undone: it rolled dice" in exc.value.message
+        log[0]["action"]["args"]["rules"] = 2
+        assert replay(log + [undo]).phase == "muster"
+    finally:
+        await store.close()
