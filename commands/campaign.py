@@ -16,7 +16,7 @@ from engine.commands import Invocation, Opt, command, group
 from engine.components import confirm_buttons, make_id, on_click
 from engine.core import RuleError, word
 from engine.present import line, mention, say
-from engine.service import entry_line, people
+from engine.service import entry_line
 from engine.text import count
 from engine.reply import COLOR_OK, Button, Embed, Reply, clip
 
@@ -244,22 +244,17 @@ def _named_dice(game) -> dict[str, dict[int, str]]:
     return present.named_dice() if hasattr(present, "named_dice") else {}
 
 
-@command("undo", "Take back the last action if it rolled no dice (party leader; asks for confirmation).",
+@command("undo", "Take back the last action if it rolled no dice and revealed nothing (asks for confirmation).",
          Opt("confirm", bool, "yes to undo without the button (scripts)", local_only=True))
 async def undo(inv: Invocation, confirm=None, expected: str | None = None) -> Reply:
     state = await _state(inv)
-    if inv.user_id != state.leader:
-        raise RuleError("Only the party leader ({@leader}) can undo.", leader=state.leader)
     last = await inv.service.last_entry(inv.channel_id)
     if expected and last and str(last.seq) != expected:
         raise RuleError("This undo prompt is out of date: more has happened since. Run `/undo` again.")
     if not confirm:
-        if last is None or last.undone_by or last.type == "undo":
-            raise RuleError("There is nothing to undo.")
+        # who may take it back and whether it may be (no dice, nothing revealed): the service says why not
+        last = await inv.service.undo_check(inv.channel_id, inv.user_id)
         text, data = entry_line(last, _ruleset_of(state))
-        if not last.undoable:
-            why = "it rolled dice" if last.dice else "it can't be taken back"
-            raise RuleError(f"The last action (#{last.seq}: {text}) can't be undone: {why}.", **people(data))
         first = word(text, data, mention)
         return Reply(content=f"Undo action #{last.seq}: {clip(first, 300)}", ephemeral=True,
                      buttons=confirm_buttons("undo", inv.channel_id, str(last.seq), "Undo it",
@@ -285,7 +280,8 @@ async def help_(inv: Invocation) -> Reply:
             parts.append(f"__{r.title}__ (`ruleset:{r.name}`)\n{present.help_lines()}")
     parts.append("**Anytime**: `/campaign status`, `/campaign log`, `/roll 2d6`.\n"
                  "**Leader**: `/campaign settings`, `/undo`, `/campaign end`, `/campaign export`; "
-                 "add `player:` to act for an absent player.")
+                 "add `player:` to act for an absent player. In skirmish, engage and duel `/undo` takes back "
+                 "only your own action.")
     e.description = clip("\n\n".join(parts), 4000)
     return Reply(embeds=[e], ephemeral=True)
 

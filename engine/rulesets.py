@@ -66,6 +66,16 @@ class Ruleset:
     open_prompt: Callable[[Any], Any] | None = None
     # Why the campaign can't be exported now (e.g. the state holds hidden cards a player must not see), or None.
     export_refusal: Callable[[Any], str | None] | None = None
+    # What an action revealed, so /undo never takes it back: ``revealed(before, after, events)`` (the typed states
+    # before and after the logged action, its events as stored) gives a sentence naming it (a measurement, a card
+    # or tile drawn, a hidden choice shown, a quest step read) and why it stays, or None.
+    revealed: Callable[[Any, Any, list[dict[str, Any]]], str | None] | None = None
+    # The players are opponents: an action is taken back only by the player whose action it was (the party
+    # leader too takes back only their own); in a cooperative game the party leader takes back any.
+    rivals: bool = False
+    # The rules revision from which a replayed log (an import) is held to the same refusals as a live /undo;
+    # 0: never (a log written before them replays as it was played).
+    undo_checked_from: int = 0
 
     def execute(self, state: Any, action: Action, dice: Dice, now: float | None = None) -> Applied:
         return self.actions.execute(state, action, dice, now)

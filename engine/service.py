@@ -141,24 +141,10 @@ class CampaignService:
     async def _undo(self, channel_id: str, stored, state: Any, action: Action) -> Outcome:
         if stored is None or state is None:
             raise RuleError("This channel has no campaign yet. Start one with `/campaign new`.")
-        if action.actor != state.leader:
-            raise RuleError("Only the party leader ({@leader}) can undo.", leader=state.leader)
         if not action.args.get("confirm"):
             raise RuleError("Undo takes back the last action. Confirm with the button (or `confirm:yes`).")
-        last = await self.store.last_entry(stored.id, with_state=True, light=True)
-        if last is None or last.type == "undo" or last.undone_by is not None:
-            raise RuleError("There is nothing to undo: the last action was already taken back.")
+        last, restored = await self._undo_target(stored, state, action.actor)
         game = rulesets.named(getattr(state, "ruleset", None))
-        if not last.undoable or (last.state_before is None and last.undo_patch is None):
-            why = "it rolled dice" if last.dice else "it can't be taken back"
-            text, data = entry_line(last, game)
-            raise RuleError(f"The last action (#{last.seq}: {text}) can't be undone: {why}.", **people(data))
-
-        def rebuild() -> Any:
-            before = last.state_before if last.undo_patch is None else apply_undo(stored.state, last.undo_patch)
-            return rulesets.load(before)
-
-        restored = await asyncio.to_thread(rebuild)
         seq = last.seq + 1
         text, data = entry_line(last, game)
         events = [Event("undo", f"Undid action #{last.seq}: {text} It stays in the log.",
@@ -168,6 +154,44 @@ class CampaignService:
                          events=[e.to_dict() for e in events], undoable=False)
         campaign_id = await self._commit(channel_id, stored, state, restored, entry, undo_of=last.seq)
         return Outcome(restored, events, seq, action, [], campaign_id)
+
+    async def _undo_target(self, stored, state: Any, actor: str) -> tuple[LogEntry, Any]:
+        """The newest entry and the state before it, when ``actor`` may take it back now; else ``RuleError``
+        naming why (it rolled dice, it revealed something, it is another player's)."""
+        game = rulesets.named(getattr(state, "ruleset", None))
+        if not game.rivals and actor != state.leader:
+            raise RuleError("Only the party leader ({@leader}) can undo.", leader=state.leader)
+        last = await self.store.last_entry(stored.id, with_state=True, light=True)
+        if last is None or last.type == "undo" or last.undone_by is not None:
+            raise RuleError("There is nothing to undo: the last action was already taken back.")
+        if not last.undoable or (last.state_before is None and last.undo_patch is None):
+            why = "it rolled dice" if last.dice else "it can't be taken back"
+            text, data = entry_line(last, game)
+            raise RuleError(f"The last action (#{last.seq}: {text}) can't be undone: {why}.", **people(data))
+        if game.revealed is not None:  # the light read kept its first event only: the ruleset reads them all
+            full = await self.store.log(stored.id, limit=1, with_state=True)
+            if full and full[0].seq == last.seq:
+                last = full[0]
+
+        def rebuild() -> Any:
+            before = last.state_before if last.undo_patch is None else apply_undo(stored.state, last.undo_patch)
+            return rulesets.load(before)
+
+        restored = await asyncio.to_thread(rebuild)
+        refusal = undo_refusal(game, restored, state, last, actor)
+        if refusal is not None:
+            raise refusal
+        return last, restored
+
+    async def undo_check(self, channel_id: str, actor: str) -> LogEntry:
+        """The newest entry, when ``actor`` may take it back with /undo now; else ``RuleError`` naming why.
+        Nothing is changed (the confirmation button is offered only for an undo that would go ahead)."""
+        stored = await self.store.load_active(str(channel_id))
+        if stored is None:
+            raise RuleError("This channel has no campaign yet. Start one with `/campaign new`.")
+        state = await asyncio.to_thread(rulesets.load, stored.state)
+        last, _before = await self._undo_target(stored, state, actor)
+        return last
 
     async def log(self, channel_id: str, limit: int = 10, before_seq: int | None = None) -> list[LogEntry]:
         """A page of the log for reading (``Store.log(light=True)``: its cost never grows with the log)."""
@@ -240,6 +264,35 @@ def entry_line(entry: LogEntry, game: rulesets.Ruleset | None = None) -> tuple[s
 def people(data: dict[str, Any]) -> dict[str, str]:
     """The ``{@key}`` people of an event's data, for a RuleError that quotes its line."""
     return {k: str(v) for k, v in data.items() if isinstance(v, (str, int)) and not isinstance(v, bool)}
+
+
+def entry_owner(game: rulesets.Ruleset, before: Any, entry: LogEntry) -> str:
+    """Whose action a logged entry is: the player it was taken for, else its actor; a time-out (taken in the
+    leader's name) is the action of the player whose question timed out."""
+    prompt = game.open_prompt(before) if game.open_prompt is not None and before is not None else None
+    if prompt is not None and getattr(prompt, "timeout_action", None) == entry.type and getattr(prompt, "owner", None):
+        return str(prompt.owner)
+    return str(entry.on_behalf or entry.actor)
+
+
+def undo_refusal(game: rulesets.Ruleset, before: Any, after: Any, entry: LogEntry, actor: str) -> RuleError | None:
+    """Why ``actor`` may not take back ``entry`` (the newest, from ``before`` to ``after``), or None: what it
+    revealed stays revealed (the ruleset's ``revealed``), and where players are opponents only the player whose
+    action it was takes it back.  The live /undo asks it, and so does a replayed log from the ruleset's
+    ``undo_checked_from`` revision on."""
+    text, data = entry_line(entry, game)
+    if game.revealed is not None and before is not None:
+        why = game.revealed(before, after, list(entry.events or []))
+        if why:
+            return RuleError(f"The last action (#{entry.seq}: {text}) can't be undone. {why}", **people(data))
+    if game.rivals:
+        owner = entry_owner(game, before, entry)
+        if owner != str(actor):
+            return RuleError("Only {@owner} can take back their own action " + f"(#{entry.seq}: {text[:-1]}).",
+                             **(people(data) | {"owner": owner}))
+    elif str(actor) != str(getattr(after, "leader", actor)):
+        return RuleError("Only the party leader ({@leader}) can undo.", leader=after.leader)
+    return None
 
 
 class ReplayMismatch(Exception):
@@ -319,14 +372,28 @@ def replay(entries: Iterable[LogEntry | dict[str, Any]], *, check: Callable[[Any
     """
     state: Any = None
     before_last: Any = None
+    previous: LogEntry | None = None
     for raw in entries:
         fields = ("seq", "at", "actor", "on_behalf", "type", "action", "dice", "events")
         e = raw if isinstance(raw, LogEntry) else LogEntry(**dict((k, raw[k]) for k in fields))
         action = Action.from_dict(e.action)
         if e.type == "undo":
             target = int(action.args["seq"])
-            if target != e.seq - 1 or before_last is None:
+            if target != e.seq - 1 or before_last is None or previous is None:
                 raise ReplayMismatch(f"undo #{e.seq} takes back #{target}, which is not the entry before it")
+            game = rulesets.named(getattr(state, "ruleset", None))
+            if game.undo_checked_from and int(getattr(state, "rules", 0) or 0) >= game.undo_checked_from:
+                # a log of these rules never holds an undo they refuse (a roll, an action that can't be taken back,
+                # what was revealed, another player's action)
+                handler = game.actions.handlers.get(previous.type)
+                if previous.dice or handler is None or not handler.undoable:
+                    text, data = entry_line(previous, game)
+                    why = "it rolled dice" if previous.dice else "it can't be taken back"
+                    raise RuleError(f"The last action (#{previous.seq}: {text}) can't be undone: {why}.",
+                                    **people(data))
+                refusal = undo_refusal(game, before_last, state, previous, e.actor)
+                if refusal is not None:
+                    raise refusal
             state, before_last = before_last, None
         else:
             game = rulesets.for_action({"ruleset": state.ruleset} if state is not None else None, action)
@@ -336,6 +403,7 @@ def replay(entries: Iterable[LogEntry | dict[str, Any]], *, check: Callable[[Any
             if applied.dice != list(e.dice):
                 raise ReplayMismatch(f"action #{e.seq} rolled {applied.dice} on replay, the log says {e.dice}")
             before_last, state = state, applied.state
+        previous = e
         if check is not None:
             check(state, e)
     return state

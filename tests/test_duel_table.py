@@ -104,7 +104,12 @@ async def test_undo_takes_back_a_placement_but_not_a_roll(tmp_path):
         service = local.table.service
         state = await service.campaign("local")
         assert [p.card for p in state.fight.fighters["c:bob"].placed] == ["blessing", "frost-snare"]
-        reply = await local.run_line("/undo confirm:yes")
+        # the party leader never takes back another player's action (a rival's placing, replayed again and again)
+        refused = await local.run_line("/undo confirm:yes")
+        assert refused.error and "Only <@bob> can take back their own action" in refused.content, refused.content
+        assert [p.card for p in (await service.campaign("local")).fight.fighters["c:bob"].placed] == [
+            "blessing", "frost-snare"]
+        reply = await local.run_line("@bob /undo confirm:yes")  # the player takes back their own placing
         assert not reply.error and reply.pictures and reply.pictures[0].kind == "duel", reply.content
         back = await service.campaign("local")
         oda = back.fight.fighters["c:bob"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from engine.rulesets import Ruleset, register
 from rulesets.duel import rules
+from rulesets.duel.rules.flow import revealed
 from rulesets.duel.rules.party import check_pack, check_state, export_refusal
 from rulesets.duel.state import NAME, RULES, SCHEMA, Duel
 
@@ -23,6 +24,9 @@ RULESET = register(Ruleset(
     check_pack=check_pack,
     open_prompt=rules.open_prompt,
     export_refusal=export_refusal,
+    revealed=revealed,
+    rivals=True,
+    undo_checked_from=2,  # rules revision 2 (state.RULES)
     description="Fights on twelve-sided dice: hidden action cards, a Priority track, Fame rerolls, monsters "
                 "from a bestiary or rival characters.",
 ))

@@ -17,7 +17,8 @@ NAME = "duel"
 # replays exactly as it played.
 #   1: the first duel rules.
 #   2: an attack that deals no damage gets no Accuracy and is no damaging action; characters stand in zones and
-#      only those in the fight's zone are asked to join; a player may run the monster and roll its dice.
+#      only those in the fight's zone are asked to join; a player may run the monster and roll its dice; /undo
+#      never takes back a placing that revealed the cards, nor another player's action (a replayed log too).
 RULES = 2
 
 AILMENTS = ("burn", "dazzle", "slow", "weak")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from engine.rulesets import Ruleset, register
 from rulesets.engage import rules
+from rulesets.engage.rules.engage import revealed
 from rulesets.engage.rules.party import check_pack, check_state
 from rulesets.engage.state import NAME, RULES, SCHEMA, Game
 
@@ -21,6 +22,9 @@ RULESET = register(Ruleset(
     check_state=check_state,
     check_pack=check_pack,
     open_prompt=rules.open_prompt,
+    revealed=revealed,
+    rivals=True,
+    undo_checked_from=2,  # rules revision 2 (state.RULES)
     description="A miniatures battle's Engage phase: run distance, the out-of-sight roll, intercepts, Jump "
                 "Attacks and Fear, on a hex map with walls, ledges and ladders.",
 ))

@@ -15,7 +15,8 @@ NAME = "engage"
 # and is gated on ``Game.rules``; what each revision changed:
 #   1: the first rules.
 #   2: an engage against several targets may make room: it may end on one target's own hex at a ledge's edge or a
-#      ladder's top, shuffling that target back, when that hex touches every target.
+#      ladder's top, shuffling that target back, when that hex touches every target; /undo never takes back an
+#      engage (its distance was measured), nor another player's action; a replayed log is held to the same.
 RULES = 2
 
 PHASES = ("muster", "battle", "over")

@@ -20,6 +20,8 @@ RULESET = register(Ruleset(
     rules=RULES,
     check_state=check_state,
     check_pack=check_pack,
+    rivals=True,  # nothing is hidden or measured in secret: dice are the only thing an action reveals
+    undo_checked_from=3,  # rules revision 3 (state.RULES)
     description="Warband skirmishes on a hex field: initiative and ability dice, alternating activations, "
                 "Channel Magic, Retreat and Wait.",
 ))

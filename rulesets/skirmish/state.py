@@ -21,7 +21,9 @@ SCHEMA = 1
 #:    posts and pictures name the players after a restart.
 #:    A fighter named in a command is its id first (a1), else its name, else the hex it stands on, and a fighter's
 #:    own name may not read like a fighter id or a hex, nor repeat another fighter's name.
-RULES = 2
+#: 3: /undo takes back only the undoing player's own action (the party leader's too); a replayed log is held to
+#:    the same.
+RULES = 3
 NAME = "skirmish"
 BOT = "bot"  # the player id of the bot's warband (never pinged, acts by itself)
 

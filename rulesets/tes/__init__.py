@@ -10,6 +10,7 @@ from engine.rulesets import Ruleset, register
 from rulesets.tes import rules
 from rulesets.tes.rules.days import open_prompt
 from rulesets.tes.rules.transfer import check_pack, check_state
+from rulesets.tes.rules.undo import revealed
 from rulesets.tes.state import RULES, SCHEMA, Campaign
 
 NAME = "tes"
@@ -25,6 +26,8 @@ RULESET = register(Ruleset(
     check_pack=check_pack,
     open_prompt=open_prompt,
     rules=RULES,
+    revealed=revealed,
+    undo_checked_from=4,  # rules revision 4 (state.RULES)
     description="Co-op adventurers on a hex map: creation, mats, sessions of days in a province, clash, delve and "
                 "dungeon battles with enemy AI, lockpicking.",
 ))

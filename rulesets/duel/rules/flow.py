@@ -348,6 +348,15 @@ def roll_for_monster(c: F, owner: str, *, timed_out: bool = False) -> None:
     proceed(c)
 
 
+def revealed(before: Any, after: Any, events: list[dict[str, Any]]) -> str | None:
+    """What a logged action showed, so /undo never takes it back (``engine.rulesets.Ruleset.revealed``): the
+    placing (or time-out) that completes a round's placing turns every placed card face-up."""
+    shown = [str(e.get("text") or "").rstrip(".") for e in events if e.get("kind") == "reveal"]
+    if not shown:
+        return None
+    return "; ".join(shown) + ": cards turned face-up can't be hidden again."
+
+
 def answer_declare(c: F, owner: str, choice: str) -> None:
     fight = c.fight
     q = fight.question

@@ -204,6 +204,21 @@ def declare(state: Game, pack, board: Board, dice: Dice, now: float, u: Unit, ta
                         {"owner": opponent, "candidates": [o["unit"] for o in options]}))
 
 
+def revealed(before: Game, after: Game, events: list[dict[str, Any]]) -> str | None:
+    """What a logged action measured, so /undo never takes it back: an engage declared is measured before it
+    moves (its path to the targets), and a measurement can't be unseen (``engine.rulesets.Ruleset.revealed``)."""
+    for e in events:
+        if e.get("kind") != "path":
+            continue
+        data = e.get("data") or {}
+        ids = next((x.get("data", {}).get("targets") for x in events if x.get("kind") == "engage"), None) or []
+        units = [after.units.get(str(i)) or before.units.get(str(i)) for i in ids]
+        whom = names(u for u in units if u is not None) or "its target"
+        return (f"The engage measured {data.get('inches', '?')} in to {whom}; what was measured can't be taken "
+                "back.")
+    return None
+
+
 def _touching_all(board: Board, targets: list[Unit]) -> list[Hex]:
     return [n for n in neighbours(hx(targets[0])) if all(board.contact(n, hx(t)) for t in targets)]
 
