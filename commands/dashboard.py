@@ -21,6 +21,7 @@ from engine.reply import clip
 from engine.store import BIG_JSON
 
 LINE = 300  # characters of one of the latest actions' lines on the dashboard
+QUIET = frozenset({"dice.force"})  # actions of the table, not of the game: not among the latest things
 
 
 @dataclass
@@ -50,9 +51,10 @@ async def build(table: Any, channel_id: str, campaign_id: int | None = None) -> 
     inv.campaign_id = stored.id
     inv.ruleset = getattr(state, "ruleset", None)
 
-    entries = await store.log(stored.id, limit=RECENT, light=True)
+    entries = await store.log(stored.id, limit=RECENT + 6, light=True)
+    shown = [e for e in entries if e.type not in QUIET][-RECENT:]
     recent = []
-    for entry in entries:
+    for entry in shown:
         text, data = entry_line(entry, game)
         recent.append(clip(word(text, data, inv.name_of), LINE))
     found = None if state.ended else game.whose_move(state)
@@ -85,4 +87,4 @@ async def local_block(table: Any, channel_id: str, campaign_id: int | None = Non
     built = await build(table, channel_id, campaign_id)
     if built is None:
         return []
-    return built.board.lines(built.inv.name_of, built.shows)
+    return built.board.lines(built.inv.name_of)

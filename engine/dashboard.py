@@ -76,14 +76,12 @@ class Board:
         return "\n".join(parts)
 
     # ---- the local table -------------------------------------------------------------------------------------
-    def lines(self, name_of: Callable[[str], str], shows: str = "") -> list[str]:
-        """The dashboard as a short block of lines (the local table prints it when it changes)."""
-        head = f"== dashboard: {self.campaign}" + (f" · {self.phase}" if self.phase else "") + " =="
-        out = [head, self.move_line(lambda uid: "@" + name_of(uid), utc).replace("\n", " · ")]
-        out += [f"  • {clip(line, 160)}" for line in self.recent]
-        if self.picture is not None and shows:
-            out.append(f"  (picture: {shows})")
-        return out
+    def lines(self, name_of: Callable[[str], str]) -> list[str]:
+        """The dashboard as the local table prints it when it changes: a short block, the phase and whose move
+        (the latest actions are the lines just above it)."""
+        head = f"[dashboard] {self.campaign}" + (f" · {self.phase}" if self.phase else "")
+        move = self.move_line(lambda uid: "@" + name_of(uid), utc).replace("\n", " · ")
+        return [head, f"[dashboard] {move}"]
 
     # ---- alt text --------------------------------------------------------------------------------------------
     def alt(self, name_of: Callable[[str], str], shows: str = "") -> str:

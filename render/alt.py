@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from engine.text import count
+
 MAX_ALT = 1024
 
 
@@ -126,7 +128,8 @@ def skirmish(view: dict[str, Any]) -> str:
     for f in view.get("fighters") or []:
         where = " out of action" if f.get("out") else (_at(f) or " not deployed")
         left = (f.get("wounds") or 0) - (f.get("damage") or 0)
-        by_side.setdefault(f.get("side"), []).append(f"{f.get('name')}{where}, {left}/{f.get('wounds')} wounds left")
+        by_side.setdefault(f.get("side"), []).append(f"{f.get('name')}{where}, wounds left: {left} of "
+                                                     f"{f.get('wounds')}")
     for side, fighters in by_side.items():
         parts.append(f"{sides.get(side, 'Warband')}: " + "; ".join(fighters) + ".")
     if view.get("result"):
@@ -147,7 +150,7 @@ def engage(view: dict[str, Any]) -> str:
         where = " out of the fight" if u.get("out") else _at(u)
         states = f" ({', '.join(map(str, u['states']))})" if u.get("states") else ""
         by_side.setdefault(u.get("side"), []).append(
-            f"{u.get('id')} {u.get('name')}{where}, {u.get('left')}/{u.get('wounds')} wounds left{states}")
+            f"{u.get('id')} {u.get('name')}{where}, wounds left: {u.get('left')} of {u.get('wounds')}{states}")
     for side, units in by_side.items():
         parts.append(f"Side {str(side).upper()} ({players.get(side, '')}): " + "; ".join(units) + ".")
     parts.append(_happened(view, "lines"))
@@ -186,7 +189,7 @@ def overland(view: dict[str, Any]) -> str:
              f"{view.get('status')}." if view.get("status") else "",
              f"The party{_at(party)}." if party else ""]
     if view.get("proposal"):
-        parts.append(f"Proposed route: {len(view['proposal'])} hexes.")
+        parts.append(f"Proposed route: {count(len(view['proposal']), 'hex')}.")
     tokens = [f"{t.get('name')}{_at(t)}" for t in view.get("tokens") or []]
     if tokens:
         parts.append("Tokens: " + ", ".join(tokens) + ".")
@@ -228,4 +231,5 @@ def describe(kind: str, view: dict[str, Any]) -> str:
         text = fn(view) if fn is not None else ""
     except (AttributeError, TypeError, KeyError, ValueError):
         text = ""
-    return _clip(text or f"{kind.title()} picture: {view.get('title') or view.get('name') or ''}".strip(": "))
+    title = str(view.get("title") or view.get("name") or "")
+    return _clip(text or (kind.title() + " picture" + (": " + title if title else "")))

@@ -138,7 +138,7 @@ async def test_a_skirmish_dashboard_and_alt_text_on_its_pictures(world: World) -
     assert posted and all(a.description for a in posted)  # every picture the bot posted says what it shows
     assert all(len(a.description) <= 1024 for a in posted)
     maps = [a for a in posted if a.filename.startswith("skirmish-map")]
-    assert maps and all("wounds left" in a.description for a in maps)
+    assert maps and all("wounds left: " in a.description for a in maps)
 
 
 async def test_a_time_out_moves_the_dashboard_too(world: World) -> None:
