@@ -29,7 +29,7 @@ class Dashboards:
         self.bot = bot
         self.settle = settle
         self._tasks: dict[str, asyncio.Task] = {}
-        self._again: dict[str, int | None] = {}  # channels asked again while their update ran (their campaign)
+        self._again: dict[str, int | None] = {}  # channels asked again while their update waited or ran
         self._campaign: dict[str, int | None] = {}
         self.edits = 0  # how many posts and edits were made (the bench and the tests read it)
         self._open = asyncio.Event()  # cleared: updates wait (``pause``), as if Discord were slow
@@ -47,8 +47,7 @@ class Dashboards:
         channel_id = str(channel_id)
         if not channel_id.isdigit():
             return  # not a Discord channel (a campaign of the local table)
-        if campaign_id is not None:
-            self._campaign[channel_id] = campaign_id
+        self._campaign[channel_id] = campaign_id  # the newest request's campaign (None: the channel's active one)
         task = self._tasks.get(channel_id)
         if task is not None and not task.done():
             self._again[channel_id] = campaign_id

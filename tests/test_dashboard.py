@@ -120,3 +120,30 @@ def test_every_picture_kind_has_its_alt_text():
 def test_alt_text_is_cut_to_discords_limit(size):
     units = [{"label": f"Unit {i}", "q": i, "r": 0, "hp": 1, "max_hp": 2, "side": "enemy"} for i in range(size)]
     assert len(describe("map", {"title": "Big", "units": units})) <= MAX_ALT
+
+
+async def test_a_database_of_the_first_release_gets_its_dashboards_and_keeps_since_across_a_restart(tmp_path):
+    import shutil
+
+    from commands.core import Table
+    from engine.service import CampaignService
+    from engine.store import Store
+
+    db = tmp_path / "old.db"
+    shutil.copy(Path(__file__).parent / "fixtures" / "v1" / "hexpost-v1.db", db)
+    store = await Store.open(db)
+    try:
+        assert 4 in await store.schema_versions()
+        table = Table(CampaignService(store))
+        built = await build(table, "mid")
+        assert built.board.phase.startswith("Battle: ") and built.board.whose and built.message_id is None
+        since = built.board.since
+        assert built.board.picture.kind == "map" and len(built.board.recent) == 3
+    finally:
+        await store.close()
+    store = await Store.open(db)  # the bot restarts: since when the move began is kept
+    try:
+        again = await build(Table(CampaignService(store)), "mid")
+        assert again.board.since == since and again.board.whose == built.board.whose
+    finally:
+        await store.close()

@@ -61,6 +61,13 @@ async def test_one_dashboard_edited_in_place_across_a_restart(world: World) -> N
     assert picture.filename == "dashboard.png" and picture.data.startswith(b"\x89PNG")
     assert "Battle map: Jailbreak Introduction" in picture.description
     assert "HP" in picture.description and "'s move" in picture.description
+    # the answers' pictures carry their alt text too: the mats of the creation, the battle map of the start
+    posted = [a for m in w.fake.messages.values() for a in m.attachments if a.filename.endswith(".png")]
+    assert len(posted) >= 4 and all(a.description and len(a.description) <= 1024 for a in posted)
+    mats = [a.description for a in posted if "mat" in a.filename]
+    assert any(d.startswith("Shannon's mat") and "HP 5/5" in d for d in mats), mats
+    maps = [a.description for a in posted if a.filename.startswith("map")]
+    assert maps and all("Battle map: Jailbreak Introduction" in d for d in maps), maps
 
     await w.restart()
     edits = post.edits
