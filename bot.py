@@ -59,10 +59,14 @@ def build_bot(db_path: str, *, sync: bool = False, sync_guild: str | None = None
             self.store: Store | None = None
             self.reminders = None
             self.deadlines = None
+            self.dashboards = None
 
         async def setup_hook(self) -> None:
             self.store = await Store.open(db_path)
             self.table = Table(CampaignService(self.store))
+            from cogs.dashboard import Dashboards
+
+            self.dashboards = Dashboards(self)  # each campaign's dashboard post, edited after every action
             await self.load_extension("cogs.slash")  # every slash command, generated from its declaration
             self.add_dynamic_items(HexButton, HexSelect)
             self.tree.on_error = self.on_tree_error
@@ -104,6 +108,8 @@ def build_bot(db_path: str, *, sync: bool = False, sync_guild: str | None = None
             from engine.transfer import cancel_imports
 
             cancel_imports()  # a replay in a worker thread stops at its next step: nothing outlives the bot
+            if self.dashboards is not None:
+                await self.dashboards.close()  # the last action's dashboard edit is finished, not lost
             if self.reminders is not None:
                 self.reminders.cancel()
             if self.deadlines is not None:

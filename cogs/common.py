@@ -115,15 +115,22 @@ def build_view(reply: Reply) -> discord.ui.View | None:
     return view
 
 
-async def render_files(reply: Reply) -> list[discord.File]:
+def drawn(pic) -> tuple[bytes, str]:
+    """A picture request drawn (in a worker thread): its PNG and its alt text (the attachment's description:
+    what it shows, in words, at most 1024 characters)."""
     from render import render
+    from render.alt import MAX_ALT, describe
 
+    return render(pic.kind, pic.view), clip(pic.alt or describe(pic.kind, pic.view), MAX_ALT)
+
+
+async def render_files(reply: Reply) -> list[discord.File]:
     files = []
     too_big = []
     for pic in reply.pictures:
-        data = await asyncio.to_thread(render, pic.kind, pic.view)
+        data, alt = await asyncio.to_thread(drawn, pic)
         if len(data) <= MAX_UPLOAD:
-            files.append(discord.File(io.BytesIO(data), filename=pic.filename))
+            files.append(discord.File(io.BytesIO(data), filename=pic.filename, description=alt))
         else:
             too_big.append((pic.filename, len(data)))
     for f in reply.files:
@@ -258,6 +265,16 @@ async def respond(interaction: discord.Interaction, name: str, /, **options: Any
             await send_reply(interaction, reply)
     except Exception as exc:  # noqa: BLE001 - the answer could not be posted: say what was saved
         await answer_failed(interaction, inv, name, exc)
+    finally:
+        after_actions(interaction.client, inv)
+
+
+def after_actions(client: Any, inv: Invocation) -> None:
+    """The answer is out: bring the campaign's dashboard up to date if the command or click saved an action
+    (in the background; the next action never waits for it)."""
+    dashboards = getattr(client, "dashboards", None)
+    if inv.done and dashboards is not None:
+        dashboards.request(inv.channel_id, inv.done[-1].campaign_id)
 
 
 async def answer_failed(interaction: discord.Interaction, inv: Invocation, what: str, exc: BaseException) -> None:
@@ -299,6 +316,8 @@ async def handle_component(interaction: discord.Interaction, custom_id: str, val
         await send_reply(interaction, reply)
     except Exception as exc:  # noqa: BLE001
         await answer_failed(interaction, inv, custom_id, exc)
+    finally:
+        after_actions(interaction.client, inv)
 
 
 async def autocomplete(interaction: discord.Interaction, name: str, option: str,

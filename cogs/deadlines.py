@@ -53,3 +53,6 @@ async def post_reply(bot, channel_id: str, reply: Reply) -> None:
     await channel.send(**message_kwargs(reply, files))
     for extra in reply.followups:
         await post_reply(bot, channel_id, extra)
+    dashboards = getattr(bot, "dashboards", None)
+    if dashboards is not None:  # the time-out was an action: the dashboard follows it
+        dashboards.request(str(channel_id))

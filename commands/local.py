@@ -128,6 +128,8 @@ class LocalTable:
         self.images: list[Path] = []
         self.last: Reply | None = None
         self._count = 0
+        self.dashboard = True  # print the dashboard when an action changed it
+        self._board: list[str] = []
 
     def show(self, text: str) -> str:
         from engine.text import unescape
@@ -205,7 +207,20 @@ class LocalTable:
             reply = await self.table.run(inv, name, options)
         await self.print_reply(reply)
         self.last = reply
+        if inv.done:
+            await self.print_dashboard(inv.done[-1].campaign_id)
         return reply
+
+    async def print_dashboard(self, campaign_id: int | None = None) -> None:
+        """The campaign's dashboard as a block of lines, printed when it changed (as Discord edits its post)."""
+        from commands.dashboard import local_block
+
+        if not self.dashboard:
+            return
+        block = await local_block(self.table, self.channel, campaign_id)
+        if block and block != self._board:
+            self.echo(self.show("\n".join(block)))
+        self._board = block
 
     async def print_reply(self, reply: Reply) -> None:
         from render import render

@@ -82,6 +82,7 @@ class Picture:
     kind: str
     view: dict[str, Any]
     filename: str
+    alt: str = ""  # the picture in words (the attachment's description); empty: render.alt describes the view
 
 
 @dataclass

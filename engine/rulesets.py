@@ -102,6 +102,8 @@ class RulesetPresenter(Protocol):
     - ``difficulties: tuple[str, ...]`` its difficulty levels (none: ``/campaign new difficulty:`` is refused, with
       ``settings_hint() -> str`` saying what sets the game's challenge instead)
     - ``named_dice() -> dict[word, {face: meaning}]`` dice ``/roll`` rolls by name in its channels (``unstable``)
+    - ``dashboard(inv, state) -> engine.dashboard.Scene`` the dashboard's phase in words, its picture, and what the
+      table waits for when it is nobody's move
     """
 
 

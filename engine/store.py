@@ -444,6 +444,48 @@ class Store:
         return [Deadline(*tuple(r)) for r in rows]
 
 
+    # ---- dashboards (migrations/004_dashboards.sql) -----------------------
+    async def dashboard(self, campaign_id: int) -> "DashboardRow | None":
+        """The campaign's dashboard post and whose move it showed, or None before its first one."""
+        rows = await self._rows(
+            "SELECT campaign_id, channel_id, message_id, turn_key, since FROM dashboards WHERE campaign_id = ?",
+            (campaign_id,))
+        return DashboardRow(*tuple(rows[0])) if rows else None
+
+    async def save_dashboard(self, campaign_id: int, channel_id: str, *, turn_key: str | None,
+                             since: float | None) -> None:
+        """Record whose move the dashboard shows (its turn key) and since when that move began."""
+        await self._write_one(
+            "INSERT INTO dashboards (campaign_id, channel_id, turn_key, since, updated_at) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT(campaign_id) DO UPDATE SET turn_key = excluded.turn_key, since = excluded.since,"
+            " updated_at = excluded.updated_at",
+            (campaign_id, str(channel_id), turn_key, since, time.time()))
+
+    async def dashboard_posted(self, campaign_id: int, message_id: str) -> None:
+        """Keep the id of the campaign's dashboard post (a new one, or one posted again after it was deleted)."""
+        await self._write_one("UPDATE dashboards SET message_id = ?, updated_at = ? WHERE campaign_id = ?",
+                              (str(message_id), time.time(), campaign_id))
+
+    async def load_campaign(self, campaign_id: int) -> StoredCampaign | None:
+        """A campaign by its id, active or ended (the dashboard's last edit shows a campaign that ended)."""
+        rows = await self._rows("SELECT id, channel_id, version, state, active FROM campaigns WHERE id = ?",
+                                (campaign_id,))
+        if not rows:
+            return None
+        row = rows[0]
+        text = row["state"]
+        state = json.loads(text) if len(text) < BIG_JSON else await asyncio.to_thread(json.loads, text)
+        return StoredCampaign(row["id"], row["channel_id"], row["version"], state, bool(row["active"]), len(text))
+
+
+@dataclass
+class DashboardRow:
+    campaign_id: int
+    channel_id: str
+    message_id: str | None
+    turn_key: str | None
+    since: float | None
+
 @dataclass
 class Deadline:
     campaign_id: int

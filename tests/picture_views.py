@@ -232,6 +232,60 @@ def write_docs(outdir: str) -> list[str]:
     return out
 
 
+async def dashboard_post() -> dict:
+    """The dashboard of a real battle (the Jailbreak Introduction, as it begins), as the README's
+    drawing of the post shows it: mentions as names, Discord timestamps as a reader in UTC sees them."""
+    import re
+    import time
+
+    from commands.core import Table
+    from commands.dashboard import build
+    from commands.local import LocalTable
+    from engine.service import CampaignService
+    from engine.store import Store
+    from render import render
+
+    store = await Store.open(":memory:")
+    try:
+        table = Table(CampaignService(store))
+        lt = LocalTable(table, echo=lambda text: None)
+        lt.dashboard = False
+        lines = [x for x in (HERE.parent / "examples" / "creation.txt").read_text().splitlines()
+                 if x.strip() and not x.startswith("#")][:5]
+        for line in lines + ["/battle start encounter:jailbreak"]:
+            await lt.run_line(line)
+        built = await build(table, lt.channel)
+        board = built.board
+        embed = board.embed()
+        since = board.since or time.time()
+
+        def words(text: str) -> str:
+            text = re.sub(r"<@([^>]+)>", lambda m: "@" + built.inv.name_of(m.group(1)), text)
+            text = re.sub(r"<t:(\d+):f>", lambda m: time.strftime("%d %B %Y %H:%M", time.gmtime(int(m.group(1)))),
+                          text)
+            return re.sub(r"<t:(\d+):R>", lambda m: "a minute ago" if int(m.group(1)) <= since + 1 else "in a day",
+                          text).replace("`", "")
+
+        picture = render(board.picture.kind, board.picture.view) if board.picture else None
+        return {"author": "Hexpost", "title": embed.title, "description": words(embed.description),
+                "fields": [[name, words(value)] for name, value, _inline in embed.fields], "footer": embed.footer,
+                "color": f"#{embed.color:06x}", "picture": picture}
+    finally:
+        await store.close()
+
+
+def write_dashboard(outdir: str) -> str:
+    import asyncio
+
+    from render.embed import render_post
+
+    path = os.path.join(outdir, "dashboard.png")
+    with open(path, "wb") as fh:
+        fh.write(render_post(asyncio.run(dashboard_post())))
+    return path
+
+
 if __name__ == "__main__":  # refresh docs/images
-    for path in write_docs(sys.argv[1] if len(sys.argv) > 1 else str(HERE.parent / "docs" / "images")):
+    folder = sys.argv[1] if len(sys.argv) > 1 else str(HERE.parent / "docs" / "images")
+    for path in write_docs(folder) + [write_dashboard(folder)]:
         print(path)

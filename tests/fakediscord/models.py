@@ -323,6 +323,7 @@ class FakeMessage:
     timestamp: str = field(default_factory=iso_now)
     edited_timestamp: Optional[str] = None
     deleted: bool = False
+    pinned: bool = False
     #: every payload that created or edited this message, in order
     history: List[Dict[str, Any]] = field(default_factory=list)
 
@@ -380,7 +381,7 @@ class FakeMessage:
             'attachments': [a.to_json() for a in self.attachments],
             'embeds': self.embeds,
             'components': self.components,
-            'pinned': False,
+            'pinned': self.pinned,
             'type': self.type,
             'flags': self.flags,
         }

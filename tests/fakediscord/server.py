@@ -5,7 +5,7 @@ What it covers
 * REST: ``GET /gateway``, ``/gateway/bot``, ``/users/@me``, ``/users/{id}``,
   ``/oauth2/applications/@me``, ``/guilds/{id}`` (+ channels, roles, members/{id}),
   ``/channels/{id}``; channel messages (POST json or multipart, GET one / history,
-  PATCH, DELETE), typing; application commands (bulk PUT/GET, POST, GET/PATCH/DELETE
+  PATCH, DELETE), pins (PUT/DELETE one, GET the list; ``FakeMessage.pinned``), typing; application commands (bulk PUT/GET, POST, GET/PATCH/DELETE
   one; global and per guild); interaction callbacks (types 1, 4, 5, 6, 7, 8, 9,
   json or multipart with ``payload_json`` + ``files[n]``); interaction webhooks
   (followup POST, GET/PATCH/DELETE ``@original`` and ``messages/{id}``); attachment
@@ -38,8 +38,8 @@ Realistic behaviour worth knowing
 
 What it does not do
 -------------------
-No permissions/overwrite enforcement, no real rate-limit buckets (only injected
-429s), no voice, threads, DMs, reactions, pins, webhooks other than the
+No permissions/overwrite enforcement (a refused pin is injected with ``fail``), no real rate-limit buckets
+(only injected 429s), no voice, threads, DMs, reactions, webhooks other than the
 interaction one, audit logs, stickers, polls, presences, sharding, or zstd; message
 events (MESSAGE_CREATE/UPDATE) for the bot's own messages are not echoed unless
 ``echo_messages=True``.  Payloads are stored as sent, without Discord's
@@ -1005,6 +1005,10 @@ class FakeDiscord:
             r.add_patch(p + '/channels/{channel_id}/messages/{message_id}', self._h_channel_patch)
             r.add_delete(p + '/channels/{channel_id}/messages/{message_id}', self._h_channel_delete)
             r.add_post(p + '/channels/{channel_id}/typing', self._h_typing)
+            for pins in ('/channels/{channel_id}/messages/pins', '/channels/{channel_id}/pins'):
+                r.add_get(p + pins, self._h_pins)
+                r.add_put(p + pins + '/{message_id}', self._h_pin)
+                r.add_delete(p + pins + '/{message_id}', self._h_unpin)
             for cp in ('/applications/{app_id}/commands', '/applications/{app_id}/guilds/{guild_id}/commands'):
                 r.add_put(p + cp, self._h_cmd_bulk)
                 r.add_get(p + cp, self._h_cmd_list)
@@ -1288,6 +1292,35 @@ class FakeDiscord:
         msg = self._message_or_404(request, channel)
         msg.deleted = True
         return web.Response(status=204)
+
+    async def _h_pin(self, request: web.Request) -> web.Response:
+        channel = self._channel_or_404(request)
+        self._message_or_404(request, channel).pinned = True
+        return web.Response(status=204)
+
+    async def _h_unpin(self, request: web.Request) -> web.Response:
+        channel = self._channel_or_404(request)
+        self._message_or_404(request, channel).pinned = False
+        return web.Response(status=204)
+
+    async def _h_pins(self, request: web.Request) -> web.Response:
+        channel = self._channel_or_404(request)
+        pinned = [m for m in self.channel_messages(channel) if m.pinned]
+        if request.path.endswith('/messages/pins'):  # the newer route: items with their pin time
+            return _json({'items': [{'pinned_at': m.timestamp, 'message': m.to_json()} for m in pinned],
+                          'has_more': False})
+        return _json([m.to_json() for m in pinned])
+
+    def delete_message(self, message: Union[FakeMessage, int]) -> FakeMessage:
+        """A member (or a moderator) deletes a message, as in the Discord client: later edits of it get 404."""
+        msg = self._resolve_message(message)
+        msg.deleted = True
+        msg.pinned = False
+        return msg
+
+    def pinned(self, channel: Union[FakeChannel, int]) -> List[FakeMessage]:
+        """The channel's pinned messages."""
+        return [m for m in self.channel_messages(channel) if m.pinned]
 
     async def _h_typing(self, request: web.Request) -> web.Response:
         channel = self._channel_or_404(request)

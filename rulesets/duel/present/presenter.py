@@ -26,6 +26,24 @@ class DuelPresenter(PackPresenter):
         ch = state.characters.get(who)
         return f"{ch.name} leaves with you." if ch else ""
 
+    def dashboard(self, inv, state):
+        """The dashboard's phase and picture (engine.dashboard): the fight as it stands."""
+        from engine.dashboard import FILENAME, Scene
+        from rulesets.duel.present.replies import pictures
+
+        fight = state.fight
+        if fight is None:
+            return Scene(phase="Between fights", waiting="a fight is called with /duel fight")
+        steps = {"join": "joining", "place": "placing cards", "reveal": "revealing cards",
+                 "resolve": "resolving actions", "over": "over"}
+        phase = f"Fight {fight.no}" + (f", round {fight.round}" if fight.round else "") + \
+            f": {steps.get(fight.step, fight.step)}"
+        pics = pictures(inv, state, fresh=True)
+        picture = pics[0] if pics else None
+        if picture is not None:
+            picture.filename = FILENAME
+        return Scene(phase=phase, picture=picture, shows="the fight")
+
     async def after(self, inv, outcome) -> Reply | None:
         from rulesets.duel.present.replies import fight_reply
 

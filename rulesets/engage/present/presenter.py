@@ -25,6 +25,26 @@ class EngagePresenter(PackPresenter):
     def leave_note(self, state, who: str) -> str:
         return "Your units leave the battlefield with you." if who in state.sides else ""
 
+    def dashboard(self, inv, state):
+        """The dashboard's phase and picture (engine.dashboard): the battlefield as it stands."""
+        from engine.dashboard import FILENAME, Scene
+        from engine.reply import Picture
+        from rulesets.engage.content import pack_of
+        from rulesets.engage.present.view import map_view
+        from rulesets.engage.rules.core import PHASE_NAMES
+
+        if state.phase == "muster":
+            return Scene(phase="Fielding units", waiting="the leader begins the battle with /mini start")
+        if state.phase == "over":
+            phase = "The battle is over"
+        else:
+            t = state.turn
+            phase = f"Turn {t.number} (round {(t.number + 1) // 2}), {PHASE_NAMES[t.phase]} phase"
+            if state.pending:
+                phase += ", an intercept question"
+        return Scene(phase=phase, picture=Picture("engage", map_view(state, pack_of(state), inv.name_of), FILENAME),
+                     shows="the battlefield")
+
     async def after(self, inv, outcome) -> Reply | None:
         from rulesets.engage.present.commands import battle_reply
 

@@ -32,6 +32,28 @@ class SkirmishPresenter(PackPresenter):
         """Warbands' names -> their players (`player:"Thorn Watch"` at the local table)."""
         return {wb.name: owner for owner, wb in state.warbands.items()}
 
+    def dashboard(self, inv, state):
+        """The dashboard's phase and picture (engine.dashboard): the battlefield as it stands."""
+        from engine.dashboard import FILENAME, Scene
+        from engine.reply import Picture
+        from rulesets.skirmish.content import pack_of
+        from rulesets.skirmish.present.view import map_view
+
+        if state.phase == "muster":
+            phase, waiting = "Mustering warbands", "the leader begins the battle with /skirmish start"
+        elif state.phase == "over":
+            phase, waiting = "The battle is over", "a rematch starts with /skirmish rematch"
+        else:
+            fight = state.fight
+            turn = ""
+            if fight is not None and fight.active is not None:
+                f = state.fighters.get(fight.active.fighter)
+                turn = f", {f.name} activating" if f is not None else ""
+            phase, waiting = f"Battle round {fight.round if fight else 1}{turn}", ""
+        picture = Picture("skirmish", map_view(state, pack_of(state), inv.name_of), FILENAME) \
+            if state.warbands else None
+        return Scene(phase=phase, picture=picture, waiting=waiting, shows="the battlefield")
+
     async def after(self, inv, outcome) -> Reply | None:
         from rulesets.skirmish.present.commands import battle_reply
 

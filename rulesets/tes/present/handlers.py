@@ -261,6 +261,12 @@ async def _mat(inv, arg, values) -> Reply:
 
 
 # ------------------------------------------------------ the shared commands --
+def whose_move_of(state):
+    from rulesets.tes import rules
+
+    return rules.whose_move(state)
+
+
 class TesPresenter:
     """What the shared campaign commands (commands/campaign.py) ask of this game."""
 
@@ -312,6 +318,38 @@ class TesPresenter:
 
         return {"unstable": UNSTABLE_FACES}
 
+
+    def dashboard(self, inv: Invocation, state):
+        """The dashboard's phase and picture (engine.dashboard): the battle map in a battle, the overland map
+        in a session of days."""
+        from engine.dashboard import FILENAME, Scene
+        from rulesets.tes.day_state import PHASE_NAMES
+        from rulesets.tes.present.battle import map_picture
+        from rulesets.tes.present.day_view import overland_view, waiting_line
+        from rulesets.tes.quest.endgame import day_limit
+
+        pack = _pack(state)
+        if state.battle:
+            b = state.battle
+            return Scene(phase=f"Battle: {b.name or 'battle'}, round {b.round}",
+                         picture=map_picture(state, pack, FILENAME), shows="the battle map",
+                         waiting="" if whose_move_of(state) else "the enemies act")
+        s = state.days
+        if s is not None and s.phase != "over":
+            prov = pack.provinces.get(s.province)
+            phase = (f"Day {state.day_dial or 1} of {day_limit(state, pack)} in {prov.name if prov else s.province}"
+                     f", {PHASE_NAMES.get(s.phase, s.phase)} Phase")
+            line, _owners = waiting_line(state, lambda o: state.adventurers[o].name if o in state.adventurers
+                                         else inv.name_of(o))
+            waiting = line.removeprefix("Now: ").rstrip(".") if line else ""
+            return Scene(phase=phase, picture=Picture("overland", overland_view(state, pack), FILENAME),
+                         waiting=waiting, shows="the overland map")
+        missing = [m for m in state.members if m not in state.adventurers]
+        if missing:
+            return Scene(phase="Creating adventurers", waiting="still to create: " + ", ".join(
+                inv.name_of(m) for m in missing))
+        return Scene(phase=f"Session {state.session}, between battles",
+                     waiting="the leader starts a session with /day start, or a battle")
 
     def members_by_name(self, state) -> dict[str, str]:
         """Adventurers' names -> their players: `first:Sil` at the local table means Sil's player."""
