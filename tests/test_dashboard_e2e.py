@@ -6,6 +6,8 @@ description (what it shows, in words).
 """
 from __future__ import annotations
 
+import asyncio
+
 import json
 import re
 
@@ -17,8 +19,11 @@ TIMESTAMP = re.compile(r"<t:(\d+):([fR])>")
 
 
 async def settled(w: World) -> None:
-    """Wait until the bot has finished every dashboard update it was asked for."""
-    await w.bot.dashboards.idle()
+    """Wait until the bot has finished every dashboard update it was asked for.  The request is made just after the
+    answer is sent, so the answer can reach the test first: give it a moment (twice) before waiting."""
+    for _ in range(2):
+        await asyncio.sleep(max(0.05, getattr(w.bot.dashboards, "settle", 0.0)) + 0.05)
+        await w.bot.dashboards.idle()
 
 
 def dashboards(w: World, *, include_deleted: bool = False) -> list:
