@@ -28,12 +28,13 @@ def test_an_engage_refusal_names_the_dice_available_now_in_the_options_syntax():
     before = s.to_dict()
     words = _refused(s, "battle.engage", "S", {"target": "HEB1", "dice": [["combat", 2]]})
     assert "You have only 1 Combat die available, not 2" in words
-    assert "Available now in Light Weapon form: `dice:combat, 2 shield-discipline`" in words
-    assert "up to 3 Stamina and 2 Magicka dice an engage" in words
-    assert "Available now in Light Weapon form: `dice:combat, 2 shield-discipline`" in \
+    assert "Name your dice from those available now in Light Weapon form: `dice:combat, 2 shield-discipline`" \
+        in words
+    assert "at most your Stamina (3) in Stamina dice and your Magicka (2) in Magicka dice" in words
+    assert "available now in Light Weapon form: `dice:combat, 2 shield-discipline`" in \
         _refused(s, "battle.engage", "S", {"target": "HEB1", "dice": [["fireball", 1]]})
     # in Magic form nothing of Shannon's can be rolled, and the refusal says so
-    assert "No die of yours can be rolled in Magic form now." in \
+    assert "No die of yours can be rolled in Magic form now: choose another form" in \
         _refused(s, "battle.engage", "S", {"target": "HEB1", "form": "magic", "dice": [["combat", 1]]})
     assert s.to_dict() == before  # a refusal changes nothing
 
@@ -77,7 +78,7 @@ async def test_at_the_local_table_dice_all_works_for_engage_reroll_and_rest(tmp_
 /move to:0,2
 /engage target:HEB1 dice:"2 combat"
 """)
-        assert errors == 1 and "Available now in Light Weapon form: `dice:combat, 2 shield-discipline`" in text, text
+        assert errors == 1 and "available now in Light Weapon form: `dice:combat, 2 shield-discipline`" in text, text
         errors, text, local = await play(store, tmp_path, "jail", "/force 3 4 1\n/engage target:HEB1 dice:all")
         assert errors == 0 and "1. Combat 🎲3" in text and "3. Shield Discipline 🎲1" in text, text
     finally:
@@ -95,8 +96,9 @@ def test_a_social_check_rolls_no_more_dice_than_stamina_and_magicka_allow():
     s, _ = run(s, "day.choose", RYAN, {"choice": 2})
     assert s.adventurers[SHANNON].stat("magicka") == 2
     words = refused(s, "day.check", SHANNON, {"dice": ["Stern Presence"] * 3})
-    assert "Shannon may roll up to 2 Magicka dice in a check" in words and "not 3" in words
-    assert "Available now: `dice:Stern Presence, Stern Presence, Stern Presence` (up to 2 Magicka dice)" in words
+    assert "Shannon may roll dice of Magicka lines in a check up to their Magicka, 2" in words and "not 3" in words
+    assert ("available now: `dice:Stern Presence, Stern Presence, Stern Presence` (Magicka lines: at most your "
+            "Magicka, 2)") in words
     s, ev = run(s, "day.check", SHANNON, {"all": True, "dice": []}, forced=[3, 3])
     assert said(ev).count("Stern Presence: 2 sway (+2)") == 2 and "Dice total so far: 4" in said(ev)
     assert sum(1 for e in s.adventurers[SHANNON].cooldown if "die" in e) == 2  # the third stays available

@@ -137,11 +137,12 @@ def available_now(c: Ctx, owner: str, form: str) -> str:
     """A refusal's last words: the dice available now for an engage in ``form``, as ``dice:`` takes them."""
     adv = c.adv(owner)
     ids = rollable(c, owner, form)
-    limits = " and ".join(f"{adv.stat(st)} {st.title()}" for st in ("stamina", "magicka"))
+    name = BATTLE_FORM_NAMES.get(form, form)
     if not ids:
-        return f"No die of yours can be rolled in {BATTLE_FORM_NAMES.get(form, form)} form now."
-    return (f"Available now in {BATTLE_FORM_NAMES.get(form, form)} form: `dice:{dice_words(c, owner, ids)}` "
-            f"(up to {limits} dice an engage; `dice:all` rolls as many as that allows).")
+        return f"No die of yours can be rolled in {name} form now: choose another form with `form:`, or a weapon."
+    return (f"Name your dice from those available now in {name} form: `dice:{dice_words(c, owner, ids)}` (an "
+            f"engage rolls at most your Stamina ({adv.stat('stamina')}) in Stamina dice and your Magicka "
+            f"({adv.stat('magicka')}) in Magicka dice; `dice:all` rolls as many as that allows).")
 
 
 def all_dice(c: Ctx, owner: str, form: str, most: int | None = None) -> list[str]:

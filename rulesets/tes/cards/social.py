@@ -64,10 +64,11 @@ def _available_words(c: DayCtx, owner: str, lines: list[str]) -> str:
     mine = check_dice(c, owner, lines)
     if not mine:
         return f" {adv.name} has no available dice for this check: `dice:none`."
-    words = f" Available now: `dice:{', '.join(_die_name(c, adv, d) for d in mine)}`"
+    words = f" Name your dice from those available now: `dice:{', '.join(_die_name(c, adv, d) for d in mine)}`"
     if c.state.rules >= 4:
         stats = sorted({_stat(c, adv, d) for d in mine})
-        words += " (up to " + " and ".join(f"{adv.stat(st)} {st.title()}" for st in stats) + " dice)"
+        words += " (" + "; ".join(st.title() + f" lines: at most your {st.title()}, {adv.stat(st)}"
+                                  for st in stats) + ")"
     return words + ", `dice:all` or `dice:none`."
 
 
@@ -113,9 +114,9 @@ def roll(c: DayCtx, enc: Encounter, owner: str, picks) -> None:
         for stat in ("stamina", "magicka"):
             n = sum(1 for d in chosen if _stat(c, adv, d) == stat)
             if n > adv.stat(stat):
-                raise RuleError(f"{adv.name} may roll up to {adv.stat(stat)} {stat.title()} "
-                                f"{'die' if adv.stat(stat) == 1 else 'dice'} in a check (their {stat.title()}; "
-                                f"a check's roll follows the engage's gather step), not {n}. Leave some out."
+                raise RuleError(f"{adv.name} may roll dice of " + stat.title() + " lines in a check up to their "
+                                f"{stat.title()}, {adv.stat(stat)} (its roll follows the engage's gather step), "
+                                f"not {n}. Leave some out."
                                 + _available_words(c, owner, ch.lines))
     results = []
     for d in chosen:
