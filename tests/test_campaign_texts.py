@@ -228,6 +228,9 @@ def _endgame(base, *, minor=("warden-friend", "chime-heard"), ryan_hp=None):
     s.journal.minor = [{"keyword": k, "session": 2} for k in minor]
     if ryan_hp is not None:
         s.adventurers[RYAN].hp = ryan_hp
+    # an item Ryan could trade: each night's Adventurers Rest waits for the players (from rules revision 4 a
+    # rest in which nobody has anything to choose is taken at once)
+    s.adventurers[RYAN].pack.append("travel-bread")
     s, ev = run(s, "day.start", RYAN, {"stack": DECK_STACK}, guild=None)
     assert s.quests.endgame and s.days.ask.kind == "card"
     return s, said(ev)

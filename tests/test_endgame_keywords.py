@@ -77,6 +77,9 @@ def worn(s, hp: int = 2) -> None:
 def start(province: str, keyword: str | None, *, hurt: bool = False):
     s = examples_party()
     s.journal = journal(province, keyword)
+    # an item Ryan could trade: each night's Adventurers Rest waits for the players (from rules revision 4 a
+    # rest in which nobody has anything to choose is taken at once)
+    s.adventurers[RYAN].pack.append("travel-bread")
     if hurt:
         worn(s)
     s, ev = run(s, "day.start", RYAN, {"stack": DECK_STACK}, guild=None)  # session 3: session 2's province

@@ -95,34 +95,103 @@ def do_move(c: Ctx, owner: str, args: dict) -> None:
 
 
 # ---------------------------------------------------------------- engage --
-def pick_dice(c: Ctx, owner: str, spec: Any) -> list[str]:
+def in_row_order(adv) -> list[str]:
+    """The adventurer's available dice, in the order of their rows (left to right, top to bottom)."""
+    free = set(adv.available_dice())
+    out = []
+    for row in adv.rows:
+        for sq in row.squares:
+            d = sq.get("die") if sq else None
+            if d and d in free and d not in out:
+                out.append(d)
+    return out + [d for d in adv.available_dice() if d not in out]
+
+
+def rollable(c: Ctx, owner: str, form: str) -> list[str]:
+    """The available dice this adventurer could roll in an engage in ``form`` (row order)."""
+    adv = c.adv(owner)
+    out = []
+    for d in in_row_order(adv):
+        line = c.pack.lines.get(adv.dice[d]["line"])
+        if line is None:
+            continue
+        if line.id == "combat" and form not in COMBAT_FORMS:
+            continue
+        if line.form and line.form != form:
+            continue
+        out.append(d)
+    return out
+
+
+def dice_words(c: Ctx, owner: str, ids: list[str]) -> str:
+    """``ids`` in the syntax ``/engage dice:`` takes: ``2 shield-discipline, combat``."""
+    adv = c.adv(owner)
+    counts: dict[str, int] = {}
+    for d in ids:
+        name = _slug(c.pack.die(adv.dice[d]["type"]).name)
+        counts[name] = counts.get(name, 0) + 1
+    return ", ".join(f"{n} {name}" if n > 1 else name for name, n in counts.items())
+
+
+def available_now(c: Ctx, owner: str, form: str) -> str:
+    """A refusal's last words: the dice available now for an engage in ``form``, as ``dice:`` takes them."""
+    adv = c.adv(owner)
+    ids = rollable(c, owner, form)
+    name = BATTLE_FORM_NAMES.get(form, form)
+    if not ids:
+        return f"No die of yours can be rolled in {name} form now: choose another form with `form:`, or a weapon."
+    return (f"Name your dice from those available now in {name} form: `dice:{dice_words(c, owner, ids)}` (an "
+            f"engage rolls at most your Stamina ({adv.stat('stamina')}) in Stamina dice and your Magicka "
+            f"({adv.stat('magicka')}) in Magicka dice; `dice:all` rolls as many as that allows).")
+
+
+def all_dice(c: Ctx, owner: str, form: str, most: int | None = None) -> list[str]:
+    """``dice:all``: the dice available for ``form`` in row order, as many of each stat as the stat allows
+    (and at most ``most`` in all, for an engage an ability grants)."""
+    adv = c.adv(owner)
+    used: dict[str, int] = {}
+    out = []
+    for d in rollable(c, owner, form):
+        stat = c.pack.lines[adv.dice[d]["line"]].stat
+        if used.get(stat, 0) >= adv.stat(stat) or (most is not None and len(out) >= most):
+            continue
+        used[stat] = used.get(stat, 0) + 1
+        out.append(d)
+    return out
+
+
+def pick_dice(c: Ctx, owner: str, spec: Any, form: str | None = None) -> list[str]:
     """Die ids from ``[[word, count], ...]`` (``rulesets.tes.args.dice_spec``; raw text from older logs)."""
     adv = c.adv(owner)
     if not spec:
         return []
+    form = form or adv.battle_form
+    parsed = args_.dice_spec(spec)
+    if [w for w, _n in parsed] == ["all"]:
+        return all_dice(c, owner, form)
     free = list(adv.available_dice())
     chosen: list[str] = []
     types = {}
     for did, d in adv.dice.items():
         dt = c.pack.die(d["type"])
         types.setdefault(d["type"], dt.name)
-    for word, n in args_.dice_spec(spec):
+    for word, n in parsed:
         if word in adv.dice:
             if word not in free:
                 raise RuleError(f"Die `{word}` is not available (it is {adv.die_location(word)}). "
-                                "Pick dice that sit in your attribute rows.")
+                                + available_now(c, owner, form))
             free.remove(word)
             chosen.append(word)
             continue
         key = _slug(word)
         tid = next((t for t, name in types.items() if t == key or _slug(name) == key), None)
         if tid is None:
-            have = ", ".join(sorted(set(types.values())))
-            raise RuleError(f"You have no `{word}` dice. Your dice: {have}.")
+            raise RuleError(f"You have no `{word}` dice. " + available_now(c, owner, form))
         mine = [d for d in free if adv.dice[d]["type"] == tid]
         if len(mine) < n:
-            raise RuleError(f"You have only {count(len(mine), types[tid] + ' die', types[tid] + ' dice')} available, not {n}. "
-                            "Dice in your cooldown track, active slots or drained cannot be rolled.")
+            raise RuleError(f"You have only {count(len(mine), types[tid] + ' die', types[tid] + ' dice')} available, not {n} "
+                            "(dice in your cooldown track, active slots or drained cannot be rolled). "
+                            + available_now(c, owner, form))
         for d in mine[:n]:
             free.remove(d)
             chosen.append(d)
@@ -154,20 +223,24 @@ def plan_engage(c: Ctx, owner: str, args: dict) -> dict:
     if args.get("target"):
         target = find_unit(c, args["target"])
         check_target(c, me, target, form, adv)
-    dice_ids = pick_dice(c, owner, args.get("dice"))
+    dice_ids = pick_dice(c, owner, args.get("dice"), form)
+    if granted and granted.get("dice") and [w for w, _n in args_.dice_spec(args.get("dice"))] == ["all"]:
+        dice_ids = dice_ids[:granted["dice"]]
     per_stat = {"stamina": 0, "magicka": 0}
     for d in dice_ids:
         line = c.pack.lines[adv.dice[d]["line"]]
         if line.id == "combat" and form not in COMBAT_FORMS:
-            raise RuleError("Combat dice cannot be rolled in Magic form. Change form or leave them out.")
+            raise RuleError("Combat dice cannot be rolled in Magic form. Change form or leave them out. "
+                            + available_now(c, owner, form))
         if line.form and line.form != form:
             raise RuleError(f"{line.name} dice need {BATTLE_FORM_NAMES[line.form]} form; you engage in "
-                            f"{BATTLE_FORM_NAMES[form]} form. Set `form:{line.form}` or leave them out.")
+                            f"{BATTLE_FORM_NAMES[form]} form. Set `form:{line.form}` or leave them out. "
+                            + available_now(c, owner, form))
         per_stat[line.stat] = per_stat.get(line.stat, 0) + 1
     for stat, n in per_stat.items():
         if n > adv.stat(stat):
             raise RuleError(f"You may roll up to {adv.stat(stat)} {stat.title()} dice per engage "
-                            f"(your {stat.title()}), not {n}. Leave some out.")
+                            f"(your {stat.title()}), not {n}. Leave some out. " + available_now(c, owner, form))
     item = None
     if args.get("item"):
         key = _slug(args["item"])
@@ -182,7 +255,8 @@ def plan_engage(c: Ctx, owner: str, args: dict) -> dict:
     if args.get("overtax") and (item is None or c.pack.items[item].keyword != "overtax"):
         raise RuleError("Overtax needs a weapon with the overtax keyword in `item:`.")
     if granted and granted.get("dice") and len(dice_ids) > granted["dice"]:
-        raise RuleError(f"{granted['source']} lets you roll up to {granted['dice']} skill dice, not {len(dice_ids)}.")
+        raise RuleError(f"{granted['source']} lets you roll up to {granted['dice']} skill dice, not {len(dice_ids)}. "
+                        + available_now(c, owner, form))
     if c.state.rules >= 3 and not args.get("confirm") and not dice_ids and not item and not _free_dice(c, owner):
         # p.59 step 4: an engage may gather no dice and still complete its steps; it is an engage all the same
         what = "your engage this turn" if granted or not turn.engages else (
@@ -286,18 +360,30 @@ def reroll(c: Ctx, owner: str, args: dict) -> None:
     if not pool:
         raise RuleError("Nothing lets you reroll this roll. Rerolls come from some weapons and abilities; "
                         "resolve it with `/resolve`.")
-    picks = parse_order(args.get("dice"), len(p.dice))
-    if not picks:
-        raise RuleError("Name the dice to reroll by their numbers in the roll, e.g. `dice:2` or `dice:1,3`.")
     left = sum(r.left for r in pool)
+    blank_only = all(r.blank_only for r in pool)
+    may = [i for i, d in enumerate(p.dice) if not blank_only or not d["results"]]  # dice a reroll may take
+    can = (f" Dice you may reroll now: `dice:{','.join(str(i + 1) for i in may)}`"
+           f" ({left} of them at most; `dice:all` takes the first {left})." if may else
+           " No die of this roll can be rerolled now: resolve it with `/resolve`.")
+    spec = args.get("dice")
+    if isinstance(spec, str) and spec.strip().lower() == "all":
+        picks = may[:left]
+        if not picks:
+            raise RuleError("Your rerolls work only on blank results, and this roll has none." + can)
+    else:
+        picks = parse_order(spec, len(p.dice), can)
+    if not picks:
+        raise RuleError("Name the dice to reroll by their numbers in the roll, e.g. `dice:2` or `dice:1,3`." + can)
     if len(picks) > left:
-        raise RuleError(f"You may reroll {left} more {'die' if left == 1 else 'dice'} of this roll, not {len(picks)}.")
+        raise RuleError(f"You may reroll {left} more {'die' if left == 1 else 'dice'} of this roll, not {len(picks)}."
+                        + can)
     lines = []
     for i in picks:
         old = p.dice[i]
         grant = next((r for r in pool if r.left > 0 and (not r.blank_only or not old["results"])), None)
         if grant is None:
-            raise RuleError(f"Die {i + 1} is not blank; your reroll works only on blank results.")
+            raise RuleError(f"Die {i + 1} is not blank; your reroll works only on blank results." + can)
         faces = c.pack.enemy_combat_die if old["free"] else c.pack.die(old["type"]).faces
         new = roll_die(c, faces, old["label"], old["line"], old["die"], old["type"], old["free"])
         p.dice[i] = new
@@ -308,16 +394,17 @@ def reroll(c: Ctx, owner: str, args: dict) -> None:
 
 
 # --------------------------------------------------------------- resolve --
-def parse_order(spec: Any, n: int) -> list[int]:
+def parse_order(spec: Any, n: int, can: str = "") -> list[int]:
+    """Die numbers of a roll (1 to ``n``) as 0-based places; ``can`` ends a refusal with what may be named."""
     if spec is None or spec == "" or spec == "all":
         return list(range(n))
     nums = args_.numbers(spec, args_.ORDER_ERROR)
     out = []
     for k in nums:
         if not 1 <= k <= n:
-            raise RuleError(f"Die {k} is not in the roll; it has dice 1 to {n}.")
+            raise RuleError(f"Die {k} is not in the roll; it has dice 1 to {n}." + can)
         if k - 1 in out:
-            raise RuleError(f"Die {k} is listed twice; list each die once.")
+            raise RuleError(f"Die {k} is listed twice; list each die once." + can)
         out.append(k - 1)
     return out
 

@@ -294,7 +294,12 @@ def use_interrupt(c: Ctx, owner: str, ability_id: str, attacker: Unit | None) ->
 
 def offer_move(c: Ctx, owner: str, amount: int, source: str, *, through: bool = False, ability: str | None = None,
                cost: int = 0, effects: list[dict] | None = None) -> None:
-    """Give a player a free move during another unit's turn: the battle waits until they move or stay."""
+    """Give a player a free move during another unit's turn: the battle waits until they move or stay.  From
+    rules revision 4 a party that called the retreat is not asked (the round ends without waiting)."""
+    if c.state.rules >= 4 and c.b.retreat:
+        c.say("offer", f"{source} would let {c.adv(owner).name} move for free now, but the party is retreating: "
+                       "the round ends without waiting for a move.", unit=f"a:{owner}")
+        return
     minutes = prevent_timeout_minutes(c.state)
     n = int(c.b.more.get("offers_made", 0)) + 1
     c.b.more["offers_made"] = n

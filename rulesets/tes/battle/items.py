@@ -217,6 +217,15 @@ def _may_rearrange(c: Ctx) -> None:
     if b and b.round > 1:
         raise RuleError("During a battle items move between the pack and ready slots only when you are "
                         "deployed (round 1); wait for the end of the battle.")
+    s = c.state.days
+    if b is None and c.state.rules >= 4 and s is not None and s.phase not in ("over", "setup"):
+        # p.28: between pack and ready slots when deployed for a battle or in the End of Day Phase (p.45: its
+        # Adventurers Rest step), not at any moment of a session's day (before revision 4: any time)
+        resting = s.phase == "end-of-day" and s.ask is not None and s.ask.kind == "rest"
+        if not resting:
+            raise RuleError("During a session items move between the pack and ready slots only in the End of "
+                            "Day's Adventurers Rest (until the last adventurer has rested) or when you deploy "
+                            "for a battle (`/battle deploy ready:`). Wait for the rest; see `/day status`.")
 
 
 def drop(c: Ctx, owner: str, key: Any) -> None:

@@ -36,7 +36,7 @@ class Check(DayHandler):
             if isinstance(dice, str):
                 dice = [] if dice.strip().lower() in ("", "none", "no") else [d for d in dice.split(",") if d.strip()]
             if dice == "all" or args.get("all"):
-                dice = social.check_dice(c, owner, enc.check.lines)
+                dice = social.all_dice(c, owner, enc.check.lines)
             social.roll(c, enc, owner, dice or [])
             return
         if "dice" in args and "tenacity" not in args:

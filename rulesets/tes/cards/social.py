@@ -2,7 +2,8 @@
 
 1. Gather and roll dice: each adventurer with available dice of the check's lines (usually Speech) may roll
    any of them; each die adds the number on its face to the party's total (p.61: rolled as in an engage, with
-   no fatigue, target or battle form; a face without a number adds nothing).
+   no fatigue, target or battle form; a face without a number adds nothing).  From rules revision 4 as in an
+   engage's gather step (p.59): no more dice of a stat's lines than the adventurer's Stamina or Magicka.
 2. Spend tenacity: after seeing the dice, each adventurer commits any amount of their own tenacity.
 3. Resolve: dice and tenacity together against the difficulty: equal or more succeeds.  Every skill die rolled
    is exhausted either way.  Each check is attempted once.
@@ -34,6 +35,43 @@ def check_dice(c: DayCtx, owner: str, lines: list[str]) -> list[str]:
     return out
 
 
+def all_dice(c: DayCtx, owner: str, lines: list[str]) -> list[str]:
+    """``dice:all``: the available dice of the check's lines; from rules revision 4 as many of each stat as the
+    adventurer's Stamina or Magicka allows, in row order (p.61: the roll follows the engage action's gather and
+    roll step, p.59)."""
+    mine = check_dice(c, owner, lines)
+    if c.state.rules < 4:
+        return mine
+    adv = c.adv(owner)
+    used: dict[str, int] = {}
+    out = []
+    for d in mine:
+        stat = _stat(c, adv, d)
+        if used.get(stat, 0) < adv.stat(stat):
+            used[stat] = used.get(stat, 0) + 1
+            out.append(d)
+    return out
+
+
+def _stat(c: DayCtx, adv, die_id: str) -> str:
+    line = c.pack.lines.get(adv.dice[die_id]["line"])
+    return line.stat if line is not None else "stamina"
+
+
+def _available_words(c: DayCtx, owner: str, lines: list[str]) -> str:
+    """What a refusal ends with: the dice this adventurer may roll now, as ``dice:`` takes them."""
+    adv = c.adv(owner)
+    mine = check_dice(c, owner, lines)
+    if not mine:
+        return f" {adv.name} has no available dice for this check: `dice:none`."
+    words = f" Name your dice from those available now: `dice:{', '.join(_die_name(c, adv, d) for d in mine)}`"
+    if c.state.rules >= 4:
+        stats = sorted({_stat(c, adv, d) for d in mine})
+        words += " (" + "; ".join(st.title() + f" lines: at most your {st.title()}, {adv.stat(st)}"
+                                  for st in stats) + ")"
+    return words + ", `dice:all` or `dice:none`."
+
+
 def start(c: DayCtx, enc: Encounter, check_def) -> None:
     """Begin the check: its difficulty by the party size, then ask who rolls which dice."""
     size = len(c.party())
@@ -47,7 +85,7 @@ def start(c: DayCtx, enc: Encounter, check_def) -> None:
 
 
 def ask_dice(c: DayCtx, enc: Encounter) -> None:
-    owners = [o for o in c.party() if check_dice(c, o, enc.check.lines)]
+    owners = [o for o in c.party() if all_dice(c, o, enc.check.lines)]
     if not owners:
         c.say("check", "Nobody has dice of those lines available: on to the tenacity.")
         ask_tenacity(c, enc)
@@ -69,8 +107,17 @@ def roll(c: DayCtx, enc: Encounter, owner: str, picks) -> None:
                     or slug(_die_name(c, adv, d)) == key)), None)
         if hit is None:
             names = ", ".join(f"{_die_name(c, adv, d)} ({d})" for d in mine) or "none"
-            raise RuleError(f"`{p}` is not one of {adv.name}'s available dice for this check: {names}.")
+            raise RuleError(f"`{p}` is not one of {adv.name}'s available dice for this check: {names}."
+                            + _available_words(c, owner, ch.lines))
         chosen.append(hit)
+    if c.state.rules >= 4:  # p.61: rolled as in an engage, whose gather step limits dice by Stamina and Magicka
+        for stat in ("stamina", "magicka"):
+            n = sum(1 for d in chosen if _stat(c, adv, d) == stat)
+            if n > adv.stat(stat):
+                raise RuleError(f"{adv.name} may roll dice of " + stat.title() + " lines in a check up to their "
+                                f"{stat.title()}, {adv.stat(stat)} (its roll follows the engage's gather step), "
+                                f"not {n}. Leave some out."
+                                + _available_words(c, owner, ch.lines))
     results = []
     for d in chosen:
         die = c.pack.die(adv.dice[d]["type"])

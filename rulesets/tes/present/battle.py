@@ -725,7 +725,7 @@ async def _move(inv: Invocation, args: dict, player) -> Reply:
 
 
 @command("engage", "Engage: battle form, target, dice to roll, weapon (battle).",
-         Opt("dice", str, "Dice to roll, e.g. \"2 shield-discipline, combat\" or \"d3 d5\""),
+         Opt("dice", str, "Dice to roll, e.g. \"2 shield-discipline, combat\", \"d3 d5\" or all"),
          Opt("target", str, "Enemy name, label or hex q,r"),
          Opt("form", str, "Battle form for this engage (default: your current form)", autocomplete="forms"),
          Opt("item", str, "A ready weapon matching your form", autocomplete="items"),
@@ -775,7 +775,7 @@ async def resolve(inv: Invocation, order=None, ally=None, at=None, player=None) 
     return await battle_reply(inv, out)
 
 
-REROLL_ERROR = "Name the dice to reroll by their numbers in the roll, e.g. `dice:2` or `dice:1,3`."
+REROLL_ERROR = ("Name the dice to reroll by their numbers in the roll, e.g. `dice:2` or `dice:1,3`, or `dice:all`.")
 
 
 def _order(text):
@@ -786,9 +786,10 @@ def _order(text):
 
 
 @command("reroll", "Reroll dice of your waiting roll, with a reroll a weapon or ability gave you (battle).",
-         Opt("dice", str, "Die numbers from the roll, e.g. 2 or 1,3", required=True), PLAYER, renders=True)
+         Opt("dice", str, "Die numbers from the roll, e.g. 2 or 1,3, or all", required=True), PLAYER, renders=True)
 async def reroll(inv: Invocation, dice, player=None) -> Reply:
-    out = await inv.do("battle.reroll", {"dice": args_.numbers(dice, REROLL_ERROR)}, player=player)
+    spec = "all" if str(dice).strip().lower() == "all" else args_.numbers(dice, REROLL_ERROR)
+    out = await inv.do("battle.reroll", {"dice": spec}, player=player)
     return await battle_reply(inv, out)
 
 

@@ -96,8 +96,8 @@ async def adventurer_retire(inv: Invocation, player=None, confirm=None) -> Reply
 
 
 @command("adventurer rest", "The Adventurers Rest at the End of Day: heal, and remove the cooldown dice you choose.",
-         Opt("dice", str, "Places on your cooldown track to clear, counted from the left, e.g. 2 or 1,3 "
-             "(default: the leftmost)"),
+         Opt("dice", str, "Places on your cooldown track to clear, from the left, e.g. 2 or 1,3 "
+             "(all or default: leftmost)"),
          Opt("item", str, "Expert: the item you discard to rest"),
          Opt("use", bool, "Expert: resolve the consumable you discard"),
          Opt("skip", bool, "Do not rest tonight"),
@@ -108,12 +108,14 @@ async def adventurer_rest(inv: Invocation, dice=None, item=None, use=None, skip=
         out = await inv.do("party.rest")
         return Reply(content=events_text(out.events))
     args: dict = {}
-    if dice:
+    if dice and dice.strip().lower() == "all":
+        args["dice"] = "all"
+    elif dice:
         try:
             args["dice"] = [int(x) for x in re.split(r"[\s,]+", dice.strip()) if x]
         except ValueError:
             raise RuleError("`dice:` lists places on your cooldown track, counted from the left: e.g. `2` or "
-                            "`1,3`.") from None
+                            "`1,3`, or `all` (as many as the rest removes, leftmost first).") from None
     if item:
         args["item"] = item[:60]
     if use:

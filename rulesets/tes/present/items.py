@@ -25,13 +25,13 @@ async def item_use(inv: Invocation, item=None, target=None, player=None) -> Repl
     return await _run(inv, "item.use", {"item": item, "target": target}, player)
 
 
-@command("item ready", "Move an item from your pack to a ready slot (between battles or when deployed).",
+@command("item ready", "Move an item from your pack to a ready slot (in the day's rest, between battles, when deployed).",
          ITEM, Opt("swap", str, "A ready item to move to the pack to make room"), PLAYER, renders=True, ruleset="tes")
 async def item_ready(inv: Invocation, item=None, swap=None, player=None) -> Reply:
     return await _run(inv, "item.ready", {"item": item, "swap": swap}, player)
 
 
-@command("item stow", "Move a ready item to your pack (between battles or when deployed).", ITEM, PLAYER,
+@command("item stow", "Move a ready item to your pack (in the End of Day rest, between battles, or when deployed).", ITEM, PLAYER,
          renders=True, ruleset="tes")
 async def item_stow(inv: Invocation, item=None, player=None) -> Reply:
     return await _run(inv, "item.stow", {"item": item}, player)

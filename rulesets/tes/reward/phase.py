@@ -3,7 +3,8 @@
 1. Gain rewards: for a successful encounter the XP Dial goes up by its XP and each adventurer gains that much
    unspent XP (more than 3 is kept until the end of the phase).  An Uncover delve's skyshards are worth 1 XP each,
    gained the same way, even when the encounter failed (not after a full party defeat).  At an unstable landmark, after a peaceful or
-   conflict card or a traveling caravan, each adventurer gains 2 tenacity whether it succeeded or not.
+   conflict card or a traveling caravan, each adventurer gains 2 tenacity whether it succeeded or not; from rules
+   revision 4 not after a full party defeat, which has carried the party to the closest town (p.67).
 2. Untrain (free, no XP back; Health, Stamina and Combat stay) and 3. gain advancements with XP: each player
    answers for their own adventurer (``/reward untrain``, ``/reward buy``, ``/reward done``).  Untraining comes
    before buying: once an adventurer has bought an advancement this phase, untraining waits for the next.
@@ -62,7 +63,13 @@ def gain(c: DayCtx, enc: Encounter | None) -> None:
         c.say("xp", "No encounter today: no rewards.")
     if shards:
         _grant(c, shards, f"{count(shards, 'skyshard')} gained in the Uncover delve, 1 XP each. ")
-    if enc is not None and enc.landmark == "unstable" and enc.kind in ("card", "caravan"):
+    if enc is not None and enc.landmark == "unstable" and enc.kind in ("card", "caravan") and enc.defeated \
+            and c.state.rules >= 4:
+        # p.67: a full party defeat carries the party to the closest town before the Reward Phase, so it is no
+        # longer at the unstable landmark when the tenacity would be gained (p.43); before revision 4 it was given
+        c.say("tenacity", "⚡ The party was defeated and woke in the closest town: the unstable landmark's "
+                          "2 tenacity is not gained.")
+    elif enc is not None and enc.landmark == "unstable" and enc.kind in ("card", "caravan"):
         cap = c.pack.mat.tenacity_max
         bits = []
         for o in c.party():
@@ -77,8 +84,17 @@ def gain(c: DayCtx, enc: Encounter | None) -> None:
 def ask(c: DayCtx) -> bool:
     """Steps 2-3: open the question for the players with XP to spend; False when nobody has any."""
     spenders = [o for o in c.party() if c.adv(o).saved_xp > 0]
+    if c.state.rules >= 4:  # nobody is waited for who can buy nothing with their XP
+        short = [o for o in spenders if not mat.purchases(c.state, c.adv(o), c.pack, xp=c.adv(o).saved_xp)]
+        spenders = [o for o in spenders if o not in short]
+        if short:
+            many = len(short) > 1
+            c.say("reward", ", ".join(f"{c.adv(o).name} ({c.adv(o).saved_xp} XP)" for o in short)
+                  + f" can buy nothing with {'their' if many else 'that'} XP now and "
+                  + ("keep" if many else "keeps") + " it for a later Reward Phase.")
     if not spenders:
-        c.say("reward", "Nobody has XP to spend.")
+        c.say("reward", "Nobody has XP to spend." if c.state.rules < 4 else
+              "Nobody has XP to spend on anything: the Reward Phase moves on.")
         return False
     c.say("reward", "Untrain and spend XP: " + ", ".join(f"{c.adv(o).name} has {c.adv(o).saved_xp} XP"
                                                       for o in spenders)

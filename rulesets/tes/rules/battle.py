@@ -317,6 +317,14 @@ class Retreat(Handler):
         c.say("retreat", "🏳️ {@leader} calls the retreat: the battle ends, failed, at the end of this round.",
               since=3, kept="🏳️ The party agrees to retreat: the battle ends at the end of this round.",
               leader=action.actor)
+        if state.rules >= 4 and b.offers:  # a free move waiting for its player: the retreat does not wait for it
+            for o in b.offers:
+                c.say("stay", f"{state.adventurers[o.owner].name} stays in place: the party is retreating"
+                              + (f" (no tenacity spent on {o.source})." if o.ability and o.cost else "."),
+                      unit=f"a:{o.owner}")
+            b.offers = []
+            flow.proceed(c)
+            after_battle(c)  # the round may have ended, and the battle with it
         return state, c.events
 
 
