@@ -386,10 +386,29 @@ async def reward_options(inv: Invocation, player=None) -> Reply:
     return Reply(embeds=[e], ephemeral=True)
 
 
+def _offer_key(offers, text: str) -> str | None:
+    """The key of the offer whose label (whole, or before its cost) is ``text``, as `/reward options` lists it."""
+    from engine.text import slug
+
+    want = slug(text)
+    if not want:
+        return None
+    for o in offers:
+        if want in (slug(o.label), slug(o.label.split(" — ")[0])):
+            return o.key
+    return None
+
+
 def _advancement_key(state, owner: str, text: str) -> str:
     """A player's words for an advancement, as the rules' key (stat:stamina, die:purge, cooldown, tenacity)."""
     from engine.text import slug
+    from rulesets.tes.outcomes import mat
 
+    adv = state.adventurers.get(owner)
+    if adv is not None and ":" not in text:
+        listed = _offer_key(mat.purchases(state, adv, _pack(state)), text)
+        if listed:
+            return listed
     key = slug(text)
     if key.startswith(("stat-", "die-")):
         key = key.replace("-", ":", 1)
@@ -408,10 +427,19 @@ def _advancement_key(state, owner: str, text: str) -> str:
 
 def _untrain_key(state, owner: str, text: str) -> str:
     from engine.text import slug
+    from rulesets.tes.outcomes import mat
 
     if ":" in text:
         return text.strip().lower()
+    adv = state.adventurers.get(owner)
+    offers = mat.untrainables(adv, _pack(state)) if adv is not None else []
+    listed = _offer_key(offers, text)
+    if listed:
+        return listed
     key = slug(text)
+    # a bare die name that is also a line that cannot be untrained (Combat) means one of its dice
+    if key in ("combat", "combat-die") and any(o.key == "die:combat" for o in offers):
+        return "die:combat"
     for stat in ("health", "stamina", "magicka"):
         if key in (f"{stat}-square", f"{stat}-token", f"one-{stat}-square"):
             return f"square:{stat}"

@@ -1,0 +1,138 @@
+"""Issue 26: words a player reads in the days, the Reward Phase and the campaign, as they should be (rules
+revision 4 keeps the words a campaign's session log stores; older campaigns keep their old words there)."""
+from __future__ import annotations
+
+from day_helpers import RYAN, SHANNON, day_two, examples_party, run, said, stack
+
+from engine.core import Dice
+from rulesets.tes.content import load_pack
+from rulesets.tes.outcomes import mat
+from rulesets.tes.outcomes.context import DayCtx
+
+PACK = load_pack("starter")
+
+
+# ---- /reward options lists what /reward buy and /reward untrain accept
+def test_untrain_and_buy_accept_the_words_reward_options_lists():
+    from rulesets.tes.present.day import _advancement_key, _untrain_key
+
+    s = examples_party()
+    ryan = s.adventurers[RYAN]
+    labels = [o.label for o in mat.untrainables(ryan, PACK)]
+    assert "One Combat die" in labels
+    assert _untrain_key(s, RYAN, "One Combat die") == "die:combat"
+    assert _untrain_key(s, RYAN, "combat") == "die:combat"  # Combat's line token cannot go: its die is meant
+    assert _untrain_key(s, RYAN, "One Stamina square") == "square:stamina"
+    assert _untrain_key(s, RYAN, "The Destruction Staff skill line and all its dice") == "line:destruction-staff"
+    buys = {o.key: o.label for o in mat.purchases(s, ryan, PACK)}
+    assert _advancement_key(s, RYAN, buys["tenacity"]) == "tenacity"  # "Tenacity +1 — 1 XP", as listed
+    assert _advancement_key(s, RYAN, buys["stat:stamina"].split(" — ")[0]) == "stat:stamina"
+    words = mat.untrain(ryan, PACK, _untrain_key(s, RYAN, "One Combat die"))
+    assert "Combat" in words
+
+
+# ---- the guild draw counts its cards right
+def test_one_guild_drawn_is_worded_as_one(monkeypatch):
+    camp = PACK.campaign
+    real = type(camp).quest_of
+
+    def only_mages(self, guild, province):
+        return real(self, guild, province) if guild == "mages-guild" else None
+
+    monkeypatch.setattr(type(camp), "quest_of", only_mages)
+    s, ev = run(examples_party(), "day.start", RYAN, {"province": "saltmire"}, guild=None)
+    text = said(ev)
+    assert "The guild deck: 1 guild card is drawn (the only guild with a quest in The Saltmire)." in text
+    assert "1 guild cards" not in text and "1 guilds" not in text
+
+
+# ---- an empty day says once that nothing happens
+def test_an_empty_day_says_the_encounter_phase_is_skipped_once():
+    s = day_two()
+    s = stack(s, "sm-p01")
+    s, ev = run(s, "day.route", RYAN, {"to": [3, 5]})
+    s, ev2 = run(s, "day.vote", SHANNON)
+    text = said(ev + ev2)
+    assert "Nothing happens at hex 3,5." in text
+    assert "The party triggered no encounter, so it skips this phase." in text
+    assert "the Encounter Phase is skipped" not in text
+    assert "Nothing happens at hex 3,5." in s.days.log  # the session's log keeps the new words
+
+
+def test_revision_3_keeps_its_old_words_in_the_session_log():
+    s = day_two()
+    s.rules = 3
+    s = stack(s, "sm-p01")
+    s, ev = run(s, "day.route", RYAN, {"to": [3, 5]})
+    s, ev2 = run(s, "day.vote", SHANNON)
+    assert "Nothing happens at hex 3,5: the Encounter Phase is skipped." in s.days.log
+
+
+# ---- fatigue movement names who gains nothing
+def test_fatigue_movement_says_a_defeated_adventurer_gains_none():
+    s = day_two()
+    s.adventurers[SHANNON].hp = 0
+    s = stack(s, "sm-p01")
+    s, ev1 = run(s, "day.route", RYAN, {"to": [3, 2]})  # Reedwick, 4 hexes: 1 with fatigue
+    s, ev = run(s, "day.vote", SHANNON, {})
+    ev = ev1 + ev
+    assert "Fatigue movement to 3,2: each standing adventurer gains 1 light fatigue; Shannon is defeated and " \
+           "gains none." in said(ev)
+    assert {"fatigue": "light"} not in s.adventurers[SHANNON].cooldown
+
+
+# ---- the last day says what fails at its end
+def test_day_12_warns_that_the_quest_fails_at_the_end_of_that_day():
+    from rulesets.tes.day import flow
+
+    s = day_two()
+    s.day_dial = 11
+    c = DayCtx(s, PACK, Dice(0, 0, []))
+    flow.new_day(c)
+    text = said(c.events)
+    quest = PACK.campaign.quests[s.quests.quest].name
+    assert f"⏳ Day 12: no quest can go beyond day 12; this is the last day of the session. If **{quest}** is not " \
+           "completed by the end of this day, it fails, and the campaign is lost with it (p.34)." in text
+
+
+# ---- after the epilogue: what comes next, in /quest status and in the journal
+def _after_epilogue():
+    from rulesets.tes.session import end
+
+    s = day_two()
+    c = DayCtx(s, PACK, Dice(0, 0, []))
+    end.won(c)
+    return s
+
+
+def test_quest_status_after_the_epilogue_says_what_comes_next():
+    from rulesets.tes.present.quest import _no_quest_words
+
+    s = _after_epilogue()
+    assert s.quests is None
+    words = _no_quest_words(s, PACK)
+    assert words.startswith("Session 1 is over, its guild quest completed. Its epilogue names the next guild "
+                            "quests: the party leader chooses one with `/quest next`")
+    s, _ = run(s, "quest.next", RYAN, {"pick": "1"})
+    q = PACK.campaign.quests[s.journal.next["quest"]]
+    prov = PACK.provinces[q.province].name
+    guild = PACK.campaign.guilds[q.guild].name
+    assert _no_quest_words(s, PACK) == (f"Session 1 is over, its guild quest completed. Next: Session 2: {q.name} "
+                                        f"for the {guild}, in {prov}. The party leader starts it with `/day start`.")
+
+
+def test_the_journal_notes_the_quest_chosen_for_the_next_session():
+    from rulesets.tes.present.quest import journal_text, journal_view
+    from render.journal import draw_journal
+
+    s = _after_epilogue()
+    view = journal_view(s, PACK)
+    assert "the guild quest is not chosen yet" in view["next"]
+    s, _ = run(s, "quest.next", RYAN, {"pick": "1"})
+    view = journal_view(s, PACK)
+    q = PACK.campaign.quests[s.journal.next["quest"]]
+    assert view["next"].startswith(f"Session 2: {q.name} for the ")
+    assert f"Next: Session 2: {q.name} for the " in journal_text(view)
+    with_next = draw_journal(view)
+    view["next"] = ""
+    assert with_next.height > draw_journal(view).height  # the picture has its "next session" panel
