@@ -3,6 +3,7 @@ revision 4 keeps the words a campaign's session log stores; older campaigns keep
 from __future__ import annotations
 
 from day_helpers import RYAN, SHANNON, day_two, examples_party, run, said, stack
+from test_battle_prompts import game  # noqa: F401 - the fixture: a campaign played through the command layer
 
 from engine.core import Dice
 from rulesets.tes.content import load_pack
@@ -136,3 +137,85 @@ def test_the_journal_notes_the_quest_chosen_for_the_next_session():
     with_next = draw_journal(view)
     view["next"] = ""
     assert with_next.height > draw_journal(view).height  # the picture has its "next session" panel
+
+
+# ---- issue 26, item 5: towns are chosen knowing what each feature does, and the pack can be read
+def _all_text(reply) -> str:
+    parts = [reply.as_text()]
+    for more in reply.followups:
+        parts.append(_all_text(more))
+    return "\n".join(parts)
+
+
+async def _town_on_day_one(game):
+    from test_day_prompts import start, two
+
+    await two(game)
+    return await start(game)
+
+
+async def test_the_town_post_says_what_each_feature_does_and_shows_the_shop_cards_in_full(game):
+    from test_day_prompts import LENA
+
+    reply = await _town_on_day_one(game)
+    text = _all_text(reply)
+    state = await game.state()
+    assert "What each feature of Brinehold does:" in text
+    assert "• Inn: heals you to your maximum HP, removes every fatigue and status die from your cooldown track and " \
+           "recovers your exhausted and drained skill dice." in text
+    assert "• Alchemy station: refreshes 1 of your expended potions." in text
+    assert "• Guild kiosk: the Mages Guild's Reading Room: A quiet chair and a borrowed text" in text
+    assert "• Quest board: draws 2 side quests; you may accept 1 of them for the party." in text
+    assert "• Shop: take 2 cards of those on offer per action:" in text
+    for card in state.days.town.shop:
+        item = PACK.items[card]
+        assert f"– {item.name} ({item.rarity} {item.subtype}" in text and item.text in text
+    shop = next(b.custom_id for b in reply.buttons if b.label == "Shop")
+    menu = await game.click(LENA, shop)
+    assert menu.ephemeral and "Ryan: Take 2 cards from the shop." in menu.content
+    for card in state.days.town.shop:
+        assert f"• {PACK.items[card].name} (" in menu.content and PACK.items[card].text in menu.content
+    status = _all_text(await game.ok(LENA, "day status"))
+    assert "What each feature of Brinehold does:" in status
+
+
+def test_a_town_square_is_described_with_its_group_rule():
+    from rulesets.tes.present.catalogue import town_guide
+
+    s = day_two()
+    s = stack(s, "sm-p01")
+    s, _ = run(s, "day.route", RYAN, {"to": [0, 5]})  # Ossmere
+    s, _ = run(s, "day.vote", SHANNON)
+    guide = town_guide(s, PACK)
+    assert "• Town square — The Lantern Vigil: Group action: the whole party keeps the vigil through the night. " \
+           "Each adventurer gains 2 tenacity. A group action: every adventurer puts 1 of their own town actions " \
+           "into it." in guide
+
+
+async def test_content_items_enemies_and_the_cards_the_party_has_seen(game):
+    from test_day_prompts import BOB, LENA
+
+    await _town_on_day_one(game)
+    items = _all_text(await game.ok(LENA, "content items"))
+    assert "Items — Hexpost Starter Pack (81)" in items and "Common weapon: " in items and "Iron Sword" in items
+    sword = await game.ok(LENA, "content items", name="iron sword")
+    assert sword.ephemeral and sword.content == (
+        "• Iron Sword (common weapon, light form): Add 1 free Combat die to this engage. Overtax: Add 1 more free "
+        "Combat die. Discard this card after the engage.")
+    nothing = await game.run(LENA, "content items", name="vorpal blade")
+    assert nothing.error and "No item of this pack is called `vorpal blade`" in nothing.content
+    enemies = _all_text(await game.ok(LENA, "content enemies"))
+    assert "Enemies — Hexpost Starter Pack" in enemies and "The Saltmire: humanoid: " in enemies
+    bandit = await game.ok(LENA, "content enemies", name="High Elf Bandit")
+    assert bandit.content.startswith("• High Elf Bandit (level 1 humanoid, Health 3, defense 0, Combat 1, range 3, "
+                                     "1 target, priority: weakest, movement 2). Dodge (when it is dealt damage):")
+    seen = await game.ok(LENA, "content cards")
+    assert seen.content == "The party has seen no overland card yet this session."
+    await game.ok(LENA, "town done")
+    await game.ok(BOB, "town done")  # the End of Day draws a peaceful card for the province effect
+    state = await game.state()
+    (drawn,) = state.days.decks["peaceful"].bottom  # cycled to the bottom of its deck, seen
+    card = PACK.overland_cards[drawn]
+    seen = _all_text(await game.ok(LENA, "content cards"))
+    assert "Overland cards seen this session (1):" in seen and f"{card.name} ({card.label}, peaceful): " in seen
+    assert f"  1. {card.choices[0].title} (" in seen

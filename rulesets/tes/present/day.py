@@ -41,6 +41,10 @@ async def day_reply(inv: Invocation, out, *, picture: bool | None = None, mat_fo
     if state.battle is not None:  # a card's clash began: the battle's own post
         return await battle_reply(inv, out)
     text = "\n".join(say(e) for e in out.events)
+    if any(e.kind == "town-actions" for e in out.events) and state.days is not None and state.days.town is not None:
+        from rulesets.tes.present.catalogue import town_guide
+
+        text += "\n" + town_guide(state, _pack(state))  # before the choice: what each feature does
     reply = Reply()
     await attach_day(inv, out, reply, text=text, picture=picture, mat_for=mat_for)
     return reply
@@ -206,6 +210,9 @@ async def day_status(inv: Invocation) -> Reply:
         town_bits.append("Actions left: " + ", ".join(f"{state.adventurers[o].name} {n}"
                                                       for o, n in s.town.actions.items() if o in state.adventurers))
         e.add("Town", "\n".join(town_bits))
+        from rulesets.tes.present.catalogue import town_guide
+
+        e.description = clip(town_guide(state, pack), 3000)
     e.add("Adventurers", "\n".join(
         f"{a.name}: {a.hp}/{a.max_hp} HP, {a.tenacity} tenacity, {a.saved_xp} XP, {len(a.cooldown)} "
         f"{'die' if len(a.cooldown) == 1 else 'dice'} in the cooldown track" for a in state.adventurers.values()))
@@ -548,13 +555,18 @@ def _private_menu(inv: Invocation, state, cid: int, pid: str, what: str) -> Repl
     options: list[tuple[str, str, str]] = []
     n = 1
     title = ""
+    texts = ""
     if what == "shop":
         from rulesets.tes.town.visit import town_def
 
         town = town_def(_Ctx(state, pack), s.town)
-        options = [(pack.items[i].name, i, pack.items[i].subtype) for i in s.town.shop]
+        from rulesets.tes.present.catalogue import item_words
+
+        options = [(pack.items[i].name, i, clip(pack.items[i].text, 100) or pack.items[i].subtype)
+                   for i in s.town.shop]
         n = min(town.shop_takes, len(options))
         title = f"Take {n} {'card' if n == 1 else 'cards'} from the shop"
+        texts = "\n".join(f"• {item_words(pack.items[i])}" for i in s.town.shop)
     elif what == "trainer":
         options = [(pack.lines[t].name, t, (pack.lines[t].constellation or "").title()) for t in s.town.trainer
                    if t not in adv.lines()]
@@ -587,7 +599,8 @@ def _private_menu(inv: Invocation, state, cid: int, pid: str, what: str) -> Repl
     sel = Select(_cid(inv, cid, pid, f"x{what}"), title[:100],
                  [(clip(label, 100), value, clip(detail, 100)) for label, value, detail in options[:25]],
                  n, n)
-    return Reply(content=f"{adv.name}: {title}.", selects=[sel], ephemeral=True)
+    text = f"{adv.name}: {title}." + (f"\n{texts}" if texts else "")
+    return Reply(content=clip(text, 1990), selects=[sel], ephemeral=True)
 
 
 def _private_answer(state, owner: str, what: str, values: list[str]):
