@@ -219,3 +219,42 @@ async def test_content_items_enemies_and_the_cards_the_party_has_seen(game):
     seen = _all_text(await game.ok(LENA, "content cards"))
     assert "Overland cards seen this session (1):" in seen and f"{card.name} ({card.label}, peaceful): " in seen
     assert f"  1. {card.choices[0].title} (" in seen
+
+
+# ---- issue 26, item 12: at the local table a menu prints its options with labels and ids, and /pick answers it
+async def test_the_local_table_prints_a_menu_and_picks_from_it(tmp_path):
+    from engine.service import CampaignService
+    from engine.store import Store
+    from helpers.table import play
+
+    store = await Store.open(tmp_path / "pick.db")
+    try:
+        script = """
+/campaign new name:"Outer Watch"
+/adventurer create name:Ryan race:dark-elf line:destruction-staff class:sorcerer
+@shannon /campaign join
+@shannon /adventurer create name:Shannon race:argonian line:one-hand-and-shield class:acrobat
+/force 1 1 1 1 1 1 1 1 2
+/day start
+/quest guild pick:"Mages Guild"
+/click Shop
+/pick Ebony Greaves
+/pick 1
+"""
+        errors, text, local = await play(store, tmp_path, "pick", script)
+        state = await CampaignService(store).campaign("pick")
+        first, second = (PACK.items[i] for i in state.days.town.shop[:2])
+        assert "[menu: Take 2 cards from the shop]  (id hx:day:" in text
+        assert "; /pick 2 options by label or id, comma separated)" in text
+        assert f"  - {first.name}  [id {first.id}] — " in text
+        assert errors == 2  # a card the shop does not have, and one card where the shop takes 2
+        assert "The menu \"Take 2 cards from the shop\" has no option 'Ebony Greaves'. Its options: " \
+               f"{first.name}, {second.name}, " in text
+        assert "The menu \"Take 2 cards from the shop\" takes 2 of its options; you named 1." in text
+        errors, text, local = await play(store, tmp_path, "pick", f"/day status\n/click Shop\n/pick {first.name}, 2")
+        assert errors == 0, local.failed
+        assert f"Ryan takes {first.name} from the shop." in text and f"Ryan takes {second.name} from the shop." in text
+        last = await local.run_line("/pick 1")
+        assert last.error and "The last answer has no menu to pick from." in last.content
+    finally:
+        await store.close()
