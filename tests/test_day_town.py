@@ -261,3 +261,17 @@ def test_revision_3_keeps_spending_town_actions_on_nothing():
     s, _ = run(s, "town.visit", SHANNON, {"feature": "inn"})  # at full HP: spent, as it was
     s, ev = run(s, "town.visit", RYAN, {"feature": "square"})  # Shannon cannot join: accepted, as it was
     assert s.days.town.actions[SHANNON] == 0 and s.days.town.group == [RYAN] and "waiting for Shannon" in said(ev)
+
+
+def test_a_town_visit_timed_out_with_a_group_action_given_up_ends_the_visit():
+    def hurt(state):
+        state.adventurers[RYAN].hp = 1
+    s, _ = at_town(OSSMERE, setup=hurt)
+    s, _ = run(s, "town.visit", RYAN, {"feature": "inn"})
+    s, _ = run(s, "town.visit", RYAN, {"feature": "square"})  # Ryan's last action, waiting for Shannon's
+    assert s.days.ask.owners == [SHANNON]
+    s, ev = run(s, "day.timeout", RYAN, {"ask": f"d{s.days.serial}-town"})
+    text = said(ev)
+    assert "The Lantern Vigil cannot be done without Shannon: Ryan gets back the town action put into it." in text
+    assert "Ryan is done in town (1 town action unused)." in text  # the deadline ends the visit for everyone
+    assert s.days.town is None and "The town encounter at Ossmere is over." in text
