@@ -136,7 +136,7 @@ class Reply:
         for s in self.selects:
             many = f"{s.min_values}-{s.max_values} options" if s.max_values > s.min_values else (
                 "1 option" if s.max_values == 1 else f"{s.max_values} options")
-            parts.append(f"[menu: {s.placeholder}]  (id {s.custom_id}; /pick {many} by label or id, comma "
+            parts.append(f"[menu: {s.placeholder}]  (id {s.custom_id}; pick {many} by label or id, comma "
                          "separated)")
             parts += [f"  - {label}  [id {value}]" + (f" — {detail}" if detail else "")
                       for label, value, detail in s.options]

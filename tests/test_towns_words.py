@@ -245,7 +245,7 @@ async def test_the_local_table_prints_a_menu_and_picks_from_it(tmp_path):
         state = await CampaignService(store).campaign("pick")
         first, second = (PACK.items[i] for i in state.days.town.shop[:2])
         assert "[menu: Take 2 cards from the shop]  (id hx:day:" in text
-        assert "; /pick 2 options by label or id, comma separated)" in text
+        assert "; pick 2 options by label or id, comma separated)" in text
         assert f"  - {first.name}  [id {first.id}] — " in text
         assert errors == 2  # a card the shop does not have, and one card where the shop takes 2
         assert "The menu \"Take 2 cards from the shop\" has no option 'Ebony Greaves'. Its options: " \
