@@ -5,6 +5,7 @@
     /force 6 2 3          (the next die results, for exact replays)
     /as ryan              (who types the next lines; or prefix one line with @name)
     /click hx:end:local:  (press a button the bot offered, by its id)
+    /pick Iron Sword      (answer the last answer's menu: options by label or id, comma separated)
     /dump state.json      (write the campaign state as JSON)
 
 Replies are printed; pictures are written to the output folder.  Everything
@@ -114,7 +115,7 @@ def parse_line(line: str) -> tuple[str | None, str, dict[str, str]]:
     return user, name, options
 
 
-LOCAL_COMMANDS = {"as", "click", "dump", "quit", "exit"}
+LOCAL_COMMANDS = {"as", "click", "pick", "dump", "quit", "exit"}
 
 
 class LocalTable:
@@ -157,6 +158,42 @@ class LocalTable:
             todo.extend(reply.followups)
         return None
 
+    def menu_pick(self, text: str) -> tuple[str, list[str]] | str:
+        """(the menu's id, the values) for ``text``: options of a menu of the last answer named by label, id or
+        place (1, 2, ...), comma separated; or what is wrong, in words."""
+        menus = []
+        todo = [self.last] if self.last is not None else []
+        while todo:
+            reply = todo.pop(0)
+            menus += reply.selects
+            todo.extend(reply.followups)
+        if not menus:
+            return "The last answer has no menu to pick from. Menus are printed as [menu: ...] with their options."
+        wants = [w.strip().strip('"') for w in text.split(",") if w.strip()]
+        if not wants:
+            return "Write the options to pick after /pick, by label or id, comma separated: e.g. /pick 1."
+        problem = ""
+        for sel in menus:
+            values = []
+            for want in wants:
+                key = want.casefold()
+                hit = next((v for _l, v, _d in sel.options if v.casefold() == key), None)
+                hit = hit or next((v for label, v, _d in sel.options if label.casefold() == key), None)
+                if hit is None and want.isdigit() and 1 <= int(want) <= len(sel.options):
+                    hit = sel.options[int(want) - 1][1]
+                if hit is None:
+                    problem = (f"The menu \"{sel.placeholder}\" has no option {want!r}. Its options: "
+                               + ", ".join(label for label, _v, _d in sel.options) + ".")
+                    break
+                values.append(hit)
+            else:
+                if sel.min_values <= len(values) <= sel.max_values:
+                    return sel.custom_id, values
+                wanted = (str(sel.max_values) if sel.min_values == sel.max_values
+                          else f"{sel.min_values} to {sel.max_values}")
+                problem = f"The menu \"{sel.placeholder}\" takes {wanted} of its options; you named {len(values)}."
+        return problem
+
     async def run_line(self, line: str) -> Reply | None:
         text = line.strip()
         if not text or text.startswith("#"):
@@ -198,6 +235,12 @@ class LocalTable:
                     return Reply.fail(problem)
             reply = await self.table.click(inv, target, (options.get("values") or "").split(",")
                                            if options.get("values") else [])
+        elif name == "pick":
+            picked = self.menu_pick(options.get("_args", ""))
+            if isinstance(picked, str):
+                self.echo(f"! {picked}")
+                return Reply.fail(picked)
+            reply = await self.table.click(inv, picked[0], picked[1])
         elif name == "force":
             state = await self.table.service.campaign(self.channel)
             leader = state.leader if state else who

@@ -135,5 +135,10 @@ class Reply:
         for b in self.buttons:
             parts.append(f"[button: {b.label}]  (id {b.custom_id})")
         for s in self.selects:
-            parts.append(f"[menu: {s.placeholder}] " + ", ".join(v for _l, v, _d in s.options))
+            many = f"{s.min_values}-{s.max_values} options" if s.max_values > s.min_values else (
+                "1 option" if s.max_values == 1 else f"{s.max_values} options")
+            parts.append(f"[menu: {s.placeholder}]  (id {s.custom_id}; pick {many} by label or id, comma "
+                         "separated)")
+            parts += [f"  - {label}  [id {value}]" + (f" — {detail}" if detail else "")
+                      for label, value, detail in s.options]
         return "\n".join(parts)

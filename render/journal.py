@@ -6,7 +6,8 @@ XP Dial, side quests), the keywords held and the guild assist.  Every text at le
 
 View keys (``rulesets.tes.present.quest.journal_view``): ``campaign``, ``difficulty``, ``party`` [{adventurer,
 player}], ``guild``, ``sessions`` [{number, province, quest, result, why, major, days, xp, sides_done,
-sides_failed}], ``keywords`` [names], ``minor`` [names], ``assist`` (words), ``result`` ("" | won | lost).
+sides_failed}], ``keywords`` [names], ``minor`` [names], ``assist`` (words), ``result`` ("" | won | lost),
+``next`` (the next session's quest in words, or "").
 """
 from __future__ import annotations
 
@@ -71,6 +72,7 @@ def draw_journal(view: dict) -> Image.Image:
             rows += [(ln, fbody, INK_SOFT) for ln in _lines("Side quests not done: " + ", ".join(s["sides_failed"]),
                                                            fbody, inner - 24, 2)]
         sessions.append((s, rows))
+    next_lines = _lines(str(v.get("next") or ""), fbody, inner, 3)
     kws = list(v.get("keywords") or []) + list(v.get("minor") or [])
     kw_lines = _lines(", ".join(kws) or "none yet", fbody, inner, 4)
     assist = str(v.get("assist") or "not used yet")
@@ -83,6 +85,8 @@ def draw_journal(view: dict) -> Image.Image:
         H += line_h + len(rows) * line_h + 24
     if not sessions:
         H += line_h + 12
+    if next_lines:
+        H += (line_h + 4) + len(next_lines) * line_h + 12  # the next session (p.49)
     H += (line_h + 4) + len(kw_lines) * line_h + 12  # keywords
     H += (line_h + 4) + line_h + 16  # assist
     img = Image.new("RGB", (W, H), BG)
@@ -124,6 +128,12 @@ def draw_journal(view: dict) -> Image.Image:
             draw_text(d, (M + 12, ry), text, f, colour, "la")
             ry += line_h
         y += box_h + 10
+    if next_lines:
+        heading("NEXT SESSION")
+        for ln in next_lines:
+            draw_text(d, (M, y), ln, fbody, INK, "la")
+            y += line_h
+        y += 12
     heading("KEYWORDS")
     for ln in kw_lines:
         draw_text(d, (M, y), ln, fbody, INK, "la")

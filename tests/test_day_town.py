@@ -152,7 +152,7 @@ def test_the_guild_kiosk_and_the_quest_board_are_town_actions():
 def test_two_actions_then_no_more():
     s, _ = at_town(REEDWICK)
     s, _ = run(s, "town.visit", RYAN, {"feature": "inn"})
-    s, _ = run(s, "town.visit", RYAN, {"feature": "inn"})
+    s, _ = run(s, "town.visit", RYAN, {"feature": "square"})
     assert "not you" in refused(s, "town.visit", RYAN, {"feature": "inn"}) or \
         "no town actions left" in refused(s, "town.visit", RYAN, {"feature": "inn"})
 
@@ -197,3 +197,81 @@ def test_the_cairn_toll_paid_with_luck():
     s, ev = run(s, "day.pick", RYAN, {"pick": "2"})
     assert "The party chooses: Pay with luck" in said(ev)
     assert all(a.tenacity == 1 for a in s.adventurers.values())
+
+
+# ---- rules revision 4: a town action that would gain nothing is refused and spends nothing (issue 26, item 4)
+def test_the_inn_at_full_hp_with_nothing_to_recover_spends_no_action():
+    s, _ = at_town(REEDWICK)
+    s, _ = run(s, "town.visit", RYAN, {"feature": "inn"})  # day 1's hurt is healed
+    adv = s.adventurers[RYAN]
+    assert adv.hp == adv.max_hp and not adv.cooldown and not adv.drained and s.days.town.actions[RYAN] == 1
+    why = refused(s, "town.visit", RYAN, {"feature": "inn"})
+    assert "Ryan is at full HP (4/4) with an empty cooldown track and no drained dice: the inn would give " \
+           "nothing. No town action was spent" in why
+
+
+def test_a_square_that_would_give_nothing_spends_no_action():
+    def whole(state):
+        state.adventurers[SHANNON].hp = state.adventurers[SHANNON].max_hp
+    s, _ = at_town(HESK, setup=whole)
+    why = refused(s, "town.visit", SHANNON, {"feature": "square"})
+    assert "The Eel Smokehouse would give Shannon nothing now (Eat your fill: heal 2 HP.). No town action was " \
+           "spent" in why
+
+
+def test_a_kiosk_that_would_give_nothing_spends_no_action():
+    s = day_two()
+    s = stack(s, "sm-p01")
+    s, _ = run(s, "day.route", RYAN, {"stay": True})
+    adv = s.adventurers[RYAN]
+    adv.tenacity, adv.cooldown = 5, []  # the Mages Guild's Reading Room: recover 1 die and gain 1 tenacity
+    assert "The kiosk's Reading Room would give Ryan nothing now" in refused(s, "town.visit", RYAN,
+                                                                            {"feature": "kiosk"})
+    assert s.days.town.actions[RYAN] == 2
+
+
+def test_a_group_square_is_refused_when_another_adventurer_has_no_action_left():
+    s, _ = at_town(OSSMERE)
+    s, _ = run(s, "town.visit", SHANNON, {"feature": "inn"})
+    s, _ = run(s, "town.done", SHANNON)
+    why = refused(s, "town.visit", RYAN, {"feature": "square"})
+    assert "The Lantern Vigil is a group action: every adventurer puts one of their own town actions into it " \
+           "(p.39), and Shannon has none left. No town action was spent." in why
+    assert s.days.town.actions[RYAN] == 2 and s.days.town.group == []
+
+
+def test_the_group_waits_for_a_last_action_and_gives_it_back_when_given_up():
+    s, _ = at_town(OSSMERE)
+    s, ev = run(s, "town.visit", RYAN, {"feature": "square"})
+    s, _ = run(s, "town.visit", SHANNON, {"feature": "inn"})  # Shannon's first action: her last is the group's
+    why = refused(s, "town.visit", SHANNON, {"feature": "inn"})
+    assert "The Lantern Vigil is a group action: Ryan put a town action into it and it waits for Shannon's last " \
+           "town action." in why
+    s, ev = run(s, "town.done", SHANNON)
+    assert "The Lantern Vigil cannot be done without Shannon: Ryan gets back the town action put into it." \
+        in said(ev)
+    assert s.days.town.actions[RYAN] == 2 and s.days.ask.owners == [RYAN]
+
+
+def test_revision_3_keeps_spending_town_actions_on_nothing():
+    def old(state):
+        state.rules = 3
+    s, _ = at_town(OSSMERE, setup=old)
+    s, _ = run(s, "town.visit", SHANNON, {"feature": "inn"})
+    s, _ = run(s, "town.visit", SHANNON, {"feature": "inn"})  # at full HP: spent, as it was
+    s, ev = run(s, "town.visit", RYAN, {"feature": "square"})  # Shannon cannot join: accepted, as it was
+    assert s.days.town.actions[SHANNON] == 0 and s.days.town.group == [RYAN] and "waiting for Shannon" in said(ev)
+
+
+def test_a_town_visit_timed_out_with_a_group_action_given_up_ends_the_visit():
+    def hurt(state):
+        state.adventurers[RYAN].hp = 1
+    s, _ = at_town(OSSMERE, setup=hurt)
+    s, _ = run(s, "town.visit", RYAN, {"feature": "inn"})
+    s, _ = run(s, "town.visit", RYAN, {"feature": "square"})  # Ryan's last action, waiting for Shannon's
+    assert s.days.ask.owners == [SHANNON]
+    s, ev = run(s, "day.timeout", RYAN, {"ask": f"d{s.days.serial}-town"})
+    text = said(ev)
+    assert "The Lantern Vigil cannot be done without Shannon: Ryan gets back the town action put into it." in text
+    assert "Ryan is done in town (1 town action unused)." in text  # the deadline ends the visit for everyone
+    assert s.days.town is None and "The town encounter at Ossmere is over." in text

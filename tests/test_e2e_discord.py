@@ -392,9 +392,15 @@ async def test_three_players_create_show_status_and_mat_buttons(world: World) ->
     assert status_msg.edits == 0  # the status post is left as it was
 
     # the browse commands, the log (with its Older button), settings, roll, help
-    for sub, needle in (("races", "Argonian"), ("lines", "Destruction Staff"), ("classes", "Sorcerer")):
+    for sub, needle in (("races", "Argonian"), ("lines", "Destruction Staff"), ("classes", "Sorcerer"),
+                        ("items", "Iron Sword"), ("enemies", "High Elf Bandit")):
         res = await w.slash(w.bob, f"content {sub}")
         assert res.ephemeral and needle in embed_text(res), sub
+    res = await w.slash(w.bob, "content items", {"name": "iron sword"})
+    text, ephemeral = answer(res)
+    assert ephemeral and "Iron Sword (common weapon, light form): Add 1 free Combat die" in text
+    res = await w.slash(w.bob, "content cards")
+    assert_refused(res, "/day start")  # no session yet: no overland card seen
     res = await w.slash(w.bob, "campaign log")
     assert res.ephemeral and "page 1 of" in embed_text(res) and "joins the party" in embed_text(res)
     assert "adventurer.create" not in embed_text(res)  # what each action did, in words, not its internal type

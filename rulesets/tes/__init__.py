@@ -43,6 +43,7 @@ from rulesets.tes.present import items as _items  # noqa: E402,F401
 from rulesets.tes.present import day as _day  # noqa: E402,F401
 from rulesets.tes.present import delve as _delve  # noqa: E402,F401
 from rulesets.tes.present import quest as _quest  # noqa: E402,F401
+from rulesets.tes.present import catalogue as _catalogue  # noqa: E402,F401
 from rulesets.tes.present.handlers import TesPresenter  # noqa: E402
 
 RULESET.present = TesPresenter()  # what the shared commands ask of this game

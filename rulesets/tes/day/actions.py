@@ -242,6 +242,9 @@ class Timeout(DayHandler):
         elif kind == "town":
             for o in list(ask.owners):
                 town_features.done(c, o)
+            if c.state.rules >= 4 and s.town is not None:  # a group action given up gave actions back: unused too
+                for o in town.still_acting(c, s.town):
+                    town_features.done(c, o)
             close(c)
         elif kind == "reward":
             close(c)

@@ -69,8 +69,17 @@ def new_day(c: DayCtx) -> None:
     if _endgame(c):
         pass  # the endgame's New Day does not compare the dial with the day limit (p.51)
     elif state.day_dial >= DAY_LIMIT:
+        kept = f"⏳ Day {state.day_dial}: no quest can go beyond day {DAY_LIMIT}; this is the last day of the session."
+        run = state.quests
+        quest = None
+        if run is not None and run.quest and not run.result:
+            from rulesets.tes.quest.common import content
+
+            quest = content(c.pack).quests.get(run.quest)
+        what = strong(quest.name) if quest is not None else "the guild quest"
         c.say("day-limit", f"⏳ Day {state.day_dial}: no quest can go beyond day {DAY_LIMIT}; this is the last day "
-                           "of the session.")
+                           f"of the session. If {what} is not completed by the end of this day, it fails, and the "
+                           "campaign is lost with it (p.34).", since=4, kept=kept)
     guild_quest.ongoing(c, "new-day")
     _phase(c, "overland")
 

@@ -21,9 +21,15 @@ class DayCtx(Ctx):
             raise RuleError("No session is running. The party leader starts one with `/day start`.")
         return self.state.days
 
-    def say(self, kind: str, text: str, **data) -> None:
-        super().say(kind, text, **data)
+    def say(self, kind: str, text: str, *, since: int = 0, kept: str | None = None, **data) -> None:
+        """Say ``text``; the session's log keeps it too.  A line new in rules revision ``since`` is kept only by
+        campaigns on that revision or later; ``kept`` is what older campaigns keep instead (None: nothing)."""
+        super().say(kind, text, since=since, kept=kept, **data)
         if self.state.days is not None and self.state.battle is None:
+            if self.state.rules < since:
+                if not kept:
+                    return
+                text = kept
             log = self.state.days.log
             log.append(word(text, data, self.who))
             del log[:-LOG_KEEP]

@@ -77,8 +77,14 @@ def move(c: DayCtx, path: list[Hex]) -> None:
                 track.gain_fatigue(c.adv(o), "light", 1, c.track_size, notes, party=c.state.adventurers.values(),
                                    supply=c.pack.supply)
             extra = f" ({'; '.join(dict.fromkeys(notes))})" if notes else ""
-            c.say("fatigue-move", f"Fatigue movement to {h}: each adventurer gains 1 light fatigue{extra}.",
-                  hex=[h.q, h.r])
+            down = [c.adv(o).name for o in c.party() if o not in c.standing()]
+            who = "each adventurer gains" if not down else (
+                "each standing adventurer gains" if len(down) < len(c.party()) else "nobody standing gains")
+            fell = (f"; {' and '.join(down)} {'is' if len(down) == 1 else 'are'} defeated and "
+                    f"{'gains' if len(down) == 1 else 'gain'} none") if down else ""
+            kept = f"Fatigue movement to {h}: each adventurer gains 1 light fatigue{extra}."
+            c.say("fatigue-move", f"Fatigue movement to {h}: {who} 1 light fatigue{extra}{fell}.", since=4,
+                  kept=kept, hex=[h.q, h.r])
         s.party = [h.q, h.r]
         s.route.append([h.q, h.r])
     if path:
@@ -105,7 +111,8 @@ def trigger(c: DayCtx, moved: bool) -> Encounter:
     mark = prov.landmark((h.q, h.r))
     if mark is None or not moved:
         why = "" if mark is None else " (a landmark triggers only when the party moves into it)"
-        c.say("trigger", f"Nothing happens at {place_name(prov, h)}{why}: the Encounter Phase is skipped.")
+        c.say("trigger", f"Nothing happens at {place_name(prov, h)}{why}.", since=4,
+              kept=f"Nothing happens at {place_name(prov, h)}{why}: the Encounter Phase is skipped.")
         return Encounter("none", spot)
     kind = mark[0]
     enc = Encounter("card", spot, landmark=kind)

@@ -42,6 +42,10 @@ async def day_reply(inv: Invocation, out, *, picture: bool | None = None, mat_fo
     if state.battle is not None:  # a card's clash began: the battle's own post
         return await battle_reply(inv, out)
     text = "\n".join(say(e) for e in out.events)
+    if any(e.kind == "town-actions" for e in out.events) and state.days is not None and state.days.town is not None:
+        from rulesets.tes.present.catalogue import town_guide
+
+        text += "\n" + town_guide(state, _pack(state))  # before the choice: what each feature does
     reply = Reply()
     await attach_day(inv, out, reply, text=text, picture=picture, mat_for=mat_for)
     return reply
@@ -219,6 +223,9 @@ async def day_status(inv: Invocation) -> Reply:
         town_bits.append("Actions left: " + ", ".join(f"{state.adventurers[o].name} {n}"
                                                       for o, n in s.town.actions.items() if o in state.adventurers))
         e.add("Town", "\n".join(town_bits))
+        from rulesets.tes.present.catalogue import town_guide
+
+        e.description = clip(town_guide(state, pack), 3000)
     e.add("Adventurers", "\n".join(
         f"{a.name}: {a.hp}/{a.max_hp} HP, {a.tenacity} tenacity, {a.saved_xp} XP, {len(a.cooldown)} "
         f"{'die' if len(a.cooldown) == 1 else 'dice'} in the cooldown track" for a in state.adventurers.values()))
@@ -399,10 +406,29 @@ async def reward_options(inv: Invocation, player=None) -> Reply:
     return Reply(embeds=[e], ephemeral=True)
 
 
+def _offer_key(offers, text: str) -> str | None:
+    """The key of the offer whose label (whole, or before its cost) is ``text``, as `/reward options` lists it."""
+    from engine.text import slug
+
+    want = slug(text)
+    if not want:
+        return None
+    for o in offers:
+        if want in (slug(o.label), slug(o.label.split(" — ")[0])):
+            return o.key
+    return None
+
+
 def _advancement_key(state, owner: str, text: str) -> str:
     """A player's words for an advancement, as the rules' key (stat:stamina, die:purge, cooldown, tenacity)."""
     from engine.text import slug
+    from rulesets.tes.outcomes import mat
 
+    adv = state.adventurers.get(owner)
+    if adv is not None and ":" not in text:
+        listed = _offer_key(mat.purchases(state, adv, _pack(state)), text)
+        if listed:
+            return listed
     key = slug(text)
     if key.startswith(("stat-", "die-")):
         key = key.replace("-", ":", 1)
@@ -421,10 +447,19 @@ def _advancement_key(state, owner: str, text: str) -> str:
 
 def _untrain_key(state, owner: str, text: str) -> str:
     from engine.text import slug
+    from rulesets.tes.outcomes import mat
 
     if ":" in text:
         return text.strip().lower()
+    adv = state.adventurers.get(owner)
+    offers = mat.untrainables(adv, _pack(state)) if adv is not None else []
+    listed = _offer_key(offers, text)
+    if listed:
+        return listed
     key = slug(text)
+    # a bare die name that is also a line that cannot be untrained (Combat) means one of its dice
+    if key in ("combat", "combat-die") and any(o.key == "die:combat" for o in offers):
+        return "die:combat"
     for stat in ("health", "stamina", "magicka"):
         if key in (f"{stat}-square", f"{stat}-token", f"one-{stat}-square"):
             return f"square:{stat}"
@@ -533,13 +568,18 @@ def _private_menu(inv: Invocation, state, cid: int, pid: str, what: str) -> Repl
     options: list[tuple[str, str, str]] = []
     n = 1
     title = ""
+    texts = ""
     if what == "shop":
         from rulesets.tes.town.visit import town_def
 
         town = town_def(_Ctx(state, pack), s.town)
-        options = [(pack.items[i].name, i, pack.items[i].subtype) for i in s.town.shop]
+        from rulesets.tes.present.catalogue import item_words
+
+        options = [(pack.items[i].name, i, clip(pack.items[i].text, 100) or pack.items[i].subtype)
+                   for i in s.town.shop]
         n = min(town.shop_takes, len(options))
         title = f"Take {n} {'card' if n == 1 else 'cards'} from the shop"
+        texts = "\n".join(f"• {item_words(pack.items[i])}" for i in s.town.shop)
     elif what == "trainer":
         options = [(pack.lines[t].name, t, (pack.lines[t].constellation or "").title()) for t in s.town.trainer
                    if t not in adv.lines()]
@@ -572,7 +612,8 @@ def _private_menu(inv: Invocation, state, cid: int, pid: str, what: str) -> Repl
     sel = Select(_cid(inv, cid, pid, f"x{what}"), title[:100],
                  [(clip(label, 100), value, clip(detail, 100)) for label, value, detail in options[:25]],
                  n, n)
-    return Reply(content=f"{adv.name}: {title}.", selects=[sel], ephemeral=True)
+    text = f"{adv.name}: {title}." + (f"\n{texts}" if texts else "")
+    return Reply(content=clip(text, 1990), selects=[sel], ephemeral=True)
 
 
 def _private_answer(state, owner: str, what: str, values: list[str]):

@@ -60,7 +60,36 @@ def journal_view(state, pack) -> dict[str, Any]:
     view["minor"] = [keyword_name(pack, str(m.get("keyword"))) for m in j.minor]
     view["assist"] = f"used in session {j.assist}" if j.assist else "not used yet"
     view["result"] = j.result
+    view["next"] = next_words(state, pack)
     return view
+
+
+def next_words(state, pack) -> str:
+    """What the journal notes for the next session (p.49): the guild quest chosen for it, the choice still to
+    make, or the endgame; "" while a session runs or when the campaign is over."""
+    from rulesets.tes.quest.common import content
+
+    j = state.journal
+    if j is None or j.result or not j.sessions or (state.quests is not None and not j.sessions[-1].result):
+        return ""
+    camp = content(pack)
+    last = j.sessions[-1]
+    if last.result != "won":
+        return ""
+    if j.next and j.next.get("quest") in camp.quests:
+        q = camp.quests[j.next["quest"]]
+        prov = pack.provinces.get(q.province)
+        guild = camp.guilds.get(q.guild)
+        return (f"Session {last.number + 1}: {q.name}" + (f" for the {guild.name}" if guild else "")
+                + f", in {prov.name if prov else q.province}")
+    if j.options:
+        names = [camp.quests[o["quest"]].name for o in j.options if o.get("quest") in camp.quests]
+        return (f"Session {last.number + 1}: the guild quest is not chosen yet (" + ", ".join(names)
+                + "): the party leader chooses with /quest next")
+    if last.number + 1 >= 3:
+        prov = pack.provinces.get(last.province)
+        return f"Session {last.number + 1}: the endgame, in {prov.name if prov else last.province}"
+    return ""
 
 
 def journal_text(view: dict[str, Any]) -> str:
@@ -85,6 +114,8 @@ def journal_text(view: dict[str, Any]) -> str:
             lines.append("  Side quests not done: " + ", ".join(s["sides_failed"]))
     if not view["sessions"]:
         lines.append("No session played yet: the party leader starts one with `/day start`.")
+    if view.get("next"):
+        lines.append(f"Next: {view['next']}.")
     lines.append("Keywords: " + (", ".join(view["keywords"] + view["minor"]) or "none yet"))
     lines.append(f"Guild assist: {view['assist']}")
     return "\n".join(lines)
@@ -202,6 +233,25 @@ async def _assist_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
     return await quest_assist(inv, use=answer, ask=ask)
 
 
+def _no_quest_words(state, pack) -> str:
+    """Why no guild quest is under way, and what comes next (after an epilogue: the next session's quest)."""
+    j = state.journal
+    if j is not None and j.result:
+        return f"No guild quest is under way: the campaign is {j.result} (`/journal` tells its story)."
+    if j is None or not j.sessions:
+        return "No guild quest is under way: the party leader starts a session with `/day start`."
+    last = j.sessions[-1]
+    done = (f"Session {last.number} is over"
+            + {"won": ", its guild quest completed", "lost": ", its guild quest failed"}.get(last.result, "") + ". ")
+    if j.options and not j.next:
+        return (done + "Its epilogue names the next guild quests: the party leader chooses one with `/quest next` "
+                "(its province is session " + f"{last.number + 1}'s), then starts the session with `/day start`.")
+    after = next_words(state, pack)
+    if after:
+        return done + f"Next: {after}. The party leader starts it with `/day start`."
+    return done + "The party leader starts the next session with `/day start`."
+
+
 @command("quest status", "The guild quest's step the party works on, the steps done, and the side quests.",
          renders=False)
 async def quest_status(inv: Invocation) -> Reply:
@@ -212,7 +262,7 @@ async def quest_status(inv: Invocation) -> Reply:
     camp = content(pack)
     run = state.quests
     if run is None:
-        raise RuleError("No guild quest is under way: the party leader starts a session with `/day start`.")
+        raise RuleError(_no_quest_words(state, pack))
     e = Embed(title="The guild quest")
     q = camp.quests.get(run.quest) if run.quest else None
     if run.endgame:

@@ -28,8 +28,10 @@ def kiosk(c: DayCtx, owner: str, visit: TownVisit, town, args: dict) -> None:
         raise RuleError("The party is contracted with no guild yet, so the kiosk has nothing for it. No town action "
                         "was spent.")
     adv = c.adv(owner)
-    features.spend(c, owner, visit)
     k = g.kiosk
+    if not k.manual:
+        features.nothing_to_gain(c, f"The kiosk's {k.name}", k.effects, [owner], k.text)
+    features.spend(c, owner, visit)
     whose = g.name if g.name.startswith("The ") else f"the {g.name}"
     c.say("kiosk", f"🛡️ {adv.name} uses {whose}'s kiosk: {k.name}. {k.text}", player=owner)
     if k.manual:

@@ -11,8 +11,8 @@ The adventurers are as the last session left them (``session.end`` put them away
 """
 from __future__ import annotations
 
-from engine.text import count
 from engine.core import RuleError, strong
+from engine.text import count
 from rulesets.tes.outcomes import decks
 from rulesets.tes.outcomes.asks import close, open_ask
 from rulesets.tes.outcomes.context import DayCtx
@@ -102,10 +102,17 @@ def draw_guilds(c: DayCtx) -> None:
     run = c.state.quests
     run.offer = drawn
     left = len(camp.guilds) - len(eligible)
-    c.say("guilds", f"🛡️ The guild deck: {len(drawn)} guild cards are drawn"
-                    + (f" (of the {len(eligible)} guilds with a quest in {prov.name})" if left else "") + ". "
-                    "Read each quest's snapshot, then {@leader} chooses one for the party (`/quest guild`).",
-          leader=c.state.leader)
+    tail = "Read each quest's snapshot, then {@leader} chooses one for the party (`/quest guild`)."
+    before = (f"🛡️ The guild deck: {len(drawn)} guild cards are drawn"
+              + (f" (of the {len(eligible)} guilds with a quest in {prov.name})" if left else "") + ". " + tail)
+    if len(eligible) == 1:  # one guild only: no choice to read for (rules revision 4 words it so)
+        words = f"🛡️ The guild deck: 1 guild card is drawn (the only guild with a quest in {prov.name}). " + tail
+    else:
+        words = (f"🛡️ The guild deck: {count(len(drawn), 'guild card')} "
+                 + ("is" if len(drawn) == 1 else "are") + " drawn"
+                 + (f" (of the {count(len(eligible), 'guild')} with a quest in {prov.name})" if left else "")
+                 + ". " + tail)
+    c.say("guilds", words, since=4, kept=before, leader=c.state.leader)
     for i, gid in enumerate(drawn, 1):
         g = camp.guilds[gid]
         q = camp.quest_of(gid, prov.id)

@@ -1,9 +1,14 @@
 """Town features (p.40): what one town action does.  Every action is personal (taken when the adventurer wants)
 unless the town's square is a group action; an adventurer may use the same feature with both actions, except the
 town square (once per visit).  A feature the town does not have is refused, and so is an action that would do
-nothing (the action is not spent).
+nothing (the action is not spent).  From rules revision 4 that holds for the inn (an adventurer with nothing to
+heal or recover), a town square or a kiosk whose effects would give nothing, and a group action: each adventurer
+puts one of their own town actions into it (p.39), so it is refused while one of them has none left, and an
+adventurer the group waits for keeps their last action for it.
 """
 from __future__ import annotations
+
+import copy
 
 from engine.core import RuleError
 from engine.text import count, slug
@@ -41,6 +46,8 @@ def act(c: DayCtx, owner: str, feature: str, args: dict) -> None:
                         + ", ".join(FEATURE_NAMES[x] for x in town.features) + ".")
     if owner in visit.done or visit.actions.get(owner, 0) <= 0:
         raise RuleError(f"{adv.name} has no town actions left in {town.name}.")
+    if c.state.rules >= 4 and f != "square":
+        _keeps_for_group(c, owner, visit, town)
     if f in FEATURES:
         FEATURES[f](c, owner, visit, town, args)
         return
@@ -52,6 +59,39 @@ def act(c: DayCtx, owner: str, feature: str, args: dict) -> None:
 
 def spend(c: DayCtx, owner: str, visit: TownVisit) -> None:
     visit.actions[owner] -= 1
+
+
+#: the effect types a dry run can try on a copy of the campaign (they roll nothing and draw no card)
+DRY_RUN = ("heal", "tenacity", "recover", "lose-tenacity")
+
+
+def gains_nothing(c: DayCtx, effects, owners: list[str]) -> bool:
+    """Whether ``effects`` would change nothing for ``owners`` (rules revision 4): tried on a copy of the
+    campaign, for effects that roll no die and draw no card; any other effect counts as a gain."""
+    if c.state.rules < 4 or not effects or any(e.get("type") not in DRY_RUN for e in effects):
+        return False
+    trial = DayCtx(copy.deepcopy(c.state), c.pack, None, now=c.now)
+    return run(trial, effects, "", owners=owners) == 0
+
+
+def nothing_to_gain(c: DayCtx, what: str, effects, owners: list[str], text: str) -> None:
+    """Refuse a town action whose effects would give nothing (rules revision 4); no town action is spent."""
+    if gains_nothing(c, effects, owners):
+        who = " and ".join(c.adv(o).name for o in owners) if len(owners) <= 2 else "the party"
+        raise RuleError(f"{what} would give {who} nothing now ({text}). No town action was spent: choose "
+                        "another feature, or `/town done`.")
+
+
+def _keeps_for_group(c: DayCtx, owner: str, visit: TownVisit, town) -> None:
+    """Rules revision 4: an adventurer a started group action waits for keeps their last town action for it."""
+    sq = town.square
+    if sq is None or not sq.group or not visit.group or owner in visit.group:
+        return
+    if visit.actions.get(owner, 0) <= 1:
+        waiting = ", ".join(c.adv(o).name for o in visit.group)
+        raise RuleError(f"{sq.name} is a group action: {waiting} put a town action into it and it waits for "
+                        f"{c.adv(owner).name}'s last town action. Put it in with `/town visit feature:square`, "
+                        "or give up the group action with `/town done` (the actions put into it are given back).")
 
 
 def _shop(c, owner, visit, town, args) -> None:
@@ -133,6 +173,10 @@ def _slot(text, rows: int) -> tuple[int, str]:
 
 def _inn(c, owner, visit, town, args) -> None:
     adv = c.adv(owner)
+    if c.state.rules >= 4 and adv.hp >= adv.max_hp and not adv.cooldown and not adv.drained:
+        raise RuleError(f"{adv.name} is at full HP ({adv.hp}/{adv.max_hp}) with an empty cooldown track and no "
+                        "drained dice: the inn would give nothing. No town action was spent: choose another "
+                        "feature, or `/town done`.")
     spend(c, owner, visit)
     healed = adv.max_hp - adv.hp
     adv.hp = adv.max_hp
@@ -167,6 +211,14 @@ def _square(c, owner, visit, town, args) -> None:
     if sq.group:
         if owner in visit.group:
             raise RuleError(f"{adv.name} has already put an action into {sq.name}.")
+        if c.state.rules >= 4:
+            cannot = [c.adv(o).name for o in c.party() if o != owner and o not in visit.group
+                      and (o in visit.done or visit.actions.get(o, 0) <= 0)]
+            if cannot:
+                raise RuleError(f"{sq.name} is a group action: every adventurer puts one of their own town actions "
+                                f"into it (p.39), and {', '.join(cannot)} has none left. No town action was spent.")
+            if not sq.manual:
+                nothing_to_gain(c, sq.name, sq.effects, c.party(), sq.text)
         spend(c, owner, visit)
         visit.group.append(owner)
         waiting = [c.adv(o).name for o in c.party() if o not in visit.group]
@@ -177,6 +229,8 @@ def _square(c, owner, visit, town, args) -> None:
         return
     if owner in visit.square:
         raise RuleError(f"{adv.name} has already visited {sq.name}: the town square is once per visit.")
+    if not sq.manual:
+        nothing_to_gain(c, sq.name, sq.effects, [owner], sq.text)
     spend(c, owner, visit)
     visit.square.append(owner)
     c.say("square", f"🏛️ {adv.name} visits {sq.name}.", player=owner)
@@ -199,6 +253,16 @@ def done(c: DayCtx, owner: str) -> None:
     visit.done.append(owner)
     c.say("town-done", f"{adv.name} is done in town ({left} town {'action' if left == 1 else 'actions'} unused).",
           player=owner)
+    sq = town_def(c, visit).square
+    if c.state.rules >= 4 and sq is not None and sq.group and visit.group and owner not in visit.group:
+        back = list(visit.group)
+        for o in back:
+            visit.actions[o] = visit.actions.get(o, 0) + 1
+        visit.group = []
+        c.say("square", f"🏛️ {sq.name} cannot be done without {adv.name}: "
+                        + " and ".join(c.adv(o).name for o in back) + (" gets" if len(back) == 1 else " get")
+                        + " back the town action put into it.",
+              players=back)
 
 
 def _list(v) -> list[str]:
