@@ -73,7 +73,7 @@ def make_id(kind: str, channel_id: str, arg: str = "", *, campaign: int | None =
 def confirm_buttons(kind: str, channel_id: str, arg: str, label: str, *, campaign: int | None = None) -> list[Button]:
     return [
         Button(make_id(kind, channel_id, arg, campaign=campaign), label, "danger"),
-        Button(make_id("cancel", channel_id, kind), "Cancel", "secondary"),
+        Button(make_id("cancel", channel_id, kind, campaign=campaign), "Cancel", "secondary"),
     ]
 
 
@@ -104,6 +104,6 @@ async def handle_click(inv, custom_id: str, values: list[str]) -> Reply:
     return await click.handler(inv, arg, values)
 
 
-@on_click("cancel")
+@on_click("cancel", campaign=True)
 async def _cancel(inv, arg, values) -> Reply:
     return Reply(content="Cancelled; nothing was changed.", update=True)

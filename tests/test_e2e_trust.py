@@ -315,3 +315,36 @@ async def test_buttons_an_earlier_version_posted_and_other_games_buttons_get_a_c
             text = assert_refused(res, "out of date")
             assert "Unknown action" not in text and "went wrong" not in text
     assert (await w.state()).to_dict() == skirmish
+
+
+async def test_a_retreat_left_unanswered_in_an_ended_campaign_never_calls_the_next_campaigns_retreat(
+        world: World) -> None:
+    """The Retreat button of an ended campaign, pressed after a restart in the next campaign's battle, called that
+    battle's retreat (its id named only the channel).  Now it is bound to its campaign and its battle."""
+    from test_e2e_discord import party, start_battle
+
+    w = world
+
+    async def to_battle() -> None:
+        await party(w)
+        await start_battle(w, {"encounter": "jailbreak"})
+        assert (await w.state()).battle is not None
+
+    await to_battle()
+    old = (await w.slash(w.leader, "battle retreat")).message
+    old_id, old_shown = button(old, "Retreat"), list(old.components)
+    fresh = (await w.slash(w.leader, "campaign end")).message
+    await w.click(w.leader, fresh, button(fresh, "End the campaign"))
+    await to_battle()  # the next campaign, in the same channel, at the same battle
+    await w.restart()
+    before = (await w.state()).to_dict()
+    res = await click_stale(w, w.leader, old, old_shown, old_id)
+    assert_refused(res, "out of date", "nothing was changed")
+    assert (await w.state()).to_dict() == before and not (await w.state()).battle.retreat
+    # this campaign's own Retreat acts once; pressed again, the question is answered: out of date
+    now = (await w.slash(w.leader, "battle retreat")).message
+    shown, retreat = list(now.components), button(now, "Retreat")
+    done = await w.click(w.leader, now, retreat)
+    assert "calls the retreat" in said(done)
+    res = await click_stale(w, w.leader, now, shown, retreat)
+    assert_refused(res, "out of date")
