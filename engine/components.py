@@ -13,7 +13,10 @@ is registered with ``on_click(kind, campaign=True)``; ``handle_click`` answers
 a click of an ended or replaced campaign, or without a campaign id (an earlier
 version's button), as out of date before the handler runs, so it changes nothing.
 A kind registered with ``ruleset=`` is refused clearly in a channel whose
-campaign plays another game.
+campaign plays another game.  Every kind is also bound to the question it
+answers (a prompt's id, a battle's number, a turn's mark, the newest log entry
+when it was asked), which its handler checks, so an answered question's button
+changes nothing.
 """
 from __future__ import annotations
 
