@@ -255,6 +255,22 @@ async def test_an_engage_intercept_button_is_bound_to_its_campaign_and_its_quest
         await new.stale("lena", custom_id, ["a4"])
 
 
+async def test_an_imports_accept_your_seat_button_is_bound_to_its_campaign_and_its_seat(store, tmp_path):
+    from helpers.exports import LEAD, SIL, export_bytes, opened
+
+    path = tmp_path / "campaign.json"
+    path.write_bytes(export_bytes(opened()))
+    script = f'/as {LEAD}\n/campaign import file:"{path}"'
+    old = Tab(store, tmp_path)
+    await old.play(script)
+    await old.play("/campaign end confirm:yes")
+    new = Tab(store, tmp_path)
+    await new.play(script)  # the same file again: Sil's seat waits again, in the channel's next campaign
+    await new.stale(SIL, old.id("seat"))
+    await new.works(SIL, new.id("seat"))
+    await new.stale(SIL, new.id("seat"))  # taken: out of date
+
+
 def test_every_kind_of_button_and_menu_is_pressed_stale_above():
     if len(COVERED) < 5:
         pytest.skip("runs after the tests above, in the same session")
