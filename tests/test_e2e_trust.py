@@ -348,3 +348,31 @@ async def test_a_retreat_left_unanswered_in_an_ended_campaign_never_calls_the_ne
     assert "calls the retreat" in said(done)
     res = await click_stale(w, w.leader, now, shown, retreat)
     assert_refused(res, "out of date")
+
+
+async def test_a_seat_a_file_gives_a_stranger_waits_and_they_can_leave_in_the_battle(world: World) -> None:
+    """Bob never played on this server: the import seats him with a seat waiting to be accepted; the post for his
+    turn pings the leader (allowed mentions: the leader alone); in the battle he may leave; pressed by Cara, the
+    post's button takes nobody's seat."""
+    w = world
+    leader, bob = str(w.leader.id), str(w.bob.id)
+    res = await slash(w, w.leader, "campaign import", {"file": ("battle.json", raw(as_members(w, in_battle())))},
+                      channel=w.lobby)
+    text = said(res)
+    assert "seat waiting to be accepted" in text and f"<@{bob}>" in text, text
+    assert (await w.state(w.lobby)).unaccepted == [bob]
+    seat = button(res, "Accept your seat")
+    shown = list(res.message.components)
+    nobody = await click_stale(w, w.cara, res.message, shown, seat)
+    assert_refused(nobody, "not one of them", "Nothing was changed")
+    turn = await slash(w, w.leader, "endturn", channel=w.lobby)  # Vilya's turn ends: Sil's (Bob's) begins
+    assert "Sil" in said(turn)
+    pinged = [str(u) for m in [turn.message, *turn.followups] if m is not None
+              for u in (m.history[-1].get("allowed_mentions") or {}).get("users") or []]
+    assert leader in pinged and bob not in pinged, pinged  # the leader, who acts for him, is pinged
+    left = await slash(w, w.bob, "campaign leave", channel=w.lobby)
+    if "Leave the party?" in answer(left)[0]:  # his adventurer retires with him: asked first
+        left = await w.click(w.bob, left.message, button(left, "Leave the party"))
+    assert "played by the leader" in said(left), said(left)
+    state = await w.state(w.lobby)
+    assert state.leaving == [bob] and state.battle is not None

@@ -92,6 +92,7 @@ async def test_an_unaccepted_seat_is_neither_pinged_nor_reminded_until_it_is_acc
     seat = next(b.custom_id for b in post.buttons if b.label == "Accept your seat")
     turn = await t.ok("/endturn")  # Vilya's turn ends: it is Sil's
     assert "Sil's turn" in turn.content and turn.ping == LEAD  # the leader, who acts for Sil, is pinged
+    assert f"<@{LEAD}> acts for <@{SIL}>, whose seat waits to be accepted." in turn.content
     cid = await t.local.table.service.campaign_id(CH)
     (reminder,) = await store.pending_reminders(cid)
     assert reminder.user_id == LEAD
