@@ -109,6 +109,14 @@ def install_party_actions(table: ActionTable, party: PartyRules) -> None:
     (``engine.actions.stand_in``), and they may leave at any moment: in a battle their pieces stay in it, played
     by the leader, and leave with them when it is over (``state.leaving``)."""
 
+    def _held(state, who: str) -> bool:
+        """Whether the game still needs ``who``'s pieces (its leave hook refuses for now: a question waits on them)."""
+        try:
+            party.on_leave(state.clone(), who)
+        except RuleError:
+            return True
+        return False
+
     def seats_after(state, action) -> list[Event]:
         events: list[Event] = []
         who = action.actor
@@ -179,12 +187,14 @@ def install_party_actions(table: ActionTable, party: PartyRules) -> None:
 
         def apply(self, state, action, ctx):
             who = action.on_behalf or action.actor
-            if party.busy(state):  # a seat an import gave, left in a battle: played by the leader until its end
+            if who in (getattr(state, "unaccepted", None) or ()) and (party.busy(state) or _held(state, who)):
+                # a seat an import gave, left while the game needs its pieces: the leader plays them until then
                 _drop(state, "unaccepted", who)
                 state.leaving.append(who)
-                return state, [Event("leaving", "{@player} leaves the party. Their pieces stay in this battle, played "
-                                                "by the leader, and leave with them when it is over; nobody pings "
-                                                "them meanwhile.", {"player": who})]
+                return state, [Event("leaving", "{@player} leaves the party. Their pieces stay, played by the leader, "
+                                                "while the game still needs them (this battle, or a question that "
+                                                "waits on them), and leave as soon as it no longer does; nobody "
+                                                "pings them meanwhile.", {"player": who})]
             state.members.remove(who)
             events = [Event("left", "{@player} leaves the party.", {"player": who})]
             events += party.on_leave(state, who)

@@ -66,7 +66,7 @@ async def test_a_member_seated_by_a_file_who_never_played_here_may_leave_in_a_ba
     assert "seat waiting to be accepted" in post.as_text()
     assert (await t.state()).unaccepted == [SIL]
     left = await t.ok(f"@{SIL} /campaign leave confirm:yes")
-    assert "leaves the party" in left.content and "played by the leader" in left.content
+    assert "leaves the party" in left.content and "played by the leader" in left.content and "battle" in left.content
     s = await t.state()
     assert s.leaving == [SIL] and s.battle is not None and SIL in s.adventurers
     # gone from the party's pings at once; they can no longer act, the leader plays their adventurer to the end
@@ -135,4 +135,35 @@ async def test_an_imported_campaign_with_waiting_seats_exports_and_imports_again
     await t.ok("/campaign end confirm:yes")
     again = await t.ok(f'/campaign import file:"{export}"')
     assert "seat waiting to be accepted" in again.as_text() and (await t.state()).unaccepted == [SIL]
+    await t.replays()
+
+
+async def test_a_waiting_seat_may_leave_while_the_day_waits_on_it(store, tmp_path):
+    """The day's town visit waits on every adventurer: the member leaves the party at once (never pinged, unable to
+    act), while their adventurer stays, played by the leader, as long as the day's questions wait on it."""
+    from day_helpers import guild_stack
+    from helpers.exports import Played
+    from rulesets.tes.content import load_pack
+    from rulesets.tes.state import RULES
+
+    p = Played()
+    assert p.do(Action("campaign.new", LEAD, {"name": "Reed Road", "channel_id": "100", "guild_id": "1", "seed": 7,
+                                              "pack_version": load_pack("starter").content_hash, "rules": RULES}))
+    assert p.do(Action("adventurer.create", LEAD, {"name": "Vilya", "race": "dark-elf", "line": "destruction-staff"}))
+    assert p.do(Action("campaign.join", SIL))
+    assert p.do(Action("adventurer.create", SIL, {"name": "Sil", "race": "argonian", "line": "one-hand-and-shield"}))
+    assert p.do(Action("day.start", LEAD, {"stack": guild_stack("mages-guild")}))
+    assert p.do(Action("quest.guild", LEAD, {"pick": "1"}))
+    assert p.state.days.ask.kind == "town" and SIL in p.state.days.ask.owners
+    t = Seats(store, tmp_path)
+    await t.imported(p)
+    left = await t.ok(f"@{SIL} /campaign leave confirm:yes")
+    assert "played by the leader" in left.content and (await t.state()).leaving == [SIL]
+    refused = await t.refused(f"@{SIL} /town done")
+    assert "left this party" in refused.content
+    await t.ok("/town done")
+    done = await t.ok(f"/town done player:{SIL}")  # the leader answers for them, logged
+    assert done.ping != SIL and SIL not in done.also_ping
+    s = await t.state()
+    assert s.leaving == [SIL] and SIL in s.days.ask.owners  # the rest waits on Sil's adventurer too: it stays
     await t.replays()
