@@ -330,6 +330,10 @@ async def _undo(inv, arg, values) -> Reply:
 
 @on_click("leave", campaign=True)
 async def _leave(inv, arg, values) -> Reply:
+    state = await _state(inv)
+    if arg and arg not in state.members:  # the question is answered: they left already
+        return Reply.fail(f"This question is out of date: {mention(arg)} is no longer in the party. Nothing was "
+                          "changed; see /campaign status.")
     reply = await campaign_leave(inv, player=arg or None, confirm=True)
     reply.update = not reply.error
     return reply

@@ -199,10 +199,24 @@ def failure_text(inv: Invocation) -> str:
 
 
 def keep_ping_in_party(reply: Reply, state) -> None:
-    """The bot pings only a current member of the channel's party (and never from a state it cannot read)."""
+    """The bot pings only a current member of the channel's party (and never from a state it cannot read); in
+    place of a seat an import gave that waits to be accepted (or a member leaving after a battle), the leader,
+    who acts for them."""
+    from engine.actions import absent_seats, stand_in
+
     members = {str(m) for m in getattr(state, "members", [])} if state is not None else set()
+    absent = absent_seats(state)
+    stood_in = [str(p) for p in [reply.ping, *reply.also_ping] if p is not None and str(p) in absent]
+    if reply.ping is not None and str(reply.ping) in absent:
+        reply.ping = stand_in(state, str(reply.ping))
     if reply.ping is not None and str(reply.ping) not in members:
         reply.ping = None
-    reply.also_ping = [p for p in reply.also_ping if str(p) in members]
+    also = [stand_in(state, str(p)) for p in reply.also_ping]
+    reply.also_ping = [p for p in dict.fromkeys(also) if p is not None and str(p) in members]
+    if stood_in and state.leader in members:  # a ping reaches only whom the post mentions: say who acts for them
+        waiting = set(getattr(state, "unaccepted", None) or ())
+        for who in dict.fromkeys(stood_in):
+            why = "whose seat waits to be accepted" if who in waiting else "who has left the party"
+            reply.content = f"{reply.content}\n<@{state.leader}> acts for <@{who}>, {why}."
     for extra in reply.followups:
         keep_ping_in_party(extra, state)

@@ -47,7 +47,8 @@ from typing import Any
 from engine.commands import Invocation, Opt, clip_echo, command
 from commands.campaign import events_text
 from engine.commands import MAX_OPTION_TEXT
-from engine.reply import COLOR_OK, Embed, FileOut, Reply
+from engine.components import make_id, on_click
+from engine.reply import COLOR_OK, Button, Embed, FileOut, Reply
 from engine.core import RuleError
 from engine.store import dumps
 from engine import rulesets
@@ -564,13 +565,43 @@ async def campaign_import(inv: Invocation, file) -> Reply:
         args = await asyncio.to_thread(_parse_in_thread, data, inv.local)
         # a fresh seed for the imported campaign's dice: the file's own seed is never kept
         args.update(channel_id=inv.channel_id, guild_id=inv.guild_id, seed=random.SystemRandom().randrange(1, 2**53))
+        args["unproven"] = await _unproven(inv, args.get("state"))
         try:
             out = await inv.do("campaign.import", args)
             name, events = out.state.name, out.events
+            waiting = list(getattr(out.state, "unaccepted", None) or [])
         finally:
             # the file's parsed data is freed in a worker thread too (millions of objects)
             await asyncio.to_thread(args.clear)
     e = Embed(title=f"Campaign imported: {name}", color=COLOR_OK, description=events_text(events))
     e.add("Next", "See the party with `/campaign status`; the earlier history stays in the export file and in "
                   "this import's log entry (`/campaign log`).")
-    return Reply(embeds=[e])
+    buttons = [Button(make_id("seat", inv.channel_id, campaign=out.campaign_id), "Accept your seat", "success")] \
+        if waiting else []
+    return Reply(embeds=[e], buttons=buttons)
+
+
+# ------------------------------------------------------------------------------------- whom an import seats --
+async def _unproven(inv: Invocation, claimed: Any) -> list[str]:
+    """The members the file's state seats (besides the one importing) who never took an action of their own on
+    this server: their seats wait to be accepted.  Recorded in the import's action, so its replay seats the same."""
+    members = claimed.get("members") if isinstance(claimed, dict) else None
+    others = [str(m) for m in (members if isinstance(members, list) else [])
+              if isinstance(m, (str, int)) and str(m) != inv.user_id and PLAYER_ID.fullmatch(str(m))]
+    others = list(dict.fromkeys(others))[:8]
+    acted = await inv.service.acted_in_guild(others, inv.guild_id)
+    return [m for m in others if m not in acted]
+
+
+@on_click("seat", campaign=True)
+async def _accept_seat(inv: Invocation, arg: str, values: list[str]) -> Reply:
+    """The import's "Accept your seat": the member whose seat waits takes it (anyone else is told why not)."""
+    state = await inv.service.campaign(inv.channel_id)
+    if state is None or inv.user_id not in (getattr(state, "unaccepted", None) or ()):
+        if state is not None and inv.user_id in state.members:
+            return Reply.fail("This button is out of date for you: you have taken your seat already (or never "
+                              "needed to). Nothing was changed.")
+        return Reply.fail("This button is for the members the import seated whose seats wait to be accepted; "
+                          "you are not one of them. Nothing was changed; join with `/campaign join`.")
+    out = await inv.do("campaign.accept")
+    return Reply(content=events_text(out.events))

@@ -63,6 +63,22 @@ def subject(state: Any, action: Action) -> str:
     return action.on_behalf or action.actor
 
 
+def absent_seats(state: Any) -> set[str]:
+    """Members the table never pings, reminds or waits on: seated by an import and not yet accepting their seat
+    (``unaccepted``), or leaving once the battle they are in is over (``leaving``).  The leader acts for them."""
+    if state is None:
+        return set()
+    return {str(m) for m in (getattr(state, "unaccepted", None) or ())} | {
+        str(m) for m in (getattr(state, "leaving", None) or ())}
+
+
+def stand_in(state: Any, player: str | None) -> str | None:
+    """Whom to ping or remind for ``player``: the leader in place of an absent seat (``absent_seats``)."""
+    if player is not None and state is not None and str(player) in absent_seats(state):
+        return state.leader
+    return player
+
+
 def check_args(handler: Handler, action: Action) -> None:
     """Every option of the action within the handler's declared bounds (``engine.bounds``), or ``RuleError``."""
     found = problems(handler.args, action.args)
@@ -78,6 +94,9 @@ def check_permission(handler: Handler, state: Any, action: Action) -> None:
     that seats its actor; the leader acting for a member of the party, never for anyone else."""
     if state is None:
         return
+    if action.actor in (getattr(state, "leaving", None) or ()):
+        raise RuleError("You have left this party: your seat is kept, played by the leader, only until the battle "
+                        "you were in is over. Nothing was changed.")
     if handler.leader_only and action.actor != state.leader:
         raise RuleError("Only the party leader ({@leader}) can do that.", leader=state.leader)
     if action.on_behalf and action.on_behalf != action.actor:
@@ -118,6 +137,8 @@ class ActionTable:
         self.handlers: dict[str, Handler] = {}
         self.ctx_factory = ctx_factory
         self.turn_hooks: list[Callable[[Any], tuple[str, str] | None]] = []
+        # run after every action's ``apply`` on its new state: (state, action) -> more events (the party's seats)
+        self.after_hooks: list[Callable[[Any, Action], list[Event]]] = []
 
     def action(self, cls: type[Handler]) -> type[Handler]:
         if not cls.type or cls.type in self.handlers:
@@ -145,6 +166,8 @@ class ActionTable:
         check_permission(handler, work, action)
         handler.check(work, action, ctx)
         new_state, events = handler.apply(work, action, ctx)
+        for hook in self.after_hooks:
+            events += hook(new_state, action)
         new_state.dice_counter = dice.counter
         new_state.forced = list(dice.forced)
         keep_names(new_state, action)

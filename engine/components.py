@@ -13,7 +13,10 @@ is registered with ``on_click(kind, campaign=True)``; ``handle_click`` answers
 a click of an ended or replaced campaign, or without a campaign id (an earlier
 version's button), as out of date before the handler runs, so it changes nothing.
 A kind registered with ``ruleset=`` is refused clearly in a channel whose
-campaign plays another game.
+campaign plays another game.  Every kind is also bound to the question it
+answers (a prompt's id, a battle's number, a turn's mark, the newest log entry
+when it was asked), which its handler checks, so an answered question's button
+changes nothing.
 """
 from __future__ import annotations
 
@@ -73,7 +76,7 @@ def make_id(kind: str, channel_id: str, arg: str = "", *, campaign: int | None =
 def confirm_buttons(kind: str, channel_id: str, arg: str, label: str, *, campaign: int | None = None) -> list[Button]:
     return [
         Button(make_id(kind, channel_id, arg, campaign=campaign), label, "danger"),
-        Button(make_id("cancel", channel_id, kind), "Cancel", "secondary"),
+        Button(make_id("cancel", channel_id, kind, campaign=campaign), "Cancel", "secondary"),
     ]
 
 
@@ -104,6 +107,6 @@ async def handle_click(inv, custom_id: str, values: list[str]) -> Reply:
     return await click.handler(inv, arg, values)
 
 
-@on_click("cancel")
+@on_click("cancel", campaign=True)
 async def _cancel(inv, arg, values) -> Reply:
     return Reply(content="Cancelled; nothing was changed.", update=True)

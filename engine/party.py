@@ -1,4 +1,4 @@
-"""The party actions every ruleset shares: join, leave, lead, settings, end, forced dice.
+"""The party actions every ruleset shares: join, leave, lead, settings, end, forced dice, accepting a seat.
 
 A ruleset installs them on its ``ActionTable`` with ``install_party_actions``
 and passes hooks for what is its own (why joining or leaving must wait, what
@@ -72,13 +72,76 @@ class PartyRules:
         return BASE_SETTINGS | self.settings
 
 
+SEATS = ("unaccepted", "leaving")  # a state's lists of absent seats (engine.actions.absent_seats)
+
+
+def seats_to_dict(state) -> dict[str, list[str]]:
+    """A state's absent seats as it saves them: only the lists that hold someone (a state without any saves as
+    before they existed)."""
+    return {k: list(v) for k in SEATS if (v := getattr(state, k, None))}
+
+
+def seats_from_dict(d: dict[str, Any]) -> dict[str, list[str]]:
+    """The absent seats a saved state holds, as keyword arguments of its dataclass."""
+    return {k: [str(m) for m in (d.get(k) or []) if isinstance(m, (str, int))] for k in SEATS}
+
+
 def default_settings() -> dict[str, int]:
     """The settings a new campaign starts with (a ruleset's own settings use their defaults until changed)."""
     return {k: v[2] for k, v in BASE_SETTINGS.items()}
 
 
+ACCEPTED = "{@player} takes their seat in the party: the bot pings, reminds and waits for them from now on."
+
+
+def _drop(state, attr: str, who: str) -> None:
+    seats = getattr(state, attr, None)
+    if seats and who in seats:
+        seats.remove(who)
+
+
 def install_party_actions(table: ActionTable, party: PartyRules) -> None:
-    """Register campaign.join / leave / leader / settings / end and dice.force on ``table``."""
+    """Register campaign.join / leave / leader / settings / end / accept and dice.force on ``table``.
+
+    Seats an import gave (``state.unaccepted``: members the file's log names who had never acted on the importing
+    server) wait to be accepted: by ``campaign.accept`` (the button on the import's post) or by the member's
+    first action of their own.  Until then the table pings and reminds the leader in their place
+    (``engine.actions.stand_in``), and they may leave at any moment: in a battle their pieces stay in it, played
+    by the leader, and leave with them when it is over (``state.leaving``)."""
+
+    def _held(state, who: str) -> bool:
+        """Whether the game still needs ``who``'s pieces (its leave hook refuses for now: a question waits on them)."""
+        try:
+            party.on_leave(state.clone(), who)
+        except RuleError:
+            return True
+        return False
+
+    def seats_after(state, action) -> list[Event]:
+        events: list[Event] = []
+        who = action.actor
+        if who in (getattr(state, "unaccepted", None) or ()) and action.type not in ("campaign.accept",
+                                                                                    "campaign.leave"):
+            _drop(state, "unaccepted", who)
+            if who in state.members:  # their first action of their own accepts the seat
+                events.append(Event("seat-accepted", ACCEPTED, {"player": who}))
+        for attr in ("unaccepted", "leaving"):  # nobody outside the party keeps a seat
+            seats = getattr(state, attr, None)
+            if seats:
+                seats[:] = [m for m in seats if m in state.members]
+        leaving = list(getattr(state, "leaving", None) or ())
+        if leaving and not state.ended and not party.busy(state):  # the battle is over: they leave now
+            for gone in leaving:
+                try:
+                    more = party.on_leave(state, gone)
+                except RuleError:  # the game waits on their piece once more: they leave after the next action
+                    continue
+                _drop(state, "leaving", gone)
+                state.members.remove(gone)
+                events += [Event("left", "{@player} leaves the party.", {"player": gone}), *more]
+        return events
+
+    table.after_hooks.append(seats_after)
 
     @table.action
     class Join(Handler):
@@ -115,16 +178,43 @@ def install_party_actions(table: ActionTable, party: PartyRules) -> None:
                     "The party leader can't leave. Hand the lead to someone with /campaign leader, "
                     "or end the campaign with /campaign end."
                 )
+            if who in (getattr(state, "leaving", None) or ()):
+                raise RuleError("{@player} has left the party already: their pieces leave when the battle is over.",
+                                player=who)
             why = party.busy(state)
-            if why:
+            if why and who not in (getattr(state, "unaccepted", None) or ()):  # a seat an import gave: any time
                 raise RuleError(f"{why}: you can't leave in the middle of it.")
 
         def apply(self, state, action, ctx):
             who = action.on_behalf or action.actor
+            if who in (getattr(state, "unaccepted", None) or ()) and (party.busy(state) or _held(state, who)):
+                # a seat an import gave, left while the game needs its pieces: the leader plays them until then
+                _drop(state, "unaccepted", who)
+                state.leaving.append(who)
+                return state, [Event("leaving", "{@player} leaves the party. Their pieces stay, played by the leader, "
+                                                "while the game still needs them (this battle, or a question that "
+                                                "waits on them), and leave as soon as it no longer does; nobody "
+                                                "pings them meanwhile.", {"player": who})]
             state.members.remove(who)
             events = [Event("left", "{@player} leaves the party.", {"player": who})]
             events += party.on_leave(state, who)
             return state, events
+
+    @table.action
+    class Accept(Handler):
+        type = "campaign.accept"
+        summary = "Take the seat an import gave you in the party."
+        args: dict = {}
+
+        def check(self, state, action, ctx):
+            if action.on_behalf and action.on_behalf != action.actor:
+                raise RuleError("Only the member the seat is for can take it; the leader acts for them meanwhile.")
+            if action.actor not in (getattr(state, "unaccepted", None) or ()):
+                raise RuleError("You have no seat waiting to be taken in this party: you play in it already.")
+
+        def apply(self, state, action, ctx):
+            _drop(state, "unaccepted", action.actor)
+            return state, [Event("seat-accepted", ACCEPTED, {"player": action.actor})]
 
     @table.action
     class Leader(Handler):

@@ -55,7 +55,10 @@ async def reminder_text(store: Store, reminder: Reminder) -> str | None:
         return None
     game = rulesets.of_state(stored.state)
     state = game.load(stored.state)
-    if game.whose_move(state) != (reminder.user_id, reminder.turn_key):
+    from engine.actions import stand_in
+
+    now = game.whose_move(state)
+    if now is None or (stand_in(state, now[0]), now[1]) != (reminder.user_id, reminder.turn_key):
         return None
     from engine.present import reminder_line
 

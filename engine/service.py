@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from engine import rulesets
-from engine.actions import dice_for
+from engine.actions import dice_for, stand_in
 from engine.components import STALE_CAMPAIGN
 from engine.present import as_plain
 from engine.core import Action, Event, RuleError
@@ -35,6 +35,12 @@ class Outcome:
     action: Action
     dice: list[int] = field(default_factory=list)
     campaign_id: int = 0
+
+
+def _reminded(state: Any, move: tuple[str, str] | None) -> tuple[str, str] | None:
+    """Whom the turn's reminder goes to: the player whose move it is, or the leader in place of a seat an import
+    gave that waits to be accepted (``engine.actions.stand_in``)."""
+    return (stand_in(state, move[0]), move[1]) if move else None
 
 
 class CampaignService:
@@ -107,11 +113,12 @@ class CampaignService:
                       undo_of: int | None = None, state_json: str | None = None) -> int:
         reminder: Any = False
         game = rulesets.named(getattr(new, "ruleset", None))
-        before = game.whose_move(old) if old is not None else None
-        after = game.whose_move(new)
+        before = _reminded(old, game.whose_move(old)) if old is not None else None
+        after = _reminded(new, game.whose_move(new))
         hours_changed = old is not None and old.settings.get("reminder_hours") != new.settings.get("reminder_hours")
         if before != after or stored is None or hours_changed:
             hours = int(new.settings.get("reminder_hours", 0) or 0)
+            # a seat an import gave that waits to be accepted is never reminded: the leader, who acts for it, is
             reminder = (after[1], after[0], self.clock() + hours * 3600) if (after and hours > 0) else None
         try:
             campaign_id, _version = await self.store.commit(
@@ -210,6 +217,10 @@ class CampaignService:
         """The newest entry, for reading (light: no action options, its first event line)."""
         cid = await self.store.active_id(str(channel_id))
         return await self.store.last_entry(cid, light=True) if cid is not None else None
+
+    async def acted_in_guild(self, user_ids: list[str], guild_id: str | None) -> set[str]:
+        """Which of these players took an action of their own in a campaign of this server (``Store``)."""
+        return await self.store.acted_in_guild(user_ids, guild_id)
 
     async def export_read(self, channel_id: str) -> tuple[Any, list]:
         """The stored campaign and its whole log as stored (``Store.export_read``: one consistent read, off the

@@ -354,6 +354,18 @@ class Store:
         rows = await self._rows("SELECT COUNT(*) FROM action_log WHERE campaign_id = ?", (campaign_id,))
         return rows[0][0]
 
+    async def acted_in_guild(self, user_ids: list[str], guild_id: str | None) -> set[str]:
+        """Which of ``user_ids`` took an action of their own (not the leader for them) in any campaign of this
+        server, ended ones too.  Read once per import: whom an import's seats may trust at once."""
+        if not user_ids:
+            return set()
+        marks = ",".join("?" for _ in user_ids)
+        rows = await self._rows(
+            f"SELECT DISTINCT l.actor FROM action_log l JOIN campaigns c ON c.id = l.campaign_id "
+            f"WHERE l.actor IN ({marks}) AND c.guild_id IS ? AND (l.on_behalf IS NULL OR l.on_behalf = l.actor)",
+            (*[str(u) for u in user_ids], guild_id))
+        return {str(r[0]) for r in rows}
+
     async def export_read(self, channel_id: str) -> tuple[StoredCampaign, list[tuple]] | None:
         """The channel's active campaign and its whole log, read as one consistent pair for an export, in a
         worker thread on a connection of its own (the bot's shared connection and the event loop stay free):

@@ -26,7 +26,7 @@ import time
 from typing import Any, Callable
 
 from engine.actions import ActionTable, Handler
-from engine.bounds import Data, Int, Player
+from engine.bounds import Data, Int, Player, Players
 from engine.core import Event, RuleError
 from engine.text import clean_name, count
 
@@ -187,6 +187,27 @@ def rebuild(history: Any) -> Any:
 
 
 
+def _seating(camp, others: list[str]) -> list[Event]:
+    """Whom an import seats (``unproven`` recorded): those already playing on this server, and those whose seats
+    wait to be accepted."""
+    events = []
+    waiting = [m for m in others if m in camp.unaccepted]
+    playing = [m for m in others if m not in camp.unaccepted]
+    if playing:
+        who = ", ".join(f"{{@p{i}}}" for i in range(len(playing)))
+        events.append(Event("seated", f"Seated as the file's log shows each joining by their own command: {who}.",
+                            {f"p{i}": m for i, m in enumerate(playing)}))
+    if waiting:
+        who = ", ".join(f"{{@w{i}}}" for i in range(len(waiting)))
+        events.append(Event("seat-waiting", f"Seated as the file's log shows, each seat waiting to be accepted: {who} "
+                                            "(they have never played on this server). Until each accepts (the "
+                                            "button below, or any action of their own) the bot does not ping or "
+                                            "remind them, and the leader acts for them; each may leave at any "
+                                            "moment with /campaign leave, in a battle too.",
+                            {f"w{i}": m for i, m in enumerate(waiting)}))
+    return events
+
+
 def _same(claimed: dict, replayed: dict, raw: Any, comparable) -> bool:
     if comparable is not None and claimed != replayed:
         claimed, replayed = comparable(claimed, replayed, raw)
@@ -208,7 +229,10 @@ def install_import_action(table: ActionTable, check_state: Callable[[Any], Any],
         undoable = False
         # the file's state and log are checked by the import itself (commands/transfer.py, then the replay)
         args = {"channel_id": Player(), "guild_id": Player(), "state": Data(), "history": Data(),
-                "source": Data(100), "seed": Int(0, 2**63)}
+                "source": Data(100), "seed": Int(0, 2**63),
+                # the members the file seats who had never acted on the importing server (recorded by the command
+                # layer): their seats wait to be accepted (engine.party); imports before it seated everyone at once
+                "unproven": Players()}
         summary = "Open a campaign from an export file (its leader, in a channel with no campaign)."
 
         def check(self, state, action, ctx):
@@ -260,7 +284,12 @@ def install_import_action(table: ActionTable, check_state: Callable[[Any], Any],
             events = [Event("campaign-imported", text, {"from_channel": old_channel, "earlier_actions": len(history),
                                                         "leader": camp.leader})]
             others = [m for m in camp.members if m != camp.leader]
-            if others:
+            if "unproven" in a:  # every seat an import gives to someone new on this server waits to be accepted
+                unproven = {str(m) for m in a.get("unproven") or ()}
+                gone = set(camp.leaving)  # left in the file's battle: their seat goes when it is over
+                camp.unaccepted = [m for m in others if m in unproven and m not in gone]
+                events += _seating(camp, [m for m in others if m not in gone])
+            elif others:
                 who = ", ".join(f"{{@p{i}}}" for i in range(len(others)))
                 events.append(Event("seated", f"Seated as the file's log shows each joining by their own command: "
                                               f"{who}. Anyone who never played it leaves with /campaign leave.",

@@ -219,7 +219,9 @@ async def test_a_long_campaign_imports_off_the_loop_and_plays_on_lightly(world: 
     imported = state.to_dict()
     assert set(imported.pop("names").items()) >= set((doc["state"].get("names") or {}).items())
     assert imported == {k: v for k, v in doc["state"].items() if k != "names"} | {
-        "channel_id": str(w.lobby.id), "guild_id": str(w.guild.id), "seed": state.seed, "dice_counter": 0}
+        "channel_id": str(w.lobby.id), "guild_id": str(w.guild.id), "seed": state.seed, "dice_counter": 0,
+        # the other member never played on this server: their seat waits to be accepted
+        "unaccepted": [m for m in doc["state"]["members"] if m != doc["state"]["leader"]]}
 
     store = w.bot.table.service.store
     cid = await w.bot.table.service.campaign_id(str(w.lobby.id))

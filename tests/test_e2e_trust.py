@@ -315,3 +315,64 @@ async def test_buttons_an_earlier_version_posted_and_other_games_buttons_get_a_c
             text = assert_refused(res, "out of date")
             assert "Unknown action" not in text and "went wrong" not in text
     assert (await w.state()).to_dict() == skirmish
+
+
+async def test_a_retreat_left_unanswered_in_an_ended_campaign_never_calls_the_next_campaigns_retreat(
+        world: World) -> None:
+    """The Retreat button of an ended campaign, pressed after a restart in the next campaign's battle, called that
+    battle's retreat (its id named only the channel).  Now it is bound to its campaign and its battle."""
+    from test_e2e_discord import party, start_battle
+
+    w = world
+
+    async def to_battle() -> None:
+        await party(w)
+        await start_battle(w, {"encounter": "jailbreak"})
+        assert (await w.state()).battle is not None
+
+    await to_battle()
+    old = (await w.slash(w.leader, "battle retreat")).message
+    old_id, old_shown = button(old, "Retreat"), list(old.components)
+    fresh = (await w.slash(w.leader, "campaign end")).message
+    await w.click(w.leader, fresh, button(fresh, "End the campaign"))
+    await to_battle()  # the next campaign, in the same channel, at the same battle
+    await w.restart()
+    before = (await w.state()).to_dict()
+    res = await click_stale(w, w.leader, old, old_shown, old_id)
+    assert_refused(res, "out of date", "nothing was changed")
+    assert (await w.state()).to_dict() == before and not (await w.state()).battle.retreat
+    # this campaign's own Retreat acts once; pressed again, the question is answered: out of date
+    now = (await w.slash(w.leader, "battle retreat")).message
+    shown, retreat = list(now.components), button(now, "Retreat")
+    done = await w.click(w.leader, now, retreat)
+    assert "calls the retreat" in said(done)
+    res = await click_stale(w, w.leader, now, shown, retreat)
+    assert_refused(res, "out of date")
+
+
+async def test_a_seat_a_file_gives_a_stranger_waits_and_they_can_leave_in_the_battle(world: World) -> None:
+    """Bob never played on this server: the import seats him with a seat waiting to be accepted; the post for his
+    turn pings the leader (allowed mentions: the leader alone); in the battle he may leave; pressed by Cara, the
+    post's button takes nobody's seat."""
+    w = world
+    leader, bob = str(w.leader.id), str(w.bob.id)
+    res = await slash(w, w.leader, "campaign import", {"file": ("battle.json", raw(as_members(w, in_battle())))},
+                      channel=w.lobby)
+    text = said(res)
+    assert "seat waiting to be accepted" in text and f"<@{bob}>" in text, text
+    assert (await w.state(w.lobby)).unaccepted == [bob]
+    seat = button(res, "Accept your seat")
+    shown = list(res.message.components)
+    nobody = await click_stale(w, w.cara, res.message, shown, seat)
+    assert_refused(nobody, "not one of them", "Nothing was changed")
+    turn = await slash(w, w.leader, "endturn", channel=w.lobby)  # Vilya's turn ends: Sil's (Bob's) begins
+    assert "Sil" in said(turn)
+    pinged = [str(u) for m in [turn.message, *turn.followups] if m is not None
+              for u in (m.history[-1].get("allowed_mentions") or {}).get("users") or []]
+    assert leader in pinged and bob not in pinged, pinged  # the leader, who acts for him, is pinged
+    left = await slash(w, w.bob, "campaign leave", channel=w.lobby)
+    if "Leave the party?" in answer(left)[0]:  # his adventurer retires with him: asked first
+        left = await w.click(w.bob, left.message, button(left, "Leave the party"))
+    assert "played by the leader" in said(left), said(left)
+    state = await w.state(w.lobby)
+    assert state.leaving == [bob] and state.battle is not None

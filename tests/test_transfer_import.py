@@ -76,7 +76,8 @@ async def test_a_hand_written_state_is_refused_even_when_its_log_opens_with_an_i
     assert not reply.error, reply.content
     moved = await service.campaign("200")
     assert moved.to_dict() == replay(good["log"]).to_dict() | {
-        "channel_id": "200", "guild_id": "2", "seed": moved.seed, "dice_counter": 0}  # its dice: a fresh seed
+        "channel_id": "200", "guild_id": "2", "seed": moved.seed, "dice_counter": 0,  # its dice: a fresh seed
+        "unaccepted": [SIL]}  # Sil never played on server 2: her seat waits to be accepted
 
 
 async def test_imported_campaign_is_the_replay_of_its_log_from_campaign_new(table, service, store):
@@ -85,7 +86,7 @@ async def test_imported_campaign_is_the_replay_of_its_log_from_campaign_new(tabl
     assert not reply.error, reply.content
     moved = await service.campaign("200")
     assert moved.to_dict() == p.state.to_dict() | {"channel_id": "200", "guild_id": "2", "seed": moved.seed,
-                                                    "dice_counter": 0}
+                                                    "dice_counter": 0, "unaccepted": [SIL]}
     assert moved.seed != p.state.seed
     entries = await store.log(await service.campaign_id("200"))
     assert replay(entries).to_dict() == moved.to_dict()  # the new channel's log rebuilds it too
@@ -159,7 +160,7 @@ async def test_a_ten_thousand_action_campaign_exports_and_imports(ten_thousand, 
     assert not reply.error, reply.content
     moved = await service.campaign("200")
     assert moved.to_dict() == ten_thousand.state.to_dict() | {
-        "channel_id": "200", "guild_id": "2", "seed": moved.seed, "dice_counter": 0}
+        "channel_id": "200", "guild_id": "2", "seed": moved.seed, "dice_counter": 0, "unaccepted": [SIL]}
     # and its export (from the new channel) is a file Discord takes, that passes every check before the replay
     exported = await table.run(table.invocation(LEAD, "200", "2", LEAD), "campaign export")
     assert not exported.error and exported.files[0].filename.endswith(".json.gz")

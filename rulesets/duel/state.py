@@ -11,6 +11,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.party import seats_from_dict, seats_to_dict
+
 SCHEMA = 1
 NAME = "duel"
 # The duel's rules revision.  A change to how an existing action behaves is gated on it, so an old log
@@ -386,6 +388,8 @@ class Duel:
     fight: Fight | None = None
     fights: int = 0
     history: list[dict[str, Any]] = field(default_factory=list)  # each finished fight, in a line
+    unaccepted: list[str] = field(default_factory=list)  # seated by an import, not accepting yet (engine.party)
+    leaving: list[str] = field(default_factory=list)  # left in a fight: they go when it is over (engine.party)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -397,7 +401,7 @@ class Duel:
             "characters": {k: c.to_dict() for k, c in self.characters.items()}, "seats": list(self.seats),
             "fight": self.fight.to_dict() if self.fight else None, "fights": self.fights,
             "history": copy.deepcopy(self.history),
-        }
+        } | seats_to_dict(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Duel:
@@ -411,7 +415,7 @@ class Duel:
             names={str(k): str(v) for k, v in (d.get("names") or {}).items()},
             characters={str(k): Character.from_dict(c) for k, c in (d.get("characters") or {}).items()},
             seats=_strs(d.get("seats")), fight=Fight.from_dict(d.get("fight")), fights=int(d.get("fights", 0)),
-            history=list(d.get("history") or []),
+            history=list(d.get("history") or []), **seats_from_dict(d),
         )
 
     def clone(self) -> Duel:

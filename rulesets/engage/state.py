@@ -9,6 +9,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.party import seats_from_dict, seats_to_dict
+
 SCHEMA = 1
 NAME = "engage"
 # The rules revision (engine.rulesets.Ruleset.rules).  A change that makes an old log play differently raises it
@@ -135,6 +137,8 @@ class Game:
     trail: list[dict[str, Any]] = field(default_factory=list)  # moves, shots, spells and melee, drawn on the map
     prompts: int = 0  # counts intercept questions (their ids)
     result: dict[str, Any] = field(default_factory=dict)  # {"winner": owner or None, "reason": ...}
+    unaccepted: list[str] = field(default_factory=list)  # seated by an import, not accepting yet (engine.party)
+    leaving: list[str] = field(default_factory=list)  # left in a battle: they go when it is over (engine.party)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -146,7 +150,7 @@ class Game:
             "units": {k: u.to_dict() for k, u in self.units.items()}, "order": list(self.order),
             "turn": self.turn.to_dict(), "pending": copy.deepcopy(self.pending), "last": copy.deepcopy(self.last),
             "trail": copy.deepcopy(self.trail), "prompts": self.prompts, "result": copy.deepcopy(self.result),
-        }
+        } | seats_to_dict(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Game:
@@ -164,6 +168,7 @@ class Game:
             order=[str(x) for x in d.get("order", [])], turn=Turn.from_dict(d.get("turn")),
             pending=copy.deepcopy(d.get("pending")) or None, last=copy.deepcopy(d.get("last")) or None,
             trail=list(d.get("trail") or []), prompts=int(d.get("prompts", 0)), result=dict(d.get("result") or {}),
+            **seats_from_dict(d),
         )
 
     def clone(self) -> Game:

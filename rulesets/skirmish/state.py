@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.party import seats_from_dict, seats_to_dict
+
 SCHEMA = 1
 
 #: The rules revision a new skirmish plays by (``Skirmish.rules``).  A skirmish keeps the revision it began on, so
@@ -193,6 +195,8 @@ class Skirmish:
     rules: int = 1  # the rules revision it plays by (RULES when it began; 1 before revisions were recorded)
     # member id -> display name, refreshed when they act (engine.actions.keep_names); None before revision 2
     names: dict[str, str] | None = None
+    unaccepted: list[str] = field(default_factory=list)  # seated by an import, not accepting yet (engine.party)
+    leaving: list[str] = field(default_factory=list)  # left in a battle: they go when it is over (engine.party)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -203,7 +207,8 @@ class Skirmish:
             "phase": self.phase, "warbands": {k: w.to_dict() for k, w in self.warbands.items()},
             "fighters": {k: f.to_dict() for k, f in self.fighters.items()},
             "fight": self.fight.to_dict() if self.fight else None, "result": copy.deepcopy(self.result),
-        } | ({"rules": self.rules, "names": dict(self.names or {})} if self.rules >= 2 else {})  # as revision 1 wrote it
+        } | ({"rules": self.rules, "names": dict(self.names or {})} if self.rules >= 2 else {}) | seats_to_dict(
+            self)  # as revision 1 wrote it (and without seats when nobody's seat waits)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Skirmish:
@@ -221,7 +226,7 @@ class Skirmish:
             phase=phase, warbands={str(k): Warband.from_dict(w) for k, w in (d.get("warbands") or {}).items()},
             fighters={str(k): Fighter.from_dict(f) for k, f in (d.get("fighters") or {}).items()},
             fight=Fight.from_dict(d.get("fight")), result=dict(d.get("result") or {}),
-            rules=rules, names=names if rules >= 2 else None,
+            rules=rules, names=names if rules >= 2 else None, **seats_from_dict(d),
         )
 
     def clone(self) -> Skirmish:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.party import seats_from_dict, seats_to_dict
 from rulesets.tes.battle_state import Battle, BattleSummary, CompanionEntry, ItemDeck
 from rulesets.tes.day_state import Session
 from rulesets.tes.quest_state import Journal, QuestRun
@@ -304,6 +305,8 @@ class Campaign:
     schema: int = SCHEMA
     ruleset: str = "tes"
     names: dict[str, str] = field(default_factory=dict)  # member id -> display name, refreshed when they act
+    unaccepted: list[str] = field(default_factory=list)  # seated by an import, not accepting yet (engine.party)
+    leaving: list[str] = field(default_factory=list)  # left in a battle: they go when it is over (engine.party)
     rules: int = 1  # the rules revision the campaign plays by (RULES when it began; 0 or 1 before they were recorded)
     days: Session | None = None  # the session of days under way (rulesets.tes.day), None between sessions
     quests: QuestRun | None = None  # the session's guild quest and side quests (rulesets.tes.quest)
@@ -343,7 +346,7 @@ class Campaign:
             "days": self.days.to_dict() if self.days is not None else None,
             "quests": self.quests.to_dict() if self.quests is not None else None,
             "journal": self.journal.to_dict() if self.journal is not None else None,
-        }
+        } | seats_to_dict(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], *, copy: bool = True) -> "Campaign":
@@ -379,6 +382,7 @@ class Campaign:
             days=Session.from_dict(d.get("days")),
             quests=QuestRun.from_dict(d.get("quests")),
             journal=Journal.from_dict(d.get("journal")),
+            **seats_from_dict(d),
         )
 
     def clone(self) -> "Campaign":

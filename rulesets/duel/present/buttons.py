@@ -11,14 +11,14 @@ from engine.core import RuleError
 from engine.prompts import answer
 from engine.reply import Reply
 from rulesets.duel.content import pack_of
-from rulesets.duel.present.commands import duel_retire
+from rulesets.duel.present.commands import STALE_RETIRE, duel_retire, last_seq
 from rulesets.duel.present.prompts import (ARG, CLICK, OLD, STALE, _Ask, _not_yours, _open, foes, needs_target,
                                            target_question)
 from rulesets.duel.present.replies import fight_reply, placed_reply
 
 
 # ------------------------------------------------------------------ clicks --
-@on_click(CLICK)
+@on_click(CLICK, ruleset="duel")
 async def _click(inv: Invocation, arg: str, values: list[str]) -> Reply:
     m = ARG.match(arg)
     if m is None:
@@ -64,7 +64,7 @@ async def _click(inv: Invocation, arg: str, values: list[str]) -> Reply:
 
     try:
         out = await inv.service.execute(inv.channel_id, answer(pid, inv.user_id, args, stale=STALE,
-                                                               not_yours=_not_yours))
+                                                               not_yours=_not_yours), campaign=cid)
     except _Ask as ask:
         return ask.reply
     if out.action.type == "duel.place" and out.action.args.get("cards"):
@@ -72,9 +72,12 @@ async def _click(inv: Invocation, arg: str, values: list[str]) -> Reply:
     return fight_reply(inv, out)
 
 
-@on_click("duel-retire")
+@on_click("duel-retire", campaign=True, ruleset="duel")
 async def _retire(inv: Invocation, arg: str, values: list[str]) -> Reply:
-    reply = await duel_retire(inv, confirm=True, player=arg if arg and arg != inv.user_id else None)
+    who, _, mark = arg.rpartition(".")  # bound to its campaign and to the moment it was asked
+    if not who or mark != f"s{await last_seq(inv)}":
+        return Reply.fail(STALE_RETIRE)
+    reply = await duel_retire(inv, confirm=True, player=who if who != inv.user_id else None)
     reply.update = not reply.error
     return reply
 

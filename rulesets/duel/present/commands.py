@@ -270,6 +270,16 @@ async def duel_character(inv: Invocation, hero, name, cards=None, gear=None) -> 
     return reply
 
 
+STALE_RETIRE = ("This question is out of date: more has happened in the campaign since it was asked (the "
+                "character retired already, say). Nothing was changed; give /duel retire again if you still want it.")
+
+
+async def last_seq(inv: Invocation) -> int:
+    """The newest log entry's number: a confirmation button is bound to the moment it was asked."""
+    last = await inv.service.last_entry(inv.channel_id)
+    return last.seq if last is not None else 0
+
+
 @command("duel retire", "Retire your character (between fights) to make another.",
          Opt("confirm", bool, "yes to retire without the button (scripts)", local_only=True), PLAYER, ruleset=NAME)
 async def duel_retire(inv: Invocation, confirm=None, player=None) -> Reply:
@@ -280,7 +290,8 @@ async def duel_retire(inv: Invocation, confirm=None, player=None) -> Reply:
     if not confirm:
         await inv.service.check(inv.channel_id, inv.action("duel.retire", {"confirm": True}, player=player))
         return Reply(content=f"Retire {state.characters[who].name} for good?", ephemeral=True,
-                     buttons=confirm_buttons("duel-retire", inv.channel_id, who, "Retire"))
+                     buttons=confirm_buttons("duel-retire", inv.channel_id, f"{who}.s{await last_seq(inv)}",
+                                             "Retire", campaign=inv.campaign_id))
     return plain_reply(await inv.do("duel.retire", {"confirm": True}, player=player))
 
 

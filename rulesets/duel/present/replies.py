@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.commands import Invocation
 from engine.present import say
-from engine.reply import Picture, Reply, clip
+from engine.reply import Picture, Reply, clip, split_text
 from rulesets.duel.content import pack_of
 from rulesets.duel.present.prompts import attach
 from rulesets.duel.present.view import picture_view
@@ -38,19 +38,9 @@ def pictures(inv: Invocation, state, out=None, fresh: bool = False) -> list[Pict
 
 
 def chunks(lines: list[str], limit: int) -> list[str]:
-    """Lines packed into messages of at most ``limit`` characters (a line is cut only if it alone is longer)."""
-    out: list[str] = []
-    cur = ""
-    for line in lines:
-        line = clip(line, limit)
-        if cur and len(cur) + 1 + len(line) > limit:
-            out.append(cur)
-            cur = line
-        else:
-            cur = f"{cur}\n{line}" if cur else line
-    if cur or not out:
-        out.append(cur)
-    return out
+    """Lines in messages of at most ``limit`` characters, split at a line's end and none lost (the splitter every
+    game's posts use: ``engine.reply.split_text``)."""
+    return split_text("\n".join(lines), limit, limit)
 
 
 def fight_reply(inv: Invocation, out, fresh: bool = False) -> Reply:

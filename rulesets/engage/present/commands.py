@@ -13,7 +13,7 @@ from engine.components import on_click
 from engine.core import RuleError
 from engine.present import say
 from engine.prompts import answer
-from engine.reply import COLOR_BATTLE, COLOR_INFO, Embed, Picture, Reply, clip
+from engine.reply import COLOR_BATTLE, COLOR_INFO, Embed, Picture, Reply, clip, split_text
 from engine.text import count
 from rulesets.engage.content import pack_of
 from rulesets.engage.present.prompts import ARG, CLICK, OLD, STALE, _not_yours, attach
@@ -70,16 +70,19 @@ async def battle_reply(inv: Invocation, out) -> Reply:
     state = out.state
     text = "\n".join(say(e) for e in out.events)
     turn, ping = turn_line(state, inv)
-    content = clip(text, 1700) + (f"\n\n{turn}" if turn else "")
-    followups = [Reply(content=clip(text[1690:], 1990))] if len(text) > 1700 else []
+    body, *more = split_text(text)  # a long post's words in parts, none lost, split at a line's end
+    content = body + (f"\n\n{turn}" if turn else "")
+    followups = [Reply(content=part) for part in more]
     reply = Reply(content=content, pictures=pictures(state, inv, out) if state.phase != "muster" else [],
                   ping=ping, followups=followups)
     await attach(inv, out, reply)
     return reply
 
 
-def plain_reply(out) -> Reply:
-    return Reply(content=clip("\n".join(say(e) for e in out.events), 1990))
+def plain_reply(out, pictures: list[Picture] | None = None) -> Reply:
+    """The post of an action: its words in parts split at a line's end (none lost), the pictures with the first."""
+    first, *more = split_text("\n".join(say(e) for e in out.events), 1990)
+    return Reply(content=first, pictures=list(pictures or []), followups=[Reply(content=part) for part in more])
 
 
 # ---------------------------------------------------------------- the pack --
@@ -123,7 +126,7 @@ async def mini_settings(inv: Invocation, points=None, rounds=None, intercept_min
 async def mini_field(inv: Invocation, unit, at=None, name=None, player=None) -> Reply:
     await _state(inv)
     out = await inv.do("mini.field", {"unit": unit, "at": at, "name": name}, player=player)
-    return Reply(content=plain_reply(out).content, pictures=[
+    return plain_reply(out, pictures=[
         Picture("engage", map_view(out.state, pack_of(out.state), inv.name_of), f"mini-map-{out.seq}.png")])
 
 
@@ -280,7 +283,7 @@ def choices(inv: Invocation, state, source: str, current: str) -> list[tuple[str
 
 
 # ------------------------------------------------------------ the intercept question's buttons --
-@on_click(CLICK)
+@on_click(CLICK, ruleset="engage")
 async def _click(inv: Invocation, arg: str, values: list[str]) -> Reply:
     m = ARG.match(arg or "")
     if m is None:
@@ -297,6 +300,6 @@ async def _click(inv: Invocation, arg: str, values: list[str]) -> Reply:
         return {"prompt": prompt.id, "choice": str(values[0])}
 
     out = await inv.service.execute(inv.channel_id, answer(key, inv.user_id, args, stale=STALE,
-                                                           not_yours=_not_yours))
+                                                           not_yours=_not_yours), campaign=cid)
     inv.done.append(out)
     return await battle_reply(inv, out)

@@ -12,7 +12,7 @@ from typing import Any
 from engine.commands import Invocation, Opt, command
 from engine.components import make_id, on_click
 from engine.core import RuleError
-from engine.reply import COLOR_BATTLE, COLOR_INFO, Button, Embed, Picture, Reply, clip
+from engine.reply import COLOR_BATTLE, COLOR_INFO, Button, Embed, Picture, Reply, clip, split_text
 from engine.present import say
 from engine.text import count
 from rulesets.skirmish.board import ZONE_NAMES
@@ -82,14 +82,17 @@ def battle_reply(inv: Invocation, out) -> Reply:
     state = out.state
     text = "\n".join(say(e) for e in out.events)
     turn, ping = turn_line(state, inv)
-    content = clip(text, 1750) + (f"\n\n{turn}" if turn else "")
-    followups = [Reply(content=clip(text[1740:], 1990))] if len(text) > 1750 else []
+    body, *more = split_text(text)  # a long post's words in parts, none lost, split at a line's end
+    content = body + (f"\n\n{turn}" if turn else "")
+    followups = [Reply(content=part) for part in more]
     pics = pictures(state, inv, out) if state.fight is not None else []
     return Reply(content=content, pictures=pics, ping=ping, followups=followups)
 
 
-def plain_reply(out) -> Reply:
-    return Reply(content=clip("\n".join(say(e) for e in out.events), 1990))
+def plain_reply(out, pictures: list[Picture] | None = None) -> Reply:
+    """The post of an action: its words in parts split at a line's end (none lost), the pictures with the first."""
+    first, *more = split_text("\n".join(say(e) for e in out.events), 1990)
+    return Reply(content=first, pictures=list(pictures or []), followups=[Reply(content=part) for part in more])
 
 
 # ---------------------------------------------------------------- campaign --
@@ -185,7 +188,7 @@ async def skirmish_dismiss(inv: Invocation, fighter, player=None) -> Reply:
 async def skirmish_bot(inv: Invocation, faction) -> Reply:
     state = await _state(inv)
     out = await inv.do("skirmish.bot", {"faction": faction})
-    return Reply(content=plain_reply(out).content, pictures=[
+    return plain_reply(out, pictures=[
         Picture("skirmish", map_view(out.state, pack_of(state), inv.name_of, events=out.events),
                 f"skirmish-map-{out.seq}.png")])
 
@@ -196,7 +199,7 @@ async def skirmish_bot(inv: Invocation, faction) -> Reply:
 async def skirmish_deploy(inv: Invocation, fighter=None, at=None, player=None) -> Reply:
     state = await _state(inv)
     out = await inv.do("skirmish.deploy", {"fighter": fighter, "at": at}, player=player)
-    return Reply(content=plain_reply(out).content, pictures=[
+    return plain_reply(out, pictures=[
         Picture("skirmish", map_view(out.state, pack_of(state), inv.name_of, events=out.events),
                 f"skirmish-map-{out.seq}.png")])
 
@@ -209,8 +212,9 @@ async def skirmish_start(inv: Invocation) -> Reply:
         return Reply(content=f"{turn} The same warbands can fight again: a rematch makes every fighter whole and "
                              "deploys them in their zones again (the leader starts it with /skirmish rematch or "
                              "the button).",
-                     buttons=[Button(make_id("rematch", inv.channel_id), "Rematch with the same warbands",
-                                     "primary")], ephemeral=True)
+                     buttons=[Button(make_id("rematch", inv.channel_id, f"s{await _last_seq(inv)}",
+                                             campaign=inv.campaign_id),
+                                     "Rematch with the same warbands", "primary")], ephemeral=True)
     return battle_reply(inv, await inv.do("skirmish.start"))
 
 
@@ -219,12 +223,24 @@ async def skirmish_start(inv: Invocation) -> Reply:
 async def skirmish_rematch(inv: Invocation) -> Reply:
     state = await _state(inv)
     out = await inv.do("skirmish.rematch")
-    return Reply(content=plain_reply(out).content, pictures=[
+    return plain_reply(out, pictures=[
         Picture("skirmish", map_view(out.state, pack_of(state), inv.name_of), f"skirmish-{out.seq}.png")])
 
 
-@on_click("rematch")
+STALE_REMATCH = ("This rematch question is out of date: more has happened in the campaign since it was asked (a "
+                 "rematch already began, say). Nothing was changed; see /skirmish status.")
+
+
+async def _last_seq(inv: Invocation) -> int:
+    last = await inv.service.last_entry(inv.channel_id)
+    return last.seq if last is not None else 0
+
+
+@on_click("rematch", campaign=True, ruleset=NAME)
 async def _rematch(inv: Invocation, arg, values) -> Reply:
+    # bound to its campaign and to the moment it was asked: the newest log entry then
+    if arg != f"s{await _last_seq(inv)}":
+        return Reply.fail(STALE_REMATCH)
     return await skirmish_rematch(inv)
 
 

@@ -98,12 +98,12 @@ async def _move_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
     return await _answer_click("mov", inv, arg, values)
 
 
-@on_click("chc")
+@on_click("chc", ruleset="tes")
 async def _choice_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
     return await _answer_click("chc", inv, arg, values)
 
 
-@on_click("plc")
+@on_click("plc", ruleset="tes")
 async def _place_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
     return await _answer_click("plc", inv, arg, values)
 

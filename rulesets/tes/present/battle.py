@@ -457,8 +457,9 @@ async def battle_start(inv: Invocation, encounter, first=None, deploy=None, ep=N
             arg = ",".join([args["encounter"], args.get("first", ""),
                             "_".join(f"{h[0]}.{h[1]}" for h in args.get("deploy") or []),
                             str(ep if ep is not None else ""), str(session or "")])
-            try:
-                buttons = confirm_buttons("bstart", inv.channel_id, arg, "Start without them")
+            try:  # bound to this campaign and to this question: no battle may have begun since it was asked
+                buttons = confirm_buttons("bstart", inv.channel_id, f"n{state.battle_count},{arg}",
+                                          "Start without them", campaign=inv.campaign_id)
             except ValueError:
                 buttons = []
             title = enc.name if enc else "this battle"
@@ -469,12 +470,21 @@ async def battle_start(inv: Invocation, encounter, first=None, deploy=None, ep=N
     return await battle_reply(inv, out)
 
 
-@on_click("bstart")
+STALE_START = ("This question is out of date: a battle has begun since it was asked (or is under way now), so "
+               "nothing was started. Give `/battle start` again if you still want another battle.")
+STALE_RETREAT = ("This retreat question is out of date: its battle is over, or the retreat is already called. "
+                 "Nothing was changed; see `/battle status`.")
+
+
+@on_click("bstart", campaign=True, ruleset="tes")
 async def _start_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
     parts = arg.split(",")
-    if len(parts) != 5:
+    if len(parts) != 6 or not re.fullmatch(r"n\d{1,6}", parts[0]):
         return Reply.fail("This button no longer does anything. Give the command again.")
-    encounter, first, deploy, ep, session = parts
+    asked, encounter, first, deploy, ep, session = parts
+    state = await _state(inv)
+    if state.battle is not None or f"n{state.battle_count}" != asked:
+        return Reply.fail(STALE_START)
     hexes = " ".join(h.replace(".", ",") for h in deploy.split("_")) if deploy else None
     return await battle_start(inv, encounter, first or None, hexes, int(ep) if ep else None,
                               int(session) if session else None, confirm=True)
@@ -652,13 +662,18 @@ async def battle_retreat(inv: Invocation, confirm=None) -> Reply:
         return Reply(content=f"Retreat from **{state.battle.name}**? The battle ends at the end of this round and "
                              "the encounter is failed. Only you, the party leader, can call it: talk it over with "
                              "the party first.", ephemeral=True,
-                     buttons=confirm_buttons("retreat", inv.channel_id, "", "Retreat"))
+                     buttons=confirm_buttons("retreat", inv.channel_id, f"b{state.battle.no}", "Retreat",
+                                             campaign=inv.campaign_id))
     out = await inv.do("battle.retreat")
     return Reply(content="\n".join(say(e) for e in out.events))
 
 
-@on_click("retreat")
+@on_click("retreat", campaign=True, ruleset="tes")
 async def _retreat_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
+    # bound to its campaign (checked before this runs, and again under the channel's lock) and to its battle
+    state = await _state(inv)
+    if state.battle is None or f"b{state.battle.no}" != arg or state.battle.retreat:
+        return Reply.fail(STALE_RETREAT)
     return await battle_retreat(inv, confirm=True)  # posted for the whole party to read
 
 

@@ -260,5 +260,5 @@ def _order_question(kind: str, inv: Invocation, cid: int, key: str, chosen: list
                         clip("In the order picked: " + " → ".join(map(str, chosen)), 80), "success"),
                  Button(_cid(kind, inv, cid, key, _encode(listed)),
                         clip(f"In {natural} order: " + " → ".join(map(str, listed)), 80), "secondary"),
-                 Button(make_id("cancel", inv.channel_id, kind), "Cancel", "secondary")],
+                 Button(make_id("cancel", inv.channel_id, kind, campaign=cid), "Cancel", "secondary")],
         ephemeral=True)

@@ -72,8 +72,9 @@ def question(inv: Invocation, state, action: str, owner: str, exc: Confirm) -> R
         keys = ACTIONS[code][1]
         arg = f"{code}:{owner}:{turn_mark(state)}:" + ",".join(_pack_value(exc.yes_args.get(k)) for k in keys)
         try:
-            buttons = [Button(make_id("yes", inv.channel_id, arg), exc.label, "primary"),
-                       Button(make_id("cancel", inv.channel_id, code), "Cancel", "secondary")]
+            buttons = [Button(make_id("yes", inv.channel_id, arg, campaign=inv.campaign_id), exc.label, "primary"),
+                       Button(make_id("cancel", inv.channel_id, code, campaign=inv.campaign_id), "Cancel",
+                              "secondary")]
         except ValueError:  # too long for an id: the question still names confirm:yes
             buttons = []
     return Reply(content=error_text(exc), ephemeral=True, buttons=buttons)
@@ -90,7 +91,7 @@ async def ask_first(inv: Invocation, action: str, args: dict, player, reply: Cal
     return await reply(out)
 
 
-@on_click("yes")
+@on_click("yes", campaign=True, ruleset="tes")
 async def _yes(inv: Invocation, arg: str, values: list[str]) -> Reply:
     parts = arg.split(":", 3)
     if len(parts) != 4 or parts[0] not in ACTIONS:

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from engine.commands import Invocation, Opt, command, group
-from engine.components import make_id, on_click
+from engine.components import STALE_CAMPAIGN, make_id, on_click
 from engine.core import Action, RuleError
 from engine.present import mention, say
 from engine.prompts import open_prompt
@@ -504,13 +504,18 @@ async def _act(inv: Invocation, cid: int, pid: str, type_: str, args: dict) -> A
     return out
 
 
-@on_click("day")
+@on_click("day", ruleset="tes")
 async def _day_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
     parsed = _parse(arg)
     if parsed is None:
         return Reply.fail("This button comes from an older version of the bot. Use the /day commands instead.")
     cid, pid, verb = parsed
+    if await inv.service.campaign_id(inv.channel_id) != cid:
+        return Reply.fail(STALE_CAMPAIGN)
     state = await _state(inv)
+    p = open_prompt(state)
+    if p is None or p.id != pid:  # answered, timed out or replaced: no menu, no action (a town left behind)
+        return Reply.fail(STALE)
     s = state.days
     kind = s.ask.kind if s is not None and s.ask is not None else ""
     me = inv.user_id

@@ -61,7 +61,8 @@ def prompt(inv: Invocation, state, owner: str, note: str = "") -> Reply:
         emb.footer = f"For {inv.name_of(owner)}"
 
     def cid(verb: str) -> str:
-        return make_id("guide", inv.channel_id, f"{owner}.{draft['id']}.{draft['rev']}.{verb}")
+        return make_id("guide", inv.channel_id, f"{owner}.{draft['id']}.{draft['rev']}.{verb}",
+                       campaign=inv.campaign_id)
 
     selects: list[Select] = []
     lines = [note] if note else []
@@ -169,7 +170,7 @@ def _options(state, pack, draft, step: str, owner: str) -> tuple[list[tuple[str,
 
 
 # ------------------------------------------------------------------- clicks --
-@on_click("guide", ruleset="tes")
+@on_click("guide", campaign=True, ruleset="tes")
 async def _guide_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
     try:
         owner, draft_id, rev, verb = arg.rsplit(".", 3)
