@@ -271,6 +271,31 @@ async def test_an_imports_accept_your_seat_button_is_bound_to_its_campaign_and_i
     await new.stale(SIL, new.id("seat"))  # taken: out of date
 
 
+async def test_the_guild_assist_and_the_placement_pages_are_bound_to_their_campaign_and_question(store, tmp_path):
+    """The guild assist's buttons (the party down) and a tile's placement pages, pressed stale."""
+    lines = (ROOT / "examples" / "session.txt").read_text().splitlines()
+    first_adjust = next(i for i, ln in enumerate(lines) if ln.startswith("/battle adjust"))
+    script = "\n".join(lines[:first_adjust]) + """
+/battle adjust unit:Shannon hp:-30 reason:"down"
+/battle adjust unit:Ryan hp:-30 reason:"down"
+/endturn
+"""
+    old = Tab(store, tmp_path)
+    await old.play(script)
+    old_cid = await old.local.table.service.campaign_id(CH)
+    await old.play("/as ryan\n/campaign end confirm:yes")
+    new = Tab(store, tmp_path)
+    await new.play(script)
+    cid = await new.local.table.service.campaign_id(CH)
+    for _label, custom_id in old.ids["qassist"]:
+        await new.stale("ryan", custom_id)
+    await new.stale("ryan", f"hx:plpage:{CH}:c{old_cid}.x1-place.1")
+    await new.stale("ryan", f"hx:plpage:{CH}:c{cid}.x1-place.1")  # no tile waits to be placed
+    await new.works("ryan", new.id("qassist", "📯 Call"))
+    for _label, custom_id in new.ids["qassist"]:  # answered: both buttons are out of date now
+        await new.stale("ryan", custom_id)
+
+
 def test_every_kind_of_button_and_menu_is_pressed_stale_above():
     if len(COVERED) < 5:
         pytest.skip("runs after the tests above, in the same session")
@@ -285,3 +310,4 @@ async def test_buttons_posted_before_they_carried_their_campaign_are_out_of_date
                       f"hx:yes:{CH}:eng:lena:abcdef:High Elf Bandit,,,", f"hx:cancel:{CH}:retreat",
                       f"hx:rematch:{CH}:", f"hx:duel-retire:{CH}:bob", f"hx:guide:{CH}:bob.ab12cd34.0.race"):
         await new.stale("lena", custom_id.replace(" ", "-"))
+

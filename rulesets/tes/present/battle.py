@@ -274,7 +274,7 @@ async def battle_reply(inv: Invocation, out, *, mat_for: str | None = None, titl
     run = state.quests
     if state.battle is not None and run is not None and run.assist == "asked":  # the party is down: ask the leader
         campaign = out.campaign_id or getattr(inv, "campaign_id", None)
-        reply.buttons[:0] = assist_buttons(inv, campaign, f"g{run.serial}", True)
+        reply.buttons[:0] = assist_buttons(inv, campaign, f"g{run.serial}-down", True)
     _on_demand_buttons(inv, out, reply, mat_for)  # after the question's own buttons
     if state.battle is None and state.days is not None:  # a card's battle ended: the day goes on in this post
         for add in AFTER_BATTLE_IN_A_DAY:

@@ -211,7 +211,7 @@ async def _assist_question(inv: Invocation) -> Reply:
              "goes on; not called, the battle ends and its encounter is failed" if asked else
              "in a battle it comes at the end of this round (every adventurer heals to full, revived ones stand "
              "again); in the Adventurers Rest it heals everyone and may move the party up to 6 hexes")
-    key = f"g{run.serial}" if run is not None else "g0"
+    key = (f"g{run.serial}" if run is not None else "g0") + ("-down" if asked else "")
     cid = await inv.service.campaign_id(inv.channel_id)
     return Reply(content=f"Call the party's guild assist? It can be called **once a campaign**: {where}. Each "
                          "adventurer also draws a common and a legendary item, and the session's keyword becomes "
@@ -224,11 +224,13 @@ async def _assist_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
     key, _, answer = arg.rpartition(".")
     state = await _state(inv)
     run = state.quests
-    if run is None or not key or key != f"g{run.serial}" or answer not in ("yes", "no"):
+    down = key.endswith("-down")  # the question the whole party's fall asked (else the leader's own call)
+    stale = (run is None or key.removesuffix("-down") != f"g{run.serial}" or answer not in ("yes", "no")
+             or (down and run.assist != "asked") or (not down and (answer == "no" or run.assist == "armed"))
+             or (state.journal is not None and state.journal.assist))
+    if stale:
         return Reply.fail("This button is out of date: that question about the guild assist is no longer open. "
                           "Nothing was changed.")
-    if answer == "no" and run.assist != "asked":
-        return Reply.fail("No question about the guild assist is waiting. Nothing was changed.")
     ask = f"g{run.serial}-assist" if run.assist == "asked" else None
     return await quest_assist(inv, use=answer, ask=ask)
 
