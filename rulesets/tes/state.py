@@ -51,7 +51,22 @@ SCHEMA = 5
 #:    played on it: a revision-3 campaign detects promotions only when its pack version has the promotion checks
 #:    (``promotions_detected``), so the campaigns begun before keep playing as they did.
 #: 4: every change of behaviour from the release of 2026-11-28 on (each is listed in docs/rules-notes.md,
-#:    "Rules revisions"); from now on a change of behaviour always gets a revision of its own.
+#:    "Revision 4"); from now on a change of behaviour always gets a revision of its own.
+#:    /undo never takes back an action that revealed something (a delve card and its tile, an item, overland or
+#:    side quest card, a trainer token, a quest step read); a replayed log is held to it, and to the live undo's
+#:    other refusals (a roll, an action that can't be taken back, the party leader only).
+#:    The Adventurers Rest recovers drained dice (p.23), and a rest in which nobody has anything to choose is taken
+#:    at once; the Reward Phase waits only for players whose XP buys something; a social check rolls no more dice
+#:    of a stat's lines than that stat (pp.59, 61); during a session items move between pack and ready slots only
+#:    in the rest or when deploying (p.28); a full party defeat at an unstable landmark gives no tenacity (p.67);
+#:    a called retreat does not wait for an interrupt's free move.
+#:    Towns: a town action that would give nothing (the inn with nothing to heal or recover, a town square or a
+#:    guild kiosk whose effects change nothing) is refused and spends no action; a group square needs one of each
+#:    adventurer's own town actions (refused while someone has none left; it keeps the last action of whoever it
+#:    waits for; /town done gives the others theirs back; a time-out ends the visit for everyone).
+#:    The session's log keeps new words: one guild card drawn, an empty day's single line, fatigue movement naming
+#:    the defeated who gain none, the day-12 warning that the guild quest fails at the end of that day.
+#:    Promotion is detected on every pack version (on revision 3 only on ``PROMOTION_PACKS``).
 RULES = 4
 
 #: The starter pack's versions before 2026-11-23 09:40 (the first releases): their campaigns are rules revision 0.
