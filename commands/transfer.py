@@ -48,6 +48,7 @@ from engine.commands import Invocation, Opt, clip_echo, command
 from commands.campaign import events_text
 from engine.commands import MAX_OPTION_TEXT
 from engine.reply import COLOR_OK, Embed, FileOut, Reply
+from engine.actions import host_tool
 from engine.core import RuleError
 from engine.store import dumps
 from engine import rulesets
@@ -348,7 +349,8 @@ def _check_args(args: dict[str, Any], where: str) -> None:
             stack.extend(value)
 
 
-def _check_entry(raw: Any, position: int, *, local: bool, nesting: int, count: list[int]) -> dict[str, Any]:
+def _check_entry(raw: Any, position: int, *, local: bool, nesting: int, count: list[int],
+                 game: rulesets.Ruleset | None = None) -> dict[str, Any]:
     where = f"Log entry {position}"
     if not isinstance(raw, dict):
         raise _fail(f"{where} in the file is not an object.")
@@ -375,8 +377,9 @@ def _check_entry(raw: Any, position: int, *, local: bool, nesting: int, count: l
             isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 100 for d in raw["dice"]):
         raise _fail(f"{where} in the file has broken dice.")
     kind = raw["type"]
-    if kind in HOST_ONLY and not local:
-        raise RuleError(f"{where} of the file is {HOST_ONLY[kind]}, which only the bot's host may use; a file "
+    tool = HOST_ONLY.get(kind) or (host_tool(game.actions.handlers.get(kind), args) if game is not None else "")
+    if tool and not local:
+        raise RuleError(f"{where} of the file is {tool}, which only the bot's host may use; a file "
                         "from Discord can't carry it, so it was not imported. The host can import it at the "
                         "local table.")
     if kind == "campaign.new":
@@ -398,13 +401,14 @@ def _check_entry(raw: Any, position: int, *, local: bool, nesting: int, count: l
                 raise _fail(f"{where} in the file names a broken channel or server id.")
         if args.get("state") is not None:
             check_state(args["state"])
-        _check_log(args.get("history"), local=local, nesting=nesting + 1, count=count)
+        _check_log(args.get("history"), local=local, nesting=nesting + 1, count=count, game=game)
     else:
         _check_args(args, where)
     return raw
 
 
-def _check_log(log: Any, *, local: bool, nesting: int = 0, count: list[int] | None = None) -> list[dict[str, Any]]:
+def _check_log(log: Any, *, local: bool, nesting: int = 0, count: list[int] | None = None,
+               game: rulesets.Ruleset | None = None) -> list[dict[str, Any]]:
     count = count if count is not None else [0]
     if not isinstance(log, list) or not log:
         raise _fail("The file has no action log.")
@@ -412,7 +416,8 @@ def _check_log(log: Any, *, local: bool, nesting: int = 0, count: list[int] | No
     if count[0] > MAX_LOG_ENTRIES:
         raise RuleError(f"The file's log has more than {MAX_LOG_ENTRIES:,} actions (earlier imports included); "
                         f"this bot imports at most {MAX_LOG_ENTRIES:,}.")
-    entries = [_check_entry(raw, i, local=local, nesting=nesting, count=count) for i, raw in enumerate(log, start=1)]
+    entries = [_check_entry(raw, i, local=local, nesting=nesting, count=count, game=game)
+               for i, raw in enumerate(log, start=1)]
     if entries[0]["type"] not in ("campaign.new", "campaign.import"):
         raise _fail("The file's log does not start by opening the campaign.")
     return entries
@@ -471,7 +476,12 @@ def parse_export(data: bytes, *, local: bool = False) -> tuple[dict[str, Any], l
     if camp.forced and not local:
         raise RuleError("The file's campaign has forced dice waiting, which only the bot's host may set; a file "
                         "from Discord can't carry them. The host can import it at the local table.")
-    entries = _check_log(doc.get("log"), local=local)
+    game = _ruleset_of(state)
+    waiting = game.host_waiting(camp)
+    if waiting and not local:
+        raise RuleError(f"The file's campaign has {waiting} waiting, which only the bot's host may set; a file "
+                        "from Discord can't carry them. The host can import it at the local table.")
+    entries = _check_log(doc.get("log"), local=local, game=game)
     if not local:
         present = _ruleset_of(state).present
         known = set(present.packs() if hasattr(present, "packs") else [])

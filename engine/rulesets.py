@@ -64,6 +64,9 @@ class Ruleset:
     check_pack: Callable[[str], None] = lambda pack_id: None
     # The question the table waits on now (engine.prompts.Prompt), or None; its deadline is kept by the service.
     open_prompt: Callable[[Any], Any] | None = None
+    # What the state keeps waiting that only the bot's host may set (the local table's tools that decide what comes
+    # next, beyond forced dice: stacked cards), in words, or None.  An import from Discord refuses it.
+    host_waiting: Callable[[Any], str | None] = lambda state: None
     # Why the campaign can't be exported now (e.g. the state holds hidden cards a player must not see), or None.
     export_refusal: Callable[[Any], str | None] | None = None
 

@@ -59,6 +59,12 @@ def check_state(data: Any) -> Campaign:
     return camp
 
 
+def host_waiting(camp: Campaign) -> str | None:
+    """Stacked cards (``/day stack``, ``/day start stack:``) still waiting to be drawn: the host's tool."""
+    stacked = list(camp.days.stacked) if camp.days is not None else []
+    return f"{len(stacked)} stacked card{'s' if len(stacked) != 1 else ''} (`/day stack`)" if stacked else None
+
+
 def check_pack(pack_id: str) -> None:
     from rulesets.tes.content import ContentError, load_pack
 
