@@ -84,6 +84,13 @@ MAX_LIST = 20_000  # items in one JSON list or keys in one object
 MAX_TEXT = 4_000  # characters in one JSON string (an event line, a battle note)
 MAX_NODES = 6_000_000  # values in the whole file
 MAX_NUMBER = 2**63  # numbers beyond +-this are refused (and every number must be finite)
+# A gzip file unpacks to at most this many times its size (a real export packs 4 to 30 times; a gzip bomb
+# about 1,000), and never past MAX_JSON_BYTES; small files may always unpack to UNPACK_FLOOR.
+MAX_PACK_RATIO = 200
+UNPACK_FLOOR = 2 * 1024 * 1024
+# Objects and lists in the JSON, counted in its bytes before it is parsed (a real campaign of 20,000 actions
+# holds about 600,000; parsing millions of empty ones costs gigabytes).
+MAX_CONTAINERS = 2_000_000
 MAX_DICE_PER_ENTRY = 500  # die results one action rolled
 ATTACH_LIMIT = 10 * 1024 * 1024  # Discord refuses bigger attachments from a bot
 COMPRESS_FROM = 256 * 1024  # exports bigger than this as JSON go out gzipped
@@ -256,22 +263,51 @@ def _fail(problem: str) -> RuleError:
     return RuleError(f"{problem} Use the file exactly as `/campaign export` made it.")
 
 
+def _containers(piece: bytes) -> tuple[int, int]:
+    """Objects and lists a piece of JSON opens, and the commas between its values (inside texts they count too:
+    upper bounds, counted before any parsing)."""
+    return piece.count(b"{") + piece.count(b"["), piece.count(b",")
+
+
+def _count_check(containers: int, commas: int) -> None:
+    if containers > MAX_CONTAINERS:
+        raise RuleError(f"That file holds more than {MAX_CONTAINERS:,} objects and lists; a campaign export holds "
+                        "far fewer. Is it the right file?")
+    if containers + commas > MAX_NODES:
+        raise _fail(f"The file holds more than {MAX_NODES:,} values; a campaign export holds far fewer.")
+
+
+UNPACK_STEP = 1024 * 1024  # bytes unpacked at a time, each counted before the next
+
+
 def _unpack(data: bytes) -> bytes:
-    """The JSON bytes of a file: as they are, or gunzipped (never more than ``MAX_JSON_BYTES``)."""
+    """The JSON bytes of a file: as they are, or gunzipped, bounded while unpacking: never more than
+    ``MAX_JSON_BYTES``, nor ``MAX_PACK_RATIO`` times the file, nor ``MAX_CONTAINERS`` objects and lists, so a
+    gzip bomb stops after a few megabytes and is never parsed."""
     if data[:2] != b"\x1f\x8b":
+        _count_check(*_containers(data))
         return data
+    limit = min(MAX_JSON_BYTES, max(UNPACK_FLOOR, MAX_PACK_RATIO * len(data)))
     out = bytearray()
+    opened = commas = 0
     d = zlib.decompressobj(16 + zlib.MAX_WBITS)
     try:
         chunk = data
-        while chunk:
-            out += d.decompress(chunk, MAX_JSON_BYTES + 1 - len(out))
-            if len(out) > MAX_JSON_BYTES:
-                raise RuleError(f"That file unpacks to more than {MAX_JSON_BYTES // 2**20} MB; a campaign export "
-                                "is far smaller. Is it the right file?")
+        while not d.eof:
+            piece = d.decompress(chunk, min(UNPACK_STEP, limit + 1 - len(out)))
+            out += piece
+            more = _containers(piece)
+            opened, commas = opened + more[0], commas + more[1]
+            if len(out) > limit:
+                if limit == MAX_JSON_BYTES:
+                    raise RuleError(f"That file unpacks to more than {MAX_JSON_BYTES // 2**20} MB; a campaign "
+                                    "export is far smaller. Is it the right file?")
+                raise RuleError(f"That file unpacks to more than {count(MAX_PACK_RATIO, 'time')} its size; a campaign "
+                                "export packs far less tightly. Is it the right file?")
+            _count_check(opened, commas)
             chunk = d.unconsumed_tail
-            if d.eof:
-                break
+            if not piece and not chunk:
+                break  # no more input and nothing more unpacked: cut short
         if not d.eof:
             raise zlib.error("truncated")
     except zlib.error:

@@ -71,3 +71,59 @@ async def test_a_log_that_stacked_cards_is_refused_from_discord_even_when_none_w
     reply = await run_import(table, raw(doc_of(p.log, p.state.to_dict())))
     assert reply.error and "stacked card" in reply.content and "only the bot's host" in reply.content, reply.content
     assert await service.campaign(DISCORD_CHANNEL) is None
+
+
+# ------------------------------------------------------------- item 7: bounded unpacking, numbers at the edge --
+async def test_a_small_gzip_bomb_is_refused_while_unpacking_before_any_parse(table, service):
+    import gzip
+    import tracemalloc
+
+    import commands.transfer as transfer
+
+    body = (b'{"format":"hexpost-campaign","format_version":1,"log":[' + b"[]," * (15 * 2**20) + b"[]]}")
+    bomb = gzip.compress(body, 9)
+    assert len(bomb) < 80 * 1024 and len(body) < transfer.MAX_JSON_BYTES  # 45 MB of empty lists in 46 KB
+    tracemalloc.start()
+    reply = await run_import(table, bomb)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert reply.error and "objects and lists" in reply.content, reply.content
+    assert peak < 64 * 2**20, f"{peak / 2**20:.0f} MB"  # parsing it would take more than a gigabyte
+    # a file that packs far tighter than an export: refused by its ratio while unpacking
+    spaces = gzip.compress(b"{" + b" " * (30 * 2**20) + b"}", 9)
+    reply = await run_import(table, spaces)
+    assert reply.error and "more than 200 times its size" in reply.content, reply.content
+    assert await service.campaign(DISCORD_CHANNEL) is None
+
+
+async def test_a_full_width_digit_or_a_word_in_a_files_number_is_refused_naming_the_option(table, service):
+    for bad in ("１", "twelve", "²"):
+        p = opened()
+        assert p.do(Action("battle.start", LEAD, {"encounter": "jailbreak"}))
+        p.log[-1]["action"]["args"]["ep"] = bad
+        reply = await run_import(table, raw(doc_of(p.log, p.state.to_dict())))
+        assert reply.error, reply.content
+        assert "The option `ep` of battle.start must be a whole number from 0 to 400" in reply.content, reply.content
+        assert "TypeError" not in reply.content and "ValueError" not in reply.content
+    assert await service.campaign(DISCORD_CHANNEL) is None
+
+
+async def test_typed_numbers_take_ascii_digits_only_in_every_ruleset(player):
+    cases = {  # ruleset -> (a command with a number option, the option)
+        "tes": ("battle start", {"encounter": "jailbreak"}, "ep"),
+        "skirmish": ("skirmish settings", {}, "points"),
+        "duel": ("duel settings", {}, "ask_minutes"),
+        "engage": ("mini settings", {}, "points"),
+    }
+    for i, (ruleset, (command, options, option)) in enumerate(cases.items()):
+        lead = player("lena", channel=f"c{i}")
+        out = await lead("campaign new", name="Fen", ruleset=ruleset)
+        assert not out.error, out.content
+        for bad in ("１２", "twelve", "1.5", "²"):
+            out = await lead(command, **options, **{option: bad})
+            assert out.error, (ruleset, bad, out.content)
+            assert out.content.startswith(f"`{option}:` takes a whole number, like"), out.content
+            assert f"(you gave `{bad}`)" in out.content
+    # the campaign-wide settings too
+    out = await player("lena", channel="c0")("campaign settings", reminder_hours="２")
+    assert out.error and "`reminder_hours:` takes a whole number, like 12" in out.content, out.content
