@@ -20,8 +20,10 @@ campaign by replaying the log through the rules and compares it with the file's
 state by value (see ``rulesets/tes/rules/transfer.py``).  One import runs at a
 time on a bot; the work runs in worker threads, off the event loop.
 
-Only the party leader exports (the file holds the dice seed, so whoever has it
-could foresee rolls) and only the campaign's leader imports.
+An export leaves out what decides later rolls and draws (``engine.transfer.public_state``): the dice's seed and
+position, and deck orders still to be drawn; the import replays a log without its seed with the dice each entry
+recorded, draws a fresh seed and shuffles those decks with it.  Only the party leader exports and only the
+campaign's leader imports.
 
 How the file arrives: in Discord the cog reads the attachment's bytes and hands
 them over with ``attach``; the ``file`` option then only names the file.  At
@@ -52,7 +54,7 @@ from engine.actions import host_tool
 from engine.core import RuleError
 from engine.store import dumps
 from engine import rulesets
-from engine.transfer import PACK_ID, PLAYER_ID
+from engine.transfer import PACK_ID, PLAYER_ID, public_entry, public_state
 from engine.text import count
 
 
@@ -138,8 +140,8 @@ def build_export(stored, entries, exported_by: str, now: float | None = None) ->
             "version": stored.version,
             "actions": len(entries),
         },
-        "state": state,
-        "log": [e.to_dict() for e in entries],
+        "state": public_state(state),  # no seed, no dice position, no deck order still to be drawn
+        "log": [public_entry(e.to_dict()) if i == 0 else e.to_dict() for i, e in enumerate(entries)],
     }
 
 
@@ -151,10 +153,24 @@ def encode_export(doc: dict[str, Any]) -> tuple[bytes, bool]:
     return gzip.compress(data, compresslevel=6, mtime=0), True
 
 
-def _row_json(r: tuple) -> list[str]:
+def _opening_action(pieces: list) -> list:
+    """The log's first action as an export writes it (``public_entry``: no seed; an import's claimed state and
+    earlier log opened the same way), as pieces again.  Only this entry is parsed: no other holds a seed."""
+    text = "".join(p.decode("utf-8") if isinstance(p, bytes) else p for p in pieces)
+    action = json.loads(text)
+    shown = public_entry({"action": action})["action"]
+    if shown == action:
+        return pieces
+    out = dumps(shown)
+    return [out.encode("utf-8")] if len(out) > 4096 else [out]
+
+
+def _row_json(r: tuple, first: bool = False) -> list[str]:
     """One stored log row (``Store.export_read``) as an export's log entry, in pieces: its JSON columns written out
-    as stored (the action as the store's pieces of it)."""
+    as stored (the action as the store's pieces of it; the first entry's without its seed)."""
     seq, at, actor, on_behalf, kind, action, dice, events, undoable, undone_by = r
+    if first:
+        action = _opening_action(action)
     return [f'{{"seq":{int(seq)},"at":{json.dumps(at)},"actor":{json.dumps(actor)},'
             f'"on_behalf":{json.dumps(on_behalf)},"type":{json.dumps(kind)},"action":', *action,
             f',"dice":{dice},"events":{events},"undoable":{"true" if undoable else "false"},'
@@ -180,7 +196,7 @@ def export_from_text(stored, rows: list[tuple], exported_by: str, now: float | N
 
     size = 0
     for i, r in enumerate(rows):
-        for piece in ([","] if i else []) + _row_json(r):
+        for piece in ([","] if i else []) + _row_json(r, first=i == 0):
             if isinstance(piece, bytes):  # a piece of an action as stored
                 flush()
                 chunks.append(piece)
@@ -220,7 +236,7 @@ async def campaign_export(inv: Invocation) -> Reply:
         raise RuleError("This channel has no campaign yet. Start one with `/campaign new`.")
     if inv.user_id != state.leader:
         raise RuleError(
-            "Only the party leader ({@leader}) can export the campaign: the file holds its dice seed. "
+            "Only the party leader ({@leader}) can export the campaign. "
             "Everyone can read the history with `/campaign log`.", leader=state.leader
         )
     game = rulesets.named(getattr(state, "ruleset", None))
@@ -242,7 +258,8 @@ async def campaign_export(inv: Invocation) -> Reply:
     how = "gzip-compressed JSON; import it as it is" if compressed else "JSON"
     return Reply(
         content=(f"**{name}**: the state and {'the one action' if actions == 1 else f'all {actions} actions'} of its log ({size}, {how}). Keep the file "
-                 "private (it holds the dice seed). Open it in a channel with no campaign with "
+                 "private (it holds the whole campaign; no dice seed, so nothing in it foretells a roll or a "
+                 "draw). Open it in a channel with no campaign with "
                  "`/campaign import file:`."),
         files=[FileOut(export_filename(name, compressed), data)],
         ephemeral=True,
@@ -609,7 +626,9 @@ async def campaign_import(inv: Invocation, file) -> Reply:
     async with gate, _collector_paused_async():
         args = await asyncio.to_thread(_parse_in_thread, data, inv.local)
         # a fresh seed for the imported campaign's dice: the file's own seed is never kept
-        args.update(channel_id=inv.channel_id, guild_id=inv.guild_id, seed=random.SystemRandom().randrange(1, 2**53))
+        # (and the decks still to be drawn are shuffled with it: ``redraw``)
+        args.update(channel_id=inv.channel_id, guild_id=inv.guild_id, seed=random.SystemRandom().randrange(1, 2**53),
+                    redraw=True)
         try:
             out = await inv.do("campaign.import", args)
             name, events = out.state.name, out.events

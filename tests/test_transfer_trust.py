@@ -127,3 +127,119 @@ async def test_typed_numbers_take_ascii_digits_only_in_every_ruleset(player):
     # the campaign-wide settings too
     out = await player("lena", channel="c0")("campaign settings", reminder_hours="２")
     assert out.error and "`reminder_hours:` takes a whole number, like 12" in out.content, out.content
+
+
+# ------------------------------------------------- item 3: an export shows nothing of the rolls and draws to come --
+def _keys(value, found=None) -> set:
+    found = set() if found is None else found
+    if isinstance(value, dict):
+        found |= set(value)
+        for v in value.values():
+            _keys(v, found)
+    elif isinstance(value, list):
+        for v in value:
+            _keys(v, found)
+    return found
+
+
+def exported(p) -> bytes:
+    """The file ``/campaign export`` writes for a campaign played in memory."""
+    from types import SimpleNamespace
+
+    from commands.transfer import build_export, encode_export
+    from engine.store import LogEntry
+
+    stored = SimpleNamespace(state=p.state.to_dict(), channel_id="100", version=len(p.log))
+    return encode_export(build_export(stored, [LogEntry(**e) for e in p.log], LEAD))[0]
+
+
+async def test_an_export_holds_no_seed_or_dice_position_in_any_ruleset_and_still_imports(player, service):
+    import json
+
+    from engine.actions import dice_for
+
+    for i, ruleset in enumerate(("tes", "skirmish", "duel", "engage")):
+        lead = player("lena", channel=f"c{i}")
+        assert not (await lead("campaign new", name="Fen", ruleset=ruleset)).error
+        original = await service.campaign(f"c{i}")
+        reply = await lead("campaign export")
+        assert not reply.error and "dice seed" not in reply.content.replace("no dice seed", ""), reply.content
+        data = reply.files[0].data
+        doc = json.loads(data)
+        assert not {"seed", "dice_counter"} & _keys(doc), ruleset
+        assert str(original.seed) not in data.decode(), ruleset
+        # what the file could have told: the next d12 of the campaign (now nowhere in the file)
+        assert dice_for(original).roll(12) in range(1, 13)
+        # it imports (from Discord): the same campaign, its dice from a fresh seed
+        inv = lead.table.invocation("lena", f"d{i}", "2", "lena")
+        attach(inv, data)
+        reply = await lead.table.run(inv, "campaign import", {"file": "campaign.json"})
+        assert not reply.error, (ruleset, reply.content)
+        assert "nothing in the file decides the rolls or draws to come" in reply.as_text()
+        moved = await service.campaign(f"d{i}")
+        keep = ("channel_id", "guild_id", "seed", "dice_counter")
+        assert {k: v for k, v in moved.to_dict().items() if k not in keep} == \
+            {k: v for k, v in original.to_dict().items() if k not in keep}
+        assert moved.seed != original.seed
+
+
+async def test_a_seedless_export_replays_with_each_entrys_recorded_dice(table, service, store):
+    import json
+
+    from engine.service import replay
+    from helpers.exports import long_campaign
+
+    p = long_campaign(150)  # battles: enemy turns, every die recorded
+    data = exported(p)
+    doc = json.loads(data)
+    assert "seed" not in doc["log"][0]["action"]["args"] and "seed" not in doc["state"]
+    assert sum(len(e["dice"]) for e in doc["log"]) > 50
+    reply = await run_import(table, data)
+    assert not reply.error, reply.content
+    moved = await service.campaign(DISCORD_CHANNEL)
+    keep = ("channel_id", "guild_id", "seed", "dice_counter")
+    assert {k: v for k, v in moved.to_dict().items() if k not in keep} == \
+        {k: v for k, v in p.state.to_dict().items() if k not in keep}
+    entries = await store.log(await service.campaign_id(DISCORD_CHANNEL))
+    assert replay(entries).to_dict() == moved.to_dict()  # the new channel's log rebuilds it too
+    # a recorded die that does not fit its die (a 99 on a d6) is refused, and so is a missing one
+    rolled = next(e for e in doc["log"] if e["dice"])
+    for forged in ([99] + rolled["dice"][1:], rolled["dice"][:-1]):
+        bad = json.loads(data)
+        bad["log"][rolled["seq"] - 1]["dice"] = forged
+        reply = await run_import(table, json.dumps(bad).encode(), channel="201")
+        assert reply.error and "does not replay the same dice" in reply.content, reply.content
+    assert await service.campaign("201") is None
+
+
+async def test_a_delve_deck_is_exported_in_no_readable_order_and_shuffled_afresh_by_the_import(table, service,
+                                                                                                 store):
+    import json
+
+    from engine.service import replay
+
+    p = opened()
+    assert p.do(Action("battle.start", LEAD, {"encounter": "brinehollow-caves"}))
+    delve = p.state.battle.delve
+    assert len(delve.deck) > 10 and delve.deck != sorted(delve.deck)
+    data = exported(p)
+    shown = json.loads(data)["state"]["battle"]["delve"]
+    assert shown["deck"] == sorted(delve.deck)  # the cards still to be drawn, not their order
+    assert all(shown["stacks"][k] == sorted(v) for k, v in delve.stacks.items())
+    reply = await run_import(table, data)
+    assert not reply.error, reply.content
+    assert "the decks still to be drawn (delve cards, delve tiles) are shuffled with it" in reply.as_text()
+    moved = (await service.campaign(DISCORD_CHANNEL)).battle.delve
+    assert sorted(moved.deck) == sorted(delve.deck) and moved.deck != delve.deck
+    # the new seed decided the order, and the new channel's log rebuilds it exactly
+    entries = await store.log(await service.campaign_id(DISCORD_CHANNEL))
+    assert replay(entries).battle.delve.deck == moved.deck
+    # exported again and imported again: the nested import replays its shuffle from its recorded dice
+    reply = await table.run(table.invocation(LEAD, DISCORD_CHANNEL, "2", LEAD), "campaign export", {})
+    assert not reply.error, reply.content
+    again = reply.files[0].data
+    assert not {"seed", "dice_counter"} & _keys(json.loads(again))
+    reply = await run_import(table, again, channel="300")
+    assert not reply.error, reply.content
+    third = (await service.campaign("300")).battle.delve
+    assert sorted(third.deck) == sorted(delve.deck) and third.deck != moved.deck

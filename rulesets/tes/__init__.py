@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine.rulesets import Ruleset, register
 from rulesets.tes import rules
 from rulesets.tes.rules.days import open_prompt
-from rulesets.tes.rules.transfer import check_pack, check_state, host_waiting
+from rulesets.tes.rules.transfer import check_pack, check_state, hide_draws, host_waiting, redraw
 from rulesets.tes.state import RULES, SCHEMA, Campaign
 
 NAME = "tes"
@@ -24,6 +24,8 @@ RULESET = register(Ruleset(
     check_state=check_state,
     check_pack=check_pack,
     host_waiting=host_waiting,
+    hide_draws=hide_draws,
+    redraw=redraw,
     open_prompt=open_prompt,
     rules=RULES,
     description="Co-op adventurers on a hex map: creation, mats, sessions of days in a province, clash, delve and "
