@@ -56,6 +56,10 @@ async def test_stacked_cards_waiting_in_a_file_from_discord_are_refused_like_for
     reply = await run_import(table, data, channel="300", local=True)
     assert not reply.error, reply.content
     assert (await service.campaign("300")).days.stacked == p.state.days.stacked
+    # and its reply does not claim that nothing of the file decides what comes next
+    text = reply.as_text()
+    assert "nothing in the file decides" not in text
+    assert "Only the host's tools the file carried still come first: 1 stacked card (`/day stack`)" in text, text
 
 
 async def test_a_log_that_stacked_cards_is_refused_from_discord_even_when_none_wait(table, service):
