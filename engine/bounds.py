@@ -39,7 +39,7 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-WHOLE = re.compile(r"[+-]?[0-9]{1,20}")  # a whole number as typed: ASCII digits only (no "１", "²" or words)
+WHOLE = re.compile(r"[+-]?[0-9]{1,20}")  # a whole number as typed: ASCII digits only (no full-width digits, superscripts or words)
 
 
 def whole(text: Any) -> int | None:

@@ -174,7 +174,7 @@ def coerce(opt: Opt, value: Any) -> Any:
         raise OptionError(f"`{opt.name}` must be yes or no.")
     if opt.type is int:
         number = value if isinstance(value, int) and not isinstance(value, bool) else whole(str(value))
-        if number is None:  # a word, a full-width digit ("１"), a fraction: refused here, naming the option
+        if number is None:  # a word, a full-width digit (U+FF11), a fraction: refused here, naming the option
             like = opt.min if opt.min is not None and opt.min > 12 else min(12, opt.max if opt.max is not None else 12)
             raise OptionError(f"`{opt.name}:` takes a whole number, like {like} (you gave `{clip_echo(value)}`).")
         if opt.min is not None and number < opt.min or opt.max is not None and number > opt.max:

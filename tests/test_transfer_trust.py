@@ -232,7 +232,7 @@ async def test_a_delve_deck_is_exported_in_no_readable_order_and_shuffled_afresh
     assert all(shown["stacks"][k] == sorted(v) for k, v in delve.stacks.items())
     reply = await run_import(table, data)
     assert not reply.error, reply.content
-    assert "the decks still to be drawn (delve cards, delve tiles) are shuffled with it" in reply.as_text()
+    assert "the decks still to be drawn (the delve deck, the delve tile stacks) are shuffled with it" in reply.as_text()
     moved = (await service.campaign(DISCORD_CHANNEL)).battle.delve
     assert sorted(moved.deck) == sorted(delve.deck) and moved.deck != delve.deck
     # the new seed decided the order, and the new channel's log rebuilds it exactly

@@ -94,17 +94,17 @@ def redraw(camp: Campaign, dice: Dice) -> list[str]:
         deck = camp.item_decks[rarity]
         if len(deck.draw) > 1:
             deck.draw = _shuffle(sorted(deck.draw), dice)
-            shuffled.append(f"{rarity} items")
+            shuffled.append(f"the {rarity} item deck")
     delve = camp.battle.delve if camp.battle is not None else None
     if delve is not None:
         if len(delve.deck) > 1:
             delve.deck = _shuffle(sorted(delve.deck), dice)
-            shuffled.append("delve cards")
+            shuffled.append("the delve deck")
         stacks = [shape for shape in sorted(delve.stacks) if len(delve.stacks[shape]) > 1]
         for shape in stacks:
             delve.stacks[shape] = _shuffle(sorted(delve.stacks[shape]), dice)
         if stacks:
-            shuffled.append("delve tiles")
+            shuffled.append("the delve tile stacks")
     return shuffled
 
 
