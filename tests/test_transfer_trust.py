@@ -247,3 +247,19 @@ async def test_a_delve_deck_is_exported_in_no_readable_order_and_shuffled_afresh
     assert not reply.error, reply.content
     third = (await service.campaign("300")).battle.delve
     assert sorted(third.deck) == sorted(delve.deck) and third.deck != moved.deck
+
+
+def test_an_item_deck_is_exported_sorted_and_shuffled_afresh_from_its_cards():
+    from engine.core import Dice
+    from rulesets.tes.battle.inventory import _shuffle
+    from rulesets.tes.battle_state import ItemDeck
+    from rulesets.tes.rules.transfer import hide_draws, redraw
+
+    camp = opened().state
+    order = ["sword", "amulet", "potion", "bow"]
+    camp.item_decks = {"common": ItemDeck(draw=list(order), discard=["ring"])}
+    shown = hide_draws(camp.to_dict())["item_decks"]["common"]
+    assert shown["draw"] == sorted(order) and shown["discard"] == ["ring"]  # the discards are public
+    assert camp.item_decks["common"].draw == order  # the campaign itself is not changed by what an export shows
+    assert redraw(camp, Dice(seed=7)) == ["the common item deck"]
+    assert camp.item_decks["common"].draw == _shuffle(sorted(order), Dice(seed=7))  # from its cards sorted
