@@ -341,4 +341,4 @@ async def _leave(inv, arg, values) -> Reply:
 
 @on_click("log", campaign=True)
 async def _log(inv, arg, values) -> Reply:
-    return await campaign_log(inv, page=int(arg) if arg.isdigit() else 1)
+    return await campaign_log(inv, page=int(arg) if arg.isdecimal() else 1)

@@ -176,7 +176,7 @@ def not_a_member(option: str, value: str, members: list[str], named: dict[str, s
         chars.setdefault(owner, name)
     party = ", ".join(f"{{@m{i}}}" + (f" ({chars[m]})" if m in chars else "") for i, m in enumerate(members))
     people = {f"m{i}": m for i, m in enumerate(members)}
-    if value.isdigit():  # a Discord member picked from the list
+    if value.isdecimal():  # a Discord member picked from the list
         return OptionError(f"`{option}` must name a member of this party: {{@named}} is not in this party. "
                            f"The party: {party}. Someone new joins with `/campaign join`.", named=value, **people)
     return OptionError(f"`{option}` must name a member of this party, by their name"

@@ -20,8 +20,10 @@ campaign by replaying the log through the rules and compares it with the file's
 state by value (see ``rulesets/tes/rules/transfer.py``).  One import runs at a
 time on a bot; the work runs in worker threads, off the event loop.
 
-Only the party leader exports (the file holds the dice seed, so whoever has it
-could foresee rolls) and only the campaign's leader imports.
+An export leaves out what decides later rolls and draws (``engine.transfer.public_state``): the dice's seed and
+position, and deck orders still to be drawn; the import replays a log without its seed with the dice each entry
+recorded, draws a fresh seed and shuffles those decks with it.  Only the party leader exports and only the
+campaign's leader imports.
 
 How the file arrives: in Discord the cog reads the attachment's bytes and hands
 them over with ``attach``; the ``file`` option then only names the file.  At
@@ -49,10 +51,11 @@ from commands.campaign import events_text
 from engine.commands import MAX_OPTION_TEXT
 from engine.components import make_id, on_click
 from engine.reply import COLOR_OK, Button, Embed, FileOut, Reply
+from engine.actions import host_tool
 from engine.core import RuleError
 from engine.store import dumps
 from engine import rulesets
-from engine.transfer import PACK_ID, PLAYER_ID
+from engine.transfer import PACK_ID, PLAYER_ID, public_entry, public_state
 from engine.text import count
 
 
@@ -84,6 +87,13 @@ MAX_LIST = 20_000  # items in one JSON list or keys in one object
 MAX_TEXT = 4_000  # characters in one JSON string (an event line, a battle note)
 MAX_NODES = 6_000_000  # values in the whole file
 MAX_NUMBER = 2**63  # numbers beyond +-this are refused (and every number must be finite)
+# A gzip file unpacks to at most this many times its size (a real export packs 4 to 30 times; a gzip bomb
+# about 1,000), and never past MAX_JSON_BYTES; small files may always unpack to UNPACK_FLOOR.
+MAX_PACK_RATIO = 200
+UNPACK_FLOOR = 2 * 1024 * 1024
+# Objects and lists in the JSON, counted in its bytes before it is parsed (a real campaign of 20,000 actions
+# holds about 600,000; parsing millions of empty ones costs gigabytes).
+MAX_CONTAINERS = 2_000_000
 MAX_DICE_PER_ENTRY = 500  # die results one action rolled
 ATTACH_LIMIT = 10 * 1024 * 1024  # Discord refuses bigger attachments from a bot
 COMPRESS_FROM = 256 * 1024  # exports bigger than this as JSON go out gzipped
@@ -131,8 +141,8 @@ def build_export(stored, entries, exported_by: str, now: float | None = None) ->
             "version": stored.version,
             "actions": len(entries),
         },
-        "state": state,
-        "log": [e.to_dict() for e in entries],
+        "state": public_state(state),  # no seed, no dice position, no deck order still to be drawn
+        "log": [public_entry(e.to_dict()) if i == 0 else e.to_dict() for i, e in enumerate(entries)],
     }
 
 
@@ -144,10 +154,24 @@ def encode_export(doc: dict[str, Any]) -> tuple[bytes, bool]:
     return gzip.compress(data, compresslevel=6, mtime=0), True
 
 
-def _row_json(r: tuple) -> list[str]:
+def _opening_action(pieces: list) -> list:
+    """The log's first action as an export writes it (``public_entry``: no seed; an import's claimed state and
+    earlier log opened the same way), as pieces again.  Only this entry is parsed: no other holds a seed."""
+    text = "".join(p.decode("utf-8") if isinstance(p, bytes) else p for p in pieces)
+    action = json.loads(text)
+    shown = public_entry({"action": action})["action"]
+    if shown == action:
+        return pieces
+    out = dumps(shown)
+    return [out.encode("utf-8")] if len(out) > 4096 else [out]
+
+
+def _row_json(r: tuple, first: bool = False) -> list[str]:
     """One stored log row (``Store.export_read``) as an export's log entry, in pieces: its JSON columns written out
-    as stored (the action as the store's pieces of it)."""
+    as stored (the action as the store's pieces of it; the first entry's without its seed)."""
     seq, at, actor, on_behalf, kind, action, dice, events, undoable, undone_by = r
+    if first:
+        action = _opening_action(action)
     return [f'{{"seq":{int(seq)},"at":{json.dumps(at)},"actor":{json.dumps(actor)},'
             f'"on_behalf":{json.dumps(on_behalf)},"type":{json.dumps(kind)},"action":', *action,
             f',"dice":{dice},"events":{events},"undoable":{"true" if undoable else "false"},'
@@ -173,7 +197,7 @@ def export_from_text(stored, rows: list[tuple], exported_by: str, now: float | N
 
     size = 0
     for i, r in enumerate(rows):
-        for piece in ([","] if i else []) + _row_json(r):
+        for piece in ([","] if i else []) + _row_json(r, first=i == 0):
             if isinstance(piece, bytes):  # a piece of an action as stored
                 flush()
                 chunks.append(piece)
@@ -213,7 +237,7 @@ async def campaign_export(inv: Invocation) -> Reply:
         raise RuleError("This channel has no campaign yet. Start one with `/campaign new`.")
     if inv.user_id != state.leader:
         raise RuleError(
-            "Only the party leader ({@leader}) can export the campaign: the file holds its dice seed. "
+            "Only the party leader ({@leader}) can export the campaign. "
             "Everyone can read the history with `/campaign log`.", leader=state.leader
         )
     game = rulesets.named(getattr(state, "ruleset", None))
@@ -235,7 +259,8 @@ async def campaign_export(inv: Invocation) -> Reply:
     how = "gzip-compressed JSON; import it as it is" if compressed else "JSON"
     return Reply(
         content=(f"**{name}**: the state and {'the one action' if actions == 1 else f'all {actions} actions'} of its log ({size}, {how}). Keep the file "
-                 "private (it holds the dice seed). Open it in a channel with no campaign with "
+                 "private (it holds the whole campaign; no dice seed, so nothing in it foretells a roll or a "
+                 "draw). Open it in a channel with no campaign with "
                  "`/campaign import file:`."),
         files=[FileOut(export_filename(name, compressed), data)],
         ephemeral=True,
@@ -256,22 +281,51 @@ def _fail(problem: str) -> RuleError:
     return RuleError(f"{problem} Use the file exactly as `/campaign export` made it.")
 
 
+def _containers(piece: bytes) -> tuple[int, int]:
+    """Objects and lists a piece of JSON opens, and the commas between its values (inside texts they count too:
+    upper bounds, counted before any parsing)."""
+    return piece.count(b"{") + piece.count(b"["), piece.count(b",")
+
+
+def _count_check(containers: int, commas: int) -> None:
+    if containers > MAX_CONTAINERS:
+        raise RuleError(f"That file holds more than {MAX_CONTAINERS:,} objects and lists; a campaign export holds "
+                        "far fewer. Is it the right file?")
+    if containers + commas > MAX_NODES:
+        raise _fail(f"The file holds more than {MAX_NODES:,} values; a campaign export holds far fewer.")
+
+
+UNPACK_STEP = 1024 * 1024  # bytes unpacked at a time, each counted before the next
+
+
 def _unpack(data: bytes) -> bytes:
-    """The JSON bytes of a file: as they are, or gunzipped (never more than ``MAX_JSON_BYTES``)."""
+    """The JSON bytes of a file: as they are, or gunzipped, bounded while unpacking: never more than
+    ``MAX_JSON_BYTES``, nor ``MAX_PACK_RATIO`` times the file, nor ``MAX_CONTAINERS`` objects and lists, so a
+    gzip bomb stops after a few megabytes and is never parsed."""
     if data[:2] != b"\x1f\x8b":
+        _count_check(*_containers(data))
         return data
+    limit = min(MAX_JSON_BYTES, max(UNPACK_FLOOR, MAX_PACK_RATIO * len(data)))
     out = bytearray()
+    opened = commas = 0
     d = zlib.decompressobj(16 + zlib.MAX_WBITS)
     try:
         chunk = data
-        while chunk:
-            out += d.decompress(chunk, MAX_JSON_BYTES + 1 - len(out))
-            if len(out) > MAX_JSON_BYTES:
-                raise RuleError(f"That file unpacks to more than {MAX_JSON_BYTES // 2**20} MB; a campaign export "
-                                "is far smaller. Is it the right file?")
+        while not d.eof:
+            piece = d.decompress(chunk, min(UNPACK_STEP, limit + 1 - len(out)))
+            out += piece
+            more = _containers(piece)
+            opened, commas = opened + more[0], commas + more[1]
+            if len(out) > limit:
+                if limit == MAX_JSON_BYTES:
+                    raise RuleError(f"That file unpacks to more than {MAX_JSON_BYTES // 2**20} MB; a campaign "
+                                    "export is far smaller. Is it the right file?")
+                raise RuleError(f"That file unpacks to more than {count(MAX_PACK_RATIO, 'time')} its size; a campaign "
+                                "export packs far less tightly. Is it the right file?")
+            _count_check(opened, commas)
             chunk = d.unconsumed_tail
-            if d.eof:
-                break
+            if not piece and not chunk:
+                break  # no more input and nothing more unpacked: cut short
         if not d.eof:
             raise zlib.error("truncated")
     except zlib.error:
@@ -349,7 +403,8 @@ def _check_args(args: dict[str, Any], where: str) -> None:
             stack.extend(value)
 
 
-def _check_entry(raw: Any, position: int, *, local: bool, nesting: int, count: list[int]) -> dict[str, Any]:
+def _check_entry(raw: Any, position: int, *, local: bool, nesting: int, count: list[int],
+                 game: rulesets.Ruleset | None = None) -> dict[str, Any]:
     where = f"Log entry {position}"
     if not isinstance(raw, dict):
         raise _fail(f"{where} in the file is not an object.")
@@ -376,8 +431,9 @@ def _check_entry(raw: Any, position: int, *, local: bool, nesting: int, count: l
             isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 100 for d in raw["dice"]):
         raise _fail(f"{where} in the file has broken dice.")
     kind = raw["type"]
-    if kind in HOST_ONLY and not local:
-        raise RuleError(f"{where} of the file is {HOST_ONLY[kind]}, which only the bot's host may use; a file "
+    tool = HOST_ONLY.get(kind) or (host_tool(game.actions.handlers.get(kind), args) if game is not None else "")
+    if tool and not local:
+        raise RuleError(f"{where} of the file is {tool}, which only the bot's host may use; a file "
                         "from Discord can't carry it, so it was not imported. The host can import it at the "
                         "local table.")
     if kind == "campaign.new":
@@ -399,13 +455,14 @@ def _check_entry(raw: Any, position: int, *, local: bool, nesting: int, count: l
                 raise _fail(f"{where} in the file names a broken channel or server id.")
         if args.get("state") is not None:
             check_state(args["state"])
-        _check_log(args.get("history"), local=local, nesting=nesting + 1, count=count)
+        _check_log(args.get("history"), local=local, nesting=nesting + 1, count=count, game=game)
     else:
         _check_args(args, where)
     return raw
 
 
-def _check_log(log: Any, *, local: bool, nesting: int = 0, count: list[int] | None = None) -> list[dict[str, Any]]:
+def _check_log(log: Any, *, local: bool, nesting: int = 0, count: list[int] | None = None,
+               game: rulesets.Ruleset | None = None) -> list[dict[str, Any]]:
     count = count if count is not None else [0]
     if not isinstance(log, list) or not log:
         raise _fail("The file has no action log.")
@@ -413,7 +470,8 @@ def _check_log(log: Any, *, local: bool, nesting: int = 0, count: list[int] | No
     if count[0] > MAX_LOG_ENTRIES:
         raise RuleError(f"The file's log has more than {MAX_LOG_ENTRIES:,} actions (earlier imports included); "
                         f"this bot imports at most {MAX_LOG_ENTRIES:,}.")
-    entries = [_check_entry(raw, i, local=local, nesting=nesting, count=count) for i, raw in enumerate(log, start=1)]
+    entries = [_check_entry(raw, i, local=local, nesting=nesting, count=count, game=game)
+               for i, raw in enumerate(log, start=1)]
     if entries[0]["type"] not in ("campaign.new", "campaign.import"):
         raise _fail("The file's log does not start by opening the campaign.")
     return entries
@@ -472,7 +530,12 @@ def parse_export(data: bytes, *, local: bool = False) -> tuple[dict[str, Any], l
     if camp.forced and not local:
         raise RuleError("The file's campaign has forced dice waiting, which only the bot's host may set; a file "
                         "from Discord can't carry them. The host can import it at the local table.")
-    entries = _check_log(doc.get("log"), local=local)
+    game = _ruleset_of(state)
+    waiting = game.host_waiting(camp)
+    if waiting and not local:
+        raise RuleError(f"The file's campaign has {waiting} waiting, which only the bot's host may set; a file "
+                        "from Discord can't carry them. The host can import it at the local table.")
+    entries = _check_log(doc.get("log"), local=local, game=game)
     if not local:
         present = _ruleset_of(state).present
         known = set(present.packs() if hasattr(present, "packs") else [])
@@ -564,7 +627,9 @@ async def campaign_import(inv: Invocation, file) -> Reply:
     async with gate, _collector_paused_async():
         args = await asyncio.to_thread(_parse_in_thread, data, inv.local)
         # a fresh seed for the imported campaign's dice: the file's own seed is never kept
-        args.update(channel_id=inv.channel_id, guild_id=inv.guild_id, seed=random.SystemRandom().randrange(1, 2**53))
+        # (and the decks still to be drawn are shuffled with it: ``redraw``)
+        args.update(channel_id=inv.channel_id, guild_id=inv.guild_id, seed=random.SystemRandom().randrange(1, 2**53),
+                    redraw=True)
         args["unproven"] = await _unproven(inv, args.get("state"))
         try:
             out = await inv.do("campaign.import", args)

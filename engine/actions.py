@@ -42,6 +42,11 @@ class Handler:
     args: dict[str, Bound] | None = None
     # A player who is not in the party may take this action (it seats them: a join, their own creation).
     joins: bool = False
+    # A tool of the bot's host (the local table and tests) that decides what comes next: what it is, in words
+    # (``host_only``, for the whole action) or per option (``host_options``: option -> words, when the option is
+    # given).  An import from Discord refuses a log that holds one (commands/transfer.py).
+    host_only: str = ""
+    host_options: dict[str, str] = {}
 
     def check(self, state: Any, action: Action, ctx: Ctx) -> None:  # pragma: no cover - default
         return None
@@ -87,6 +92,18 @@ def check_args(handler: Handler, action: Action) -> None:
         if what == UNKNOWN:
             raise RuleError(f"{action.type} has no option `{option[:40]}`. Nothing was changed.")
         raise RuleError(f"The option `{option[:40]}` of {action.type} {what}. Nothing was changed.")
+
+
+def host_tool(handler: Handler | None, args: dict[str, Any]) -> str:
+    """What host's tool an action of ``handler`` with ``args`` uses (words), or ""."""
+    if handler is None:
+        return ""
+    if handler.host_only:
+        return handler.host_only
+    for option, words in handler.host_options.items():
+        if args.get(option) not in (None, "", [], {}, False):
+            return words
+    return ""
 
 
 def check_permission(handler: Handler, state: Any, action: Action) -> None:

@@ -19,6 +19,7 @@ An option the declaration does not name is refused; a handler that declares noth
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +37,17 @@ def _shown(value: Any) -> str:
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+WHOLE = re.compile(r"[+-]?[0-9]{1,20}")  # a whole number as typed: ASCII digits only (no full-width digits, superscripts or words)
+
+
+def whole(text: Any) -> int | None:
+    """The whole number a short text spells in ASCII digits (``" 12"``, ``"-3"``), or None."""
+    if not isinstance(text, str):
+        return None
+    m = WHOLE.fullmatch(text.strip())
+    return int(m.group(0)) if m else None
 
 
 class Bound:
@@ -61,11 +73,8 @@ class Int(Bound):
         return {"min": self.lo, "max": self.hi}
 
     def problem(self, value):
-        if isinstance(value, str) and len(value.strip()) <= 12:
-            try:
-                value = int(value.strip())
-            except ValueError:
-                return f"must be a whole number from {self.lo} to {self.hi}"
+        if isinstance(value, str):
+            value = whole(value)  # a text form: ASCII digits only (a full-width digit or a word is refused)
         if not _is_int(value) or not self.lo <= value <= self.hi:
             return f"must be a whole number from {self.lo} to {self.hi}"
         return None
@@ -174,8 +183,8 @@ class Numbers(Bound):
         if len(value) > self.max:
             return f"must be at most {self.max} numbers"
         for v in value:
-            if isinstance(v, str) and len(v) <= 3 and v.strip().lstrip("-").isdigit():
-                v = int(v)
+            if isinstance(v, str) and len(v) <= 3 and whole(v) is not None:
+                v = whole(v)
             if not _is_int(v) or not self.lo <= v <= self.hi:
                 return f"must be numbers from {self.lo} to {self.hi}"
         return None
@@ -212,8 +221,8 @@ class Pairs(Bound):
             if not (isinstance(first, str) and len(first) <= 60) and not (_is_int(first) and
                                                                           self.lo <= first <= self.hi):
                 return "must name each part by a short word or a small number"
-            if isinstance(n, str) and len(n) <= 3 and n.isdigit():
-                n = int(n)
+            if isinstance(n, str) and len(n) <= 3 and whole(n) is not None:
+                n = whole(n)
             if not _is_int(n) or not self.lo <= n <= self.hi:
                 return f"must count from {self.lo} to {self.hi} in each pair"
         return None

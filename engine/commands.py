@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
+from engine.bounds import whole
 from engine.core import Action, RuleError
 from engine.reply import Reply
 from engine.text import display_name
@@ -172,10 +173,10 @@ def coerce(opt: Opt, value: Any) -> Any:
             return False
         raise OptionError(f"`{opt.name}` must be yes or no.")
     if opt.type is int:
-        try:
-            number = int(str(value).strip())
-        except ValueError:
-            raise OptionError(f"`{opt.name}` must be a whole number (you gave `{clip_echo(value)}`).") from None
+        number = value if isinstance(value, int) and not isinstance(value, bool) else whole(str(value))
+        if number is None:  # a word, a full-width digit (U+FF11), a fraction: refused here, naming the option
+            like = opt.min if opt.min is not None and opt.min > 12 else min(12, opt.max if opt.max is not None else 12)
+            raise OptionError(f"`{opt.name}:` takes a whole number, like {like} (you gave `{clip_echo(value)}`).")
         if opt.min is not None and number < opt.min or opt.max is not None and number > opt.max:
             raise OptionError(f"`{opt.name}` must be from {opt.min} to {opt.max} (you gave {number}).")
         return number

@@ -290,6 +290,7 @@ def install_party_actions(table: ActionTable, party: PartyRules) -> None:
         leader_only = True
         undoable = False
         summary = "Force the next die results (replays and tests)."
+        host_only = "forced dice (`/force`, a local-table and test tool)"
         args = {"values": Numbers(1, 100, MAX_FORCE)}
 
         def check(self, state, action, ctx):

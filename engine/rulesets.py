@@ -64,6 +64,14 @@ class Ruleset:
     check_pack: Callable[[str], None] = lambda pack_id: None
     # The question the table waits on now (engine.prompts.Prompt), or None; its deadline is kept by the service.
     open_prompt: Callable[[Any], Any] | None = None
+    # What the state keeps waiting that only the bot's host may set (the local table's tools that decide what comes
+    # next, beyond forced dice: stacked cards), in words, or None.  An import from Discord refuses it.
+    host_waiting: Callable[[Any], str | None] = lambda state: None
+    # What decides later draws beside the dice (a deck still to be drawn, in order): ``hide_draws(state dict)`` is
+    # a copy of it as an export shows it (no readable order), and ``redraw(state, dice)`` shuffles it afresh when an
+    # import has drawn its new seed, naming what it shuffled ("the item decks").  None: the game keeps no such order.
+    hide_draws: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    redraw: Callable[[Any, Dice], list[str]] | None = None
     # Why the campaign can't be exported now (e.g. the state holds hidden cards a player must not see), or None.
     export_refusal: Callable[[Any], str | None] | None = None
     # What an action revealed, so /undo never takes it back: ``revealed(before, after, events)`` (the typed states

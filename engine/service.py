@@ -19,7 +19,7 @@ from engine import rulesets
 from engine.actions import dice_for, stand_in
 from engine.components import STALE_CAMPAIGN
 from engine.present import as_plain
-from engine.core import Action, Event, RuleError
+from engine.core import Action, Dice, Event, RuleError
 from engine.prompts import deadline_sync
 from engine.store import BIG_JSON, Busy, ChannelTaken, LogEntry, StaleWrite, Store
 
@@ -366,8 +366,37 @@ def apply_undo(new: Any, patch: dict[str, Any]) -> Any:
 
 
 # ------------------------------------------------------------------ replay --
+class RecordedDice(Dice):
+    """A replay's dice for a log exported without its seed: a result not forced is the one the entry recorded, and
+    must fit the die the rules roll; the position in the stream is counted as in play."""
+
+    def __init__(self, state: Any, recorded: list[int]):
+        base = dice_for(state)
+        super().__init__(base.seed, base.counter, base.forced)
+        self.recorded = list(recorded)
+
+    def _stream(self, sides: int) -> int:
+        i = len(self.rolled)
+        if i >= len(self.recorded):
+            raise ReplayMismatch(f"an action rolls more dice on replay than the {len(self.recorded)} its entry records")
+        value = self.recorded[i]
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= sides:
+            raise ReplayMismatch(f"an entry records {value!r} for a die of {sides} sides")
+        self.counter += 1
+        return value
+
+
+def seedless(entries: list[Any]) -> bool:
+    """Whether a log opens without its dice seed (an export leaves it out): it replays with the dice each entry
+    recorded (``RecordedDice``)."""
+    first = entries[0] if entries else None
+    action = first.action if isinstance(first, LogEntry) else (first or {}).get("action")
+    args = action.get("args") if isinstance(action, dict) else None
+    return isinstance(args, dict) and "seed" not in args
+
+
 def replay(entries: Iterable[LogEntry | dict[str, Any]], *, check: Callable[[Any, Any], None] | None = None,
-           budget: Any = None) -> Any:
+           budget: Any = None, recorded: bool | None = None) -> Any:
     """Rebuild a campaign from its log alone.
 
     The state carries its dice seed, stream position and forced queue, so
@@ -379,8 +408,13 @@ def replay(entries: Iterable[LogEntry | dict[str, Any]], *, check: Callable[[Any
     last entry (all an undo can return to: it only ever takes back the entry
     just before it).  ``check(state, entry)``, if given, sees every state as it
     is built and may raise to stop (an import's bounds); ``budget`` (``engine.transfer.Budget``) is consulted
-    at every die rolled and may stop the replay too.
+    at every die rolled and may stop the replay too.  ``recorded``: the log was exported without its seed, so
+    each entry's dice are the ones it recorded (each within its die), not the seed's stream (None: so when the
+    log opens without a seed, ``seedless``).
     """
+    if recorded is None:
+        entries = list(entries)
+        recorded = seedless(entries)
     state: Any = None
     before_last: Any = None
     previous: LogEntry | None = None
@@ -408,7 +442,7 @@ def replay(entries: Iterable[LogEntry | dict[str, Any]], *, check: Callable[[Any
             state, before_last = before_last, None
         else:
             game = rulesets.for_action({"ruleset": state.ruleset} if state is not None else None, action)
-            dice = dice_for(state)
+            dice = RecordedDice(state, e.dice) if recorded else dice_for(state)
             dice.budget = budget
             applied = game.execute(state, action, dice, e.at)
             if applied.dice != list(e.dice):

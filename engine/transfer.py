@@ -25,8 +25,9 @@ import threading
 import time
 from typing import Any, Callable
 
+from engine import rulesets
 from engine.actions import ActionTable, Handler
-from engine.bounds import Data, Int, Player, Players
+from engine.bounds import Data, Flag, Int, Player, Players
 from engine.core import Event, RuleError
 from engine.text import clean_name, count
 
@@ -147,9 +148,39 @@ def _bounded(state: Any, entry: Any) -> None:
             raise _fail(f"The file's campaign grows past {MAX_STATE_JSON // 1024} KB by action #{entry.seq}.")
 
 
+# What an export leaves out of a campaign state: the dice's seed and position, from which every later roll can be
+# computed (an import draws a fresh seed anyway).  A ruleset hides what else decides later draws
+# (``Ruleset.hide_draws``: a deck still to be drawn, in no readable order).
+DICE_KEYS = ("seed", "dice_counter")
+
+
+def public_state(state: dict[str, Any]) -> dict[str, Any]:
+    """A campaign state as an export shows it: no seed, no dice position, no deck order still to be drawn."""
+    out = {k: v for k, v in state.items() if k not in DICE_KEYS}
+    game = rulesets.of_state(state)
+    return game.hide_draws(out) if game is not None and game.hide_draws is not None else out
+
+
+def public_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """A log's opening entry as an export shows it: ``campaign.new`` without its seed; ``campaign.import`` without
+    the seed its bot drew, its claimed state shown as ``public_state`` and its earlier log opened the same way."""
+    action = entry.get("action")
+    if not isinstance(action, dict) or not isinstance(action.get("args"), dict):
+        return entry
+    args = {k: v for k, v in action["args"].items() if k != "seed"}
+    if action.get("type") == "campaign.import":
+        if isinstance(args.get("state"), dict):
+            args["state"] = public_state(args["state"])
+        history = args.get("history")
+        if isinstance(history, list) and history and isinstance(history[0], dict):
+            args["history"] = [public_entry(history[0]), *history[1:]]
+    return dict(entry, action=dict(action, args=args))
+
+
 def rebuild(history: Any) -> Any:
-    """The campaign a file's log builds, replayed through the rules; ``RuleError`` if it does not replay."""
-    from engine.service import ReplayMismatch, replay
+    """The campaign a file's log builds, replayed through the rules; ``RuleError`` if it does not replay.  A log
+    exported without its seed replays with the dice each entry recorded."""
+    from engine.service import ReplayMismatch, replay, seedless
 
     if not isinstance(history, list) or not history:
         raise _fail("The file has no action log.")
@@ -160,7 +191,7 @@ def rebuild(history: Any) -> Any:
         with _RUNNING_LOCK:
             _RUNNING.add(budget)
     try:
-        camp = replay(history, check=_bounded, budget=budget)
+        camp = replay(history, check=_bounded, budget=budget, recorded=seedless(history))
     except ReplayStopped as exc:
         if outer is not None:
             raise  # an earlier import's history inside the file: the outermost import answers
@@ -208,10 +239,33 @@ def _seating(camp, others: list[str]) -> list[Event]:
     return events
 
 
-def _same(claimed: dict, replayed: dict, raw: Any, comparable) -> bool:
-    if comparable is not None and claimed != replayed:
-        claimed, replayed = comparable(claimed, replayed, raw)
-    return claimed == replayed
+def _same_campaign(claimed: dict[str, Any], loaded: Any, camp: Any, comparable=None) -> bool:
+    """Whether the file's state is the rebuilt campaign, compared by value: all of it, or for a file exported
+    without its seed (``public_state``) all that the export shows.  ``comparable`` (the ruleset's) may take out of
+    both what the file's own version never wrote (a field a later schema added, which the replay fills in)."""
+    if "seed" in claimed:
+        mine, theirs = loaded.to_dict(), camp.to_dict()
+    else:
+        mine, theirs = public_state(loaded.to_dict()), public_state(camp.to_dict())
+    if comparable is not None and mine != theirs:
+        mine, theirs = comparable(mine, theirs, claimed)
+    return mine == theirs
+
+
+def _fresh_words(camp: Any, shuffled: list[str]) -> str:
+    """What an import says of the dice and draws to come (nothing of the file decides them but the host's tools)."""
+    text = "The dice start afresh with a new seed drawn by this bot"
+    if shuffled:
+        text += f", and the decks still to be drawn ({', '.join(shuffled)}) are shuffled with it"
+    kept = [count(len(camp.forced), "forced die result")] if camp.forced else []
+    game = rulesets.named(camp.ruleset)
+    waiting = game.host_waiting(camp)
+    if waiting:
+        kept.append(waiting)
+    if not kept:
+        return text + ": nothing in the file decides the rolls or draws to come."
+    return (text + f". Only the host's tools the file carried still come first: {' and '.join(kept)} (the local "
+            "table imports them; a file from Discord can't carry them).")
 
 
 def install_import_action(table: ActionTable, check_state: Callable[[Any], Any],
@@ -228,8 +282,9 @@ def install_import_action(table: ActionTable, check_state: Callable[[Any], Any],
         needs_campaign = False
         undoable = False
         # the file's state and log are checked by the import itself (commands/transfer.py, then the replay)
+        # redraw: the decks still to be drawn are shuffled afresh with the new seed (imports from 2026-11-28 on)
         args = {"channel_id": Player(), "guild_id": Player(), "state": Data(), "history": Data(),
-                "source": Data(100), "seed": Int(0, 2**63),
+                "source": Data(100), "seed": Int(0, 2**63), "redraw": Flag(),
                 # the members the file seats who had never acted on the importing server (recorded by the command
                 # layer): their seats wait to be accepted (engine.party); imports before it seated everyone at once
                 "unproven": Players()}
@@ -255,8 +310,8 @@ def install_import_action(table: ActionTable, check_state: Callable[[Any], Any],
             camp = rebuild(a.get("history"))
             if camp.ended:
                 raise RuleError("That campaign has ended; only a running campaign can be imported.")
-            if a.get("state") is not None and not _same(check_state(a["state"]).to_dict(), camp.to_dict(),
-                                                         a["state"], comparable):
+            if a.get("state") is not None and not _same_campaign(a["state"], check_state(a["state"]), camp,
+                                                                 comparable):
                 raise RuleError("The file's state does not match its log (the file was changed or damaged), so it was "
                                 "not imported. Export the campaign again and import that file unchanged.")
             if action.actor != camp.leader:
@@ -273,6 +328,14 @@ def install_import_action(table: ActionTable, check_state: Callable[[Any], Any],
             # ``execute`` stores ctx.dice's position as the campaign's: its seed, stream and forced queue
             ctx.dice.seed = camp.seed
             ctx.dice.counter = camp.dice_counter
+            redraw = bool(a.get("redraw"))
+            shuffled: list[str] = []
+            if redraw:
+                # the decks still to be drawn are shuffled with the new seed (the file's order, readable in its log,
+                # decides nothing); the host's forced dice wait for the game, not for this shuffle
+                ctx.dice.forced[:] = []
+                game = rulesets.named(camp.ruleset)
+                shuffled = game.redraw(camp, ctx.dice) if game.redraw is not None else []
             ctx.dice.forced[:] = list(camp.forced)
             history = a["history"]
             source = a.get("source") if isinstance(a.get("source"), dict) else {}
@@ -294,7 +357,9 @@ def install_import_action(table: ActionTable, check_state: Callable[[Any], Any],
                 events.append(Event("seated", f"Seated as the file's log shows each joining by their own command: "
                                               f"{who}. Anyone who never played it leaves with /campaign leave.",
                                     {f"p{i}": m for i, m in enumerate(others)}))
-            if reseeded:
+            if reseeded and redraw:
+                events.append(Event("reseeded", _fresh_words(camp, shuffled), {"shuffled": shuffled}))
+            elif reseeded:
                 events.append(Event("reseeded", "The dice start afresh with a new seed drawn by this bot: no file "
                                                 "decides the rolls to come.", {}))
             return camp, events

@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine.rulesets import Ruleset, register
 from rulesets.tes import rules
 from rulesets.tes.rules.days import open_prompt
-from rulesets.tes.rules.transfer import check_pack, check_state
+from rulesets.tes.rules.transfer import check_pack, check_state, hide_draws, host_waiting, redraw
 from rulesets.tes.rules.undo import revealed
 from rulesets.tes.state import RULES, SCHEMA, Campaign
 
@@ -24,6 +24,9 @@ RULESET = register(Ruleset(
     reads_unlabelled=True,
     check_state=check_state,
     check_pack=check_pack,
+    host_waiting=host_waiting,
+    hide_draws=hide_draws,
+    redraw=redraw,
     open_prompt=open_prompt,
     rules=RULES,
     revealed=revealed,

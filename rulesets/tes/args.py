@@ -89,7 +89,7 @@ def dice_spec(text: Any) -> list[list[Any]]:
         else:
             parts, count = [], ""
             for tok in t.split():
-                if tok.rstrip("x").isdigit():
+                if tok.rstrip("x").isdecimal():
                     count = tok.rstrip("x")
                     continue
                 parts.append(f"{count} {tok}" if count else tok)

@@ -57,7 +57,7 @@ async def _click(inv: Invocation, arg: str, values: list[str]) -> Reply:
             if verb != "roll":
                 raise RuleError(OLD)
             return a
-        k = int(verb[1:]) if verb[:1] == "o" and verb[1:].isdigit() else 0
+        k = int(verb[1:]) if verb[:1] == "o" and verb[1:].isdecimal() else 0
         if not 1 <= k <= len(prompt.options):
             raise RuleError(OLD)
         return a | {prompt.data["arg"]: prompt.options[k - 1].value}

@@ -106,7 +106,7 @@ def _targets(state, raw: str) -> list:
     except RuleError:
         pass
     toks = raw.replace(" and ", " ").split()
-    hexes = all("," in t and t.replace(",", "").replace("-", "").isdigit() for t in toks)
+    hexes = all("," in t and t.replace(",", "").replace("-", "").isdecimal() for t in toks)
     parts = toks if hexes else [p for p in raw.replace(" and ", ",").replace(",", " ").split() if p]
     if len(parts) == 1:
         return [find_unit(state, parts[0], what="target")]

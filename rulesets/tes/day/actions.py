@@ -41,6 +41,7 @@ class Start(Handler):
     undoable = False
     summary = "Leader: start a session of days in a province (set-up, then day 1)."
     args = {"province": Text(), "stack": Words(40), "difficulty": Text()}
+    host_options = {"stack": "stacked cards (`/day start stack:`, a local-table and test tool)"}
 
     def check(self, state, action, ctx):
         _difficulty(action.args.get("difficulty"))
@@ -285,6 +286,7 @@ class Stack(Handler):
     undoable = False
     summary = "Leader, local table and tests: the next cards drawn from their decks are these."
     args = {"cards": Words(40)}
+    host_only = "stacked cards (`/day stack`, a local-table and test tool)"
 
     def apply(self, state, action, ctx):
         s = state.days

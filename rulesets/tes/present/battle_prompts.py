@@ -218,7 +218,7 @@ def _parse(arg: str) -> tuple[int, str, str] | None:
 def _numbers(values: list[str], n: int) -> list[int]:
     out: list[int] = []
     for v in values:
-        if str(v).isdigit() and 1 <= int(v) <= n and int(v) not in out:
+        if str(v).isdecimal() and 1 <= int(v) <= n and int(v) not in out:
             out.append(int(v))
     return out
 

@@ -631,7 +631,7 @@ def _private_answer(state, owner: str, what: str, values: list[str]):
     if what == "untrain":
         return "reward.untrain", {"what": values[0] if values else ""}, owner
     if what == "dice":
-        return "day.rest", {"dice": [int(v) for v in values if str(v).isdigit()]}, None
+        return "day.rest", {"dice": [int(v) for v in values if str(v).isdecimal()]}, None
     if what == "restitem":
         return "day.rest", {"item": values[0] if values else ""}, None
     raise RuleError("This menu no longer does anything. See `/day status`.")

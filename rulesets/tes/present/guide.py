@@ -185,7 +185,7 @@ async def _guide_click(inv: Invocation, arg: str, values: list[str]) -> Reply:
         return Reply.fail(f"This prompt belongs to <@{owner}>: only they (or the party leader) can use it. "
                           "Make your own with `/adventurer guide`.")
     player = owner if owner != inv.user_id else None
-    args = {"draft": draft_id, "rev": int(rev) if rev.isdigit() else rev}
+    args = {"draft": draft_id, "rev": int(rev) if rev.isdecimal() else rev}
     if verb in PICKS:
         value = next((v for v in values if str(v).strip()), None)
         if value is None:

@@ -115,7 +115,7 @@ def discard(c: DayCtx, pick, *, asked: bool) -> None:
 
 def _number(pick, n: int, names: list[str], ids: list[str] | None = None) -> int:
     raw = str(pick if pick is not None else "").strip()
-    if raw.isdigit() and 1 <= int(raw) <= n:
+    if raw.isdecimal() and 1 <= int(raw) <= n:
         return int(raw)
     key = slug(raw)
     for i, label in enumerate(names, 1):

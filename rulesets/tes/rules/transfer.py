@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import RuleError
+from engine.core import Dice, RuleError
 from engine.text import clean_name
 from engine.transfer import (  # noqa: F401 - re-exported for the command layer and tests
     MAX_STATE_JSON, PACK_ID, PLAYER_ID, check_party, install_import_action, load_claimed, rebuild,
 )
+from rulesets.tes.battle.inventory import _shuffle
 from rulesets.tes.rules.table import TABLE
 from rulesets.tes.state import SCHEMA, Campaign
 
@@ -57,6 +58,54 @@ def check_state(data: Any) -> Campaign:
         if owner not in camp.members:
             raise RuleError("The file's campaign state is inconsistent: an adventurer's owner is not in the party.")
     return camp
+
+
+def host_waiting(camp: Campaign) -> str | None:
+    """Stacked cards (``/day stack``, ``/day start stack:``) still waiting to be drawn: the host's tool."""
+    stacked = list(camp.days.stacked) if camp.days is not None else []
+    return f"{len(stacked)} stacked card{'s' if len(stacked) != 1 else ''} (`/day stack`)" if stacked else None
+
+
+def hide_draws(state: dict[str, Any]) -> dict[str, Any]:
+    """The state as an export shows it: the item decks' draw piles and a delve's deck and tile stacks (shuffled
+    once, drawn from the top) in no readable order (sorted); an import shuffles them afresh (``redraw``)."""
+    out = dict(state)
+    decks = out.get("item_decks")
+    if isinstance(decks, dict):
+        out["item_decks"] = {k: dict(v, draw=sorted(v["draw"], key=str))
+                             if isinstance(v, dict) and isinstance(v.get("draw"), list) else v
+                             for k, v in decks.items()}
+    battle = out.get("battle")
+    if isinstance(battle, dict) and isinstance(battle.get("delve"), dict):
+        delve = dict(battle["delve"])
+        if isinstance(delve.get("deck"), list):
+            delve["deck"] = sorted(delve["deck"], key=str)
+        if isinstance(delve.get("stacks"), dict):
+            delve["stacks"] = {k: sorted(v, key=str) if isinstance(v, list) else v for k, v in delve["stacks"].items()}
+        out["battle"] = dict(battle, delve=delve)
+    return out
+
+
+def redraw(camp: Campaign, dice: Dice) -> list[str]:
+    """After an import drew its new seed: shuffle every deck still to be drawn in order with it (from its cards
+    sorted, so the file's order decides nothing); what was shuffled, in words."""
+    shuffled: list[str] = []
+    for rarity in sorted(camp.item_decks):
+        deck = camp.item_decks[rarity]
+        if len(deck.draw) > 1:
+            deck.draw = _shuffle(sorted(deck.draw), dice)
+            shuffled.append(f"the {rarity} item deck")
+    delve = camp.battle.delve if camp.battle is not None else None
+    if delve is not None:
+        if len(delve.deck) > 1:
+            delve.deck = _shuffle(sorted(delve.deck), dice)
+            shuffled.append("the delve deck")
+        stacks = [shape for shape in sorted(delve.stacks) if len(delve.stacks[shape]) > 1]
+        for shape in stacks:
+            delve.stacks[shape] = _shuffle(sorted(delve.stacks[shape]), dice)
+        if stacks:
+            shuffled.append("the delve tile stacks")
+    return shuffled
 
 
 def check_pack(pack_id: str) -> None:

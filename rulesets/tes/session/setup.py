@@ -161,7 +161,7 @@ def _pick(pick, names: list[str], ids: list[str]) -> int:
     from engine.text import slug
 
     raw = str(pick if pick is not None else "").strip()
-    if raw.isdigit() and 1 <= int(raw) <= len(names):
+    if raw.isdecimal() and 1 <= int(raw) <= len(names):
         return int(raw)
     key = slug(raw)
     for i, (label, ident) in enumerate(zip(names, ids), 1):
