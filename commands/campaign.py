@@ -307,6 +307,8 @@ async def help_(inv: Invocation) -> Reply:
         if hasattr(present, "help_lines"):
             parts.append(f"__{r.title}__ (`ruleset:{r.name}`)\n{present.help_lines()}")
     parts.append("**Anytime**: `/campaign status`, `/campaign log`, `/roll 2d6`.\n"
+                 "**Reminders**: `/me settings timezone: quiet:` (no pings in your quiet hours), `/me away until:`; "
+                 "each reminder has Snooze buttons.\n"
                  "**Leader**: `/campaign settings`, `/undo`, `/campaign end`, `/campaign export`; "
                  "add `player:` to act for an absent player.")
     e.description = clip("\n\n".join(parts), 4000)
