@@ -10,7 +10,7 @@ import logging
 
 import discord
 
-from engine.reminders import POLL_SECONDS, reminder_text, run_due
+from engine.reminders import POLL_SECONDS, reminder_reply, run_due
 from engine.store import Reminder
 
 log = logging.getLogger("hexpost.reminders")
@@ -24,8 +24,7 @@ async def reminder_loop(bot, interval: float = POLL_SECONDS) -> None:
     await bot.wait_until_ready()
     while not bot.is_closed():
         try:
-            if bot.store is not None:
-                await run_due(bot.store, lambda r: post_reminder(bot, r))
+            await remind_round(bot)
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - keep polling; the next round may work
@@ -33,11 +32,21 @@ async def reminder_loop(bot, interval: float = POLL_SECONDS) -> None:
         await asyncio.sleep(interval)
 
 
+async def remind_round(bot, now: float | None = None) -> int:
+    """One round of the loop: post every reminder due at ``now`` (the bot's clock when None)."""
+    if bot.store is None:
+        return 0
+    if now is None:
+        table = getattr(bot, "table", None)
+        now = table.service.clock() if table is not None else None
+    return await run_due(bot.store, lambda r: post_reminder(bot, r), now)
+
+
 async def post_reminder(bot, reminder: Reminder) -> None:
     if not str(reminder.user_id).isdigit() or not str(reminder.channel_id).isdigit():
         return  # not a Discord campaign (e.g. made at the local table)
-    text = await reminder_text(bot.store, reminder)
-    if text is None:
+    reply = await reminder_reply(bot.store, reminder)
+    if reply is None:
         return
     stored = await bot.store.load_active(reminder.channel_id)
     members = (stored.state.get("members") or []) if stored is not None else []
@@ -50,7 +59,11 @@ async def post_reminder(bot, reminder: Reminder) -> None:
         except (discord.NotFound, discord.Forbidden):
             log.info("reminder channel %s is gone or hidden; skipped", reminder.channel_id)
             return
-    await channel.send(text, allowed_mentions=allowed_for(reminder.user_id))
+    from cogs.common import build_view
+
+    view = build_view(reply)  # the Snooze buttons
+    await channel.send(reply.content, allowed_mentions=allowed_for(reminder.user_id),
+                       **({"view": view} if view is not None else {}))
 
 
 def allowed_for(user_id: str) -> discord.AllowedMentions:

@@ -139,9 +139,32 @@ async def campaign_status(inv: Invocation) -> Reply:
     state = await _state(inv)
     present = _present(_ruleset_of(state))
     if hasattr(present, "status"):
-        return await present.status(inv, state)
-    members = ", ".join(f"<@{m}>" for m in state.members)
-    return Reply(embeds=[Embed(title=state.name, description=f"Party: {members}")])
+        reply = await present.status(inv, state)
+    else:
+        members = ", ".join(f"<@{m}>" for m in state.members)
+        reply = Reply(embeds=[Embed(title=state.name, description=f"Party: {members}")])
+    await add_away_notes(inv, state, reply)
+    return reply
+
+
+async def add_away_notes(inv: Invocation, state, reply: Reply) -> None:
+    """The status says who is away (``/me away``): on its whose-move line, or a line of its own."""
+    from engine.reminders import away_note
+
+    now = inv.service.clock()
+    waiting = _ruleset_of(state).whose_move(state)
+    order = ([waiting[0]] if waiting else []) + [m for m in state.members if not waiting or m != waiting[0]]
+    notes = [n for n in [await away_note(inv.service.store, m, now) for m in order] if n]
+    if not notes:
+        return
+    if not reply.embeds:
+        reply.embeds.append(Embed(title=state.name))
+    embed = reply.embeds[0]
+    for i, (name, value, inline) in enumerate(embed.fields):
+        if name == "Whose move":
+            embed.fields[i] = (name, clip(value + "\n" + "\n".join(notes), 1024), inline)
+            return
+    embed.add("Away", "\n".join(notes))
 
 
 @command("campaign end", "End this campaign (party leader; asks for confirmation).",
@@ -279,6 +302,8 @@ async def help_(inv: Invocation) -> Reply:
         if hasattr(present, "help_lines"):
             parts.append(f"__{r.title}__ (`ruleset:{r.name}`)\n{present.help_lines()}")
     parts.append("**Anytime**: `/campaign status`, `/campaign log`, `/roll 2d6`.\n"
+                 "**Reminders**: `/me settings timezone: quiet:` (no pings in your quiet hours), `/me away until:`; "
+                 "each reminder has Snooze buttons.\n"
                  "**Leader**: `/campaign settings`, `/undo`, `/campaign end`, `/campaign export`; "
                  "add `player:` to act for an absent player. In skirmish, engage and duel `/undo` takes back "
                  "only your own action.")

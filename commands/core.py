@@ -30,6 +30,7 @@ def load_commands() -> None:
 
     rulesets.load_all()
     import commands.campaign  # noqa: F401
+    import commands.me  # noqa: F401
     import commands.transfer  # noqa: F401
 
 
@@ -80,6 +81,8 @@ class Table:
             return Reply.fail(failure_text(inv))
         if cmd.private:
             reply.ephemeral = True
+        if inv.done and not reply.error:
+            await note_away(inv, reply)
         keep_ping_in_party(reply, inv.done[-1].state if inv.done else state)
         return reply
 
@@ -158,6 +161,20 @@ class Table:
                 return Reply.fail(BUSY)
             log.error("click %s by %s failed\n%s", custom_id, inv.user_id, traceback.format_exc())
             return Reply.fail(failure_text(inv))
+
+
+async def note_away(inv: Invocation, reply: Reply) -> None:
+    """The leader acted for a player who is away (``/me away``): the answer says so."""
+    from engine.present import mention
+    from engine.reminders import is_away
+
+    now = inv.service.clock()
+    for who in dict.fromkeys(o.action.on_behalf for o in inv.done if o.action.on_behalf):
+        prefs = await inv.service.store.member_prefs(who)
+        if is_away(prefs, now):
+            back = int(prefs.away_until)
+            note = f"{mention(who)} is away until <t:{back}:f>; you acted for them (the log says so)."
+            reply.content = f"{reply.content}\n{note}" if reply.content else note
 
 
 def _presenter_of(state):

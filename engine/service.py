@@ -118,8 +118,10 @@ class CampaignService:
         hours_changed = old is not None and old.settings.get("reminder_hours") != new.settings.get("reminder_hours")
         if before != after or stored is None or hours_changed:
             hours = int(new.settings.get("reminder_hours", 0) or 0)
-            # a seat an import gave that waits to be accepted is never reminded: the leader, who acts for it, is
-            reminder = (after[1], after[0], self.clock() + hours * 3600) if (after and hours > 0) else None
+            # a seat an import gave that waits to be accepted is never reminded: the leader, who acts for it, is;
+            # repeated every ``hours`` until the player acts (engine.reminders.run_due)
+            reminder = (after[1], after[0], self.clock() + hours * 3600, hours * 3600.0) if (after and hours > 0) \
+                else None
         try:
             campaign_id, _version = await self.store.commit(
                 campaign_id=stored.id if stored else None,

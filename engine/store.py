@@ -96,6 +96,18 @@ class Reminder:
     user_id: str
     channel_id: str
     due_at: float
+    every: float | None = None  # seconds between posts until the player acts (None: once)
+
+
+@dataclass
+class MemberPrefs:
+    """A member's nudge settings (``/me``): all of them optional."""
+
+    user_id: str
+    timezone: str | None = None  # IANA name; None: UTC
+    quiet_start: int | None = None  # local hours [start, end) when nothing reaches them
+    quiet_end: int | None = None
+    away_until: float | None = None  # unix time they are back
 
 
 def _migration_files() -> list[tuple[int, Path]]:
@@ -287,11 +299,11 @@ class Store:
                         "DELETE FROM reminders WHERE campaign_id = ? AND sent_at IS NULL", (campaign_id,)
                     )
                     if reminder:
-                        key, user, due = reminder
+                        key, user, due, *repeat = reminder
                         await self._db.execute(
-                            "INSERT OR IGNORE INTO reminders (campaign_id, turn_key, user_id, channel_id, due_at)"
-                            " VALUES (?, ?, ?, ?, ?)",
-                            (campaign_id, key, user, str(channel_id), due),
+                            "INSERT OR IGNORE INTO reminders (campaign_id, turn_key, user_id, channel_id, due_at,"
+                            " every) VALUES (?, ?, ?, ?, ?, ?)",
+                            (campaign_id, key, user, str(channel_id), due, repeat[0] if repeat else None),
                         )
                 if deadline is not False:
                     await self._db.execute(
@@ -385,7 +397,7 @@ class Store:
     # ---- reminders -------------------------------------------------------
     async def due_reminders(self, now: float) -> list[Reminder]:
         rows = await self._rows(
-            "SELECT r.campaign_id, r.turn_key, r.user_id, r.channel_id, r.due_at FROM reminders r"
+            "SELECT r.campaign_id, r.turn_key, r.user_id, r.channel_id, r.due_at, r.every FROM reminders r"
             " JOIN campaigns c ON c.id = r.campaign_id"
             " WHERE r.sent_at IS NULL AND r.due_at <= ? AND c.active = 1 ORDER BY r.due_at",
             (now,),
@@ -407,9 +419,43 @@ class Store:
             "UPDATE reminders SET sent_at = ? WHERE campaign_id = ? AND turn_key = ? AND sent_at IS NULL",
             (now, campaign_id, turn_key)) == 1
 
+    async def claim_repeat(self, campaign_id: int, turn_key: str, due_at: float, next_due: float) -> bool:
+        """Claim one post of a repeating reminder: move it from ``due_at`` to ``next_due``.  True only for the
+        one caller that moved it (a second loop finds the time changed, so each post is made once)."""
+        return await self._write_one(
+            "UPDATE reminders SET due_at = ?, sends = sends + 1 WHERE campaign_id = ? AND turn_key = ?"
+            " AND sent_at IS NULL AND due_at = ?", (next_due, campaign_id, turn_key, due_at)) == 1
+
+    async def postpone_reminder(self, campaign_id: int, turn_key: str, due_at: float, until: float) -> bool:
+        """Hold an unsent reminder due at ``due_at`` until ``until`` (quiet hours, away); nothing is sent."""
+        return await self._write_one(
+            "UPDATE reminders SET due_at = ? WHERE campaign_id = ? AND turn_key = ? AND sent_at IS NULL"
+            " AND due_at = ?", (until, campaign_id, turn_key, due_at)) == 1
+
+    async def snooze_reminder(self, campaign_id: int, turn_key: str, user_id: str, until: float) -> bool:
+        """Send this turn's reminder (sent already or not) again at ``until``; False when there is none."""
+        return await self._write_one(
+            "UPDATE reminders SET due_at = ?, sent_at = NULL WHERE campaign_id = ? AND turn_key = ?"
+            " AND user_id = ?", (until, campaign_id, turn_key, str(user_id))) == 1
+
+    # ---- member settings (migrations/005_member_prefs.sql) -------------------
+    async def member_prefs(self, user_id: str) -> "MemberPrefs":
+        rows = await self._rows(
+            "SELECT user_id, timezone, quiet_start, quiet_end, away_until FROM member_prefs WHERE user_id = ?",
+            (str(user_id),))
+        return MemberPrefs(*tuple(rows[0])) if rows else MemberPrefs(str(user_id))
+
+    async def set_member_prefs(self, prefs: "MemberPrefs", now: float) -> None:
+        await self._write_one(
+            "INSERT INTO member_prefs (user_id, timezone, quiet_start, quiet_end, away_until, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(user_id) DO UPDATE SET timezone = excluded.timezone,"
+            " quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end,"
+            " away_until = excluded.away_until, updated_at = excluded.updated_at",
+            (str(prefs.user_id), prefs.timezone, prefs.quiet_start, prefs.quiet_end, prefs.away_until, now))
+
     async def pending_reminders(self, campaign_id: int) -> list[Reminder]:
         rows = await self._rows(
-            "SELECT campaign_id, turn_key, user_id, channel_id, due_at FROM reminders"
+            "SELECT campaign_id, turn_key, user_id, channel_id, due_at, every FROM reminders"
             " WHERE campaign_id = ? AND sent_at IS NULL",
             (campaign_id,),
         )

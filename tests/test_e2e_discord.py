@@ -1109,6 +1109,105 @@ def test_without_a_network_the_bot_says_what_failed_and_how_to_check(tmp_path) -
     assert "DISCORD_TOKEN" in done.stderr and "Traceback" not in done.stderr, done.stderr
 
 
+# ============================================================================= nudges: quiet hours, repeats, snooze, away
+class Clock:
+    """The bot's clock for a test: reminders and /me read it (``CampaignService.clock``)."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_reminders_wait_out_quiet_hours_repeat_snooze_and_skip_the_away(world: World) -> None:
+    """Lena sets Berlin time and quiet hours 22-07: her reminder due at 22:00 her time waits until 07:00 and
+    comes then, with Snooze buttons; it repeats every reminder_hours until she moves; Bob cannot snooze it, she
+    snoozes it 8 hours; when she ends her turn her reminders stop.  Bob is away: his reminder is skipped, the
+    status says so, and the leader acts for him, told that he is away."""
+    from datetime import datetime, timezone
+
+    from cogs.reminders import remind_round
+
+    w, fake = world, world.fake
+    hour = 3600
+    t0 = datetime(2030, 1, 7, 20, 0, tzinfo=timezone.utc).timestamp()  # 21:00 in Berlin
+    clock = Clock(t0)
+    w.bot.table.service.clock = clock
+    lena, bob = str(w.leader.id), str(w.bob.id)
+
+    assert_refused(await w.slash(w.leader, "me settings", {"timezone": "Berlin"}), "Europe/Berlin", "nothing")
+    assert_refused(await w.slash(w.leader, "me settings", {"quiet": "10pm"}), "22-07")
+    res = await w.slash(w.leader, "me settings", {"timezone": "Europe/Berlin", "quiet": "22-07"})
+    assert res.ephemeral and "Europe/Berlin" in embed_text(res) and "22:00 to 07:00" in embed_text(res)
+    assert "21:00" in embed_text(res)  # her clock now
+
+    await party(w)
+    assert not (await w.slash(w.leader, "campaign settings", {"reminder_hours": 1})).ephemeral
+    res = await start_battle(w, {"encounter": "jailbreak"})
+    assert not answer(res)[1], answer(res)
+    assert (await w.state()).battle["order"][0] == lena  # Lena's turn first
+    posts = lambda: [m for m in fake.channel_messages(w.chan)  # noqa: E731
+                     if m.content.endswith("it's your move in **Night Watch**.")]
+
+    assert await remind_round(w.bot, t0 + hour) == 0  # due at 22:00 her time: held
+    cid = (await w.bot.store.load_active(str(w.chan.id))).id
+    [held] = await w.bot.store.pending_reminders(cid)
+    assert held.due_at == t0 + 10 * hour  # 07:00 in Berlin
+    assert await remind_round(w.bot, t0 + 10 * hour - 60) == 0 and posts() == []
+    assert await remind_round(w.bot, t0 + 10 * hour) == 1
+    [first] = posts()
+    assert first.content == f"<@{lena}>, it's your move in **Night Watch**."
+    assert labels(first) == ["Snooze: 1 hour", "Snooze: 8 hours", "Snooze: Until tomorrow"]
+    assert [str(u) for u in first.history[-1]["allowed_mentions"]["users"]] == [lena]
+
+    assert await remind_round(w.bot, t0 + 10.5 * hour) == 0
+    assert await remind_round(w.bot, t0 + 11 * hour) == 1  # again, an hour later: she has not moved
+    second = posts()[-1]
+    assert len(posts()) == 2 and second.content == first.content
+
+    clock.now = t0 + 11 * hour
+    assert_refused(await w.click(w.bob, second, button(second, "Snooze: 8")), "only", f"<@{lena}>")
+    res = await w.click(w.leader, second, button(second, "Snooze: 8"))
+    text, ephemeral = answer(res)
+    assert ephemeral and "Snoozed" in text and f"<t:{int(t0 + 19 * hour)}:f>" in text, text
+    assert await remind_round(w.bot, t0 + 12 * hour) == 0  # the hourly repeat is snoozed
+    assert await remind_round(w.bot, t0 + 19 * hour) == 1 and len(posts()) == 3
+
+    clock.now = t0 + 20 * hour
+    res = await w.slash(w.leader, "endturn")
+    assert not answer(res)[1], answer(res)
+    assert await remind_round(w.bot, t0 + 21 * hour) == 1  # Bob's move now: his reminder, an hour on
+    assert [m.content for m in posts()][-1] == f"<@{bob}>, it's your move in **Night Watch**."
+    assert not any(m.content.startswith(f"<@{lena}>") for m in posts()[3:])  # none for Lena any more
+    n = len(posts())
+
+    assert_refused(await w.slash(w.bob, "me away", {"until": "someday"}), "2026-12-24")
+    assert_refused(await w.slash(w.bob, "me away", {"until": "2030-01-01"}), "after today")
+    res = await w.slash(w.bob, "me away", {"until": "2030-01-20"})
+    back = datetime(2030, 1, 20, tzinfo=timezone.utc).timestamp()  # Bob keeps UTC
+    text, ephemeral = answer(res)
+    assert ephemeral and f"<t:{int(back)}:f>" in text, text
+    assert await remind_round(w.bot, t0 + 60 * hour) == 0 and len(posts()) == n  # away: skipped
+    [waiting] = await w.bot.store.pending_reminders(cid)
+    assert waiting.user_id == bob and waiting.due_at == back
+
+    res = await w.slash(w.cara, "campaign status")
+    assert f"<@{bob}> is away until <t:{int(back)}:f>" in embed_text(res), embed_text(res)
+    res = await w.slash(w.leader, "endturn", {"player": w.bob})
+    text, ephemeral = answer(res)
+    assert not ephemeral and f"<@{bob}> is away until <t:{int(back)}:f>; you acted for them" in text, text
+    [entry] = await w.bot.store.log(cid, limit=1)
+    assert (entry.type, entry.on_behalf) == ("battle.endturn", bob)
+
+    res = await w.slash(w.bob, "me away", {"until": "off"})
+    assert "Welcome back" in answer(res)[0]
+    res = await w.slash(w.bob, "me settings")
+    assert res.ephemeral and "UTC (not set)" in embed_text(res) and '"Away", "value": "no"' in embed_text(res)
+    res = await w.slash(w.cara, "campaign status")
+    assert "is away" not in embed_text(res)
+
+
 # ============================================================================= 7. the 3-second figure
 def test_zz_latency_summary() -> None:
     """Runs last in this module: the worst first-response latency over every interaction above."""

@@ -158,7 +158,8 @@ def buttons(inv: Invocation, state, pack, cid: int, reply: Reply) -> None:
             b("rest", "Rest (leftmost dice)", "success")
             b("dice", "Choose the dice")
     if p.deadline is not None:
-        reply.content = clip(f"{reply.content}\n⏳ Without an answer by <t:{int(p.deadline)}:R>, "
+        due = int(p.deadline)  # Discord timestamps: each reader sees their own clock
+        reply.content = clip(f"{reply.content}\n⏳ Without an answer by <t:{due}:f> (<t:{due}:R>), "
                              f"{p.data.get('default_words', 'the default applies')}.", 1990)
 
 
