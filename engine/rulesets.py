@@ -66,6 +66,10 @@ class Ruleset:
     open_prompt: Callable[[Any], Any] | None = None
     # Why the campaign can't be exported now (e.g. the state holds hidden cards a player must not see), or None.
     export_refusal: Callable[[Any], str | None] | None = None
+    # The event kinds that name an outcome (damage, a defeat, a card drawn, a step revealed, XP gained), the
+    # weightiest first: a log line's summary and a recap name every event of these kinds in that order
+    # (engine.recap), so a line cut short still says who fell.
+    outcomes: tuple[str, ...] = ()
 
     def execute(self, state: Any, action: Action, dice: Dice, now: float | None = None) -> Applied:
         return self.actions.execute(state, action, dice, now)

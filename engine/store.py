@@ -346,6 +346,40 @@ class Store:
             return await asyncio.to_thread(_entries, rows, with_state)
         return _entries(rows, with_state)
 
+    async def log_events(self, campaign_id: int, *, limit: int, before_seq: int | None = None,
+                         after_seq: int | None = None) -> list[LogEntry]:
+        """The newest ``limit`` entries (between ``after_seq`` and ``before_seq``), oldest first, with all their
+        events and without their action's options (a log page's summaries and a recap read them)."""
+        sql = ("SELECT seq, at, actor, on_behalf, type, '{}', dice, events, undoable, undone_by"
+               " FROM action_log WHERE campaign_id = ?")
+        params: list[Any] = [campaign_id]
+        if before_seq is not None:
+            sql += " AND seq < ?"
+            params.append(before_seq)
+        if after_seq is not None:
+            sql += " AND seq > ?"
+            params.append(after_seq)
+        sql += " ORDER BY seq DESC LIMIT ?"
+        params.append(limit)
+        rows = [tuple(r) for r in await self._rows(sql, params)]
+        if sum(len(r[7]) for r in rows) > BIG_JSON:
+            return await asyncio.to_thread(_entries, rows, False)
+        return _entries(rows, False)
+
+    async def last_seq_of(self, campaign_id: int, member: str, before_seq: int | None = None) -> int | None:
+        """The seq of ``member``'s newest action (theirs, or the leader's for them) before ``before_seq``."""
+        rows = await self._rows(
+            "SELECT MAX(seq) FROM action_log WHERE campaign_id = ? AND (actor = ? OR on_behalf = ?) AND seq < ?",
+            (campaign_id, str(member), str(member), before_seq if before_seq is not None else 1 << 62))
+        return rows[0][0] if rows else None
+
+    async def active_in_guild(self, guild_id: str) -> list[tuple[int, str, float, dict[str, Any]]]:
+        """(id, channel id, last change, state) of every active campaign of a guild, least recently changed first."""
+        rows = await self._rows(
+            "SELECT id, channel_id, updated_at, state FROM campaigns WHERE active = 1 AND guild_id = ?"
+            " ORDER BY updated_at, id", (str(guild_id),))
+        return [(r[0], r[1], r[2], json.loads(r[3])) for r in rows]
+
     async def last_entry(self, campaign_id: int, *, with_state: bool = False, light: bool = False) -> LogEntry | None:
         entries = await self.log(campaign_id, limit=1, with_state=with_state, light=light)
         return entries[0] if entries else None
