@@ -1,5 +1,5 @@
 """What a member missed and where they are awaited: `/campaign recap`, the recap a member gets by themselves when they
-act for the first time after others played, and `/mine` (every campaign of the server that waits for them).
+act for the first time after others played, and `/mine` (every campaign of the server that waits for them, engine/digests.py) and `/me digest:`.
 """
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from datetime import datetime, timezone
 from typing import Any
 
 from engine import rulesets
-from engine.commands import Invocation, command
+from engine.commands import Invocation, Opt, command
 from engine.core import RuleError
+from engine.digests import DAY, listing, mine_lines
 from engine.present import mention
 from engine.recap import recap_groups, since_last
 from engine.reply import COLOR_INFO, Embed, Reply, clip
@@ -22,12 +23,6 @@ RECAP_ENTRIES = 60  # at most this many entries in a recap (the older ones: `/ca
 # A member who acts for the first time after others played, and whose last action is at least this old, gets the
 # recap of what they missed with their answer (a table playing quickly gets none: they saw it happen).
 RECAP_AFTER_SECONDS = 3600
-
-
-def channel_link(guild_id: str | None, channel_id: str, message_id: str | None = None) -> str:
-    """Where `/mine` sends a member: the campaign's dashboard message when the campaign has one, else its channel."""
-    where = f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}"
-    return f"{where}/{message_id}" if message_id else where
 
 
 # ------------------------------------------------------------------ recap --
@@ -105,53 +100,35 @@ async def campaign_recap(inv: Invocation) -> Reply:
 
 
 # ------------------------------------------------------------------- mine --
-def awaited(game, state, member: str) -> str | None:
-    """Why the campaign waits for ``member`` (their turn, a question, its deadline), or None."""
-    prompt = game.open_prompt(state) if game.open_prompt is not None else None
-    if prompt is not None:
-        owners = {str(o) for o in (getattr(prompt, "owners", ()) or ())} | {str(prompt.owner)}
-        if member in owners:
-            due = ""
-            if prompt.deadline:
-                due = " (answer by " + datetime.fromtimestamp(prompt.deadline, timezone.utc).strftime(
-                    "%Y-%m-%d %H:%M") + " UTC, or the default applies)"
-            return f"a question waits for your answer{due}"
-    move = game.whose_move(state)
-    if move and str(move[0]) == member:
-        return "it is your move"
-    return None
-
-
-async def mine_lines(service, guild_id: str, member: str) -> list[str]:
-    """A line per active campaign of the server that waits for ``member``, the longest waiting first."""
-    out = []
-    for _cid, channel_id, updated, raw in await service.store.active_in_guild(guild_id):
-        try:
-            game = rulesets.of_state(raw)
-            state = game.load(raw)
-        except Exception:  # noqa: BLE001 - a campaign this bot can't read is left out, not the whole list
-            log.warning("campaign in %s could not be read for /mine", channel_id, exc_info=True)
-            continue
-        if member not in [str(m) for m in state.members]:
-            continue
-        why = awaited(game, state, member)
-        if why is None:
-            continue
-        since = datetime.fromtimestamp(updated, timezone.utc).strftime("%Y-%m-%d %H:%M")
-        link = channel_link(guild_id, channel_id)  # the dashboard's message id goes here once campaigns keep one
-        out.append(f"**{clip(state.name, 80)}** ({game.title}) in <#{channel_id}>: {why}, since {since} UTC. "
-                   f"[Open it]({link})")
-    return out
-
-
 @command("mine", "Every campaign on this server that waits for you, the longest waiting first (only you see it).",
          private=True)
 async def mine(inv: Invocation) -> Reply:
     if not inv.guild_id:
         raise RuleError("`/mine` lists the campaigns of a server: use it in one of the server's channels.")
-    lines = await mine_lines(inv.service, inv.guild_id, inv.user_id)
+    lines = await mine_lines(inv.service.store, inv.guild_id, inv.user_id)
     if not lines:
         return Reply(content="No campaign on this server waits for you right now.", ephemeral=True)
-    emb = Embed(title="Waiting for you", description=clip("\n".join(f"{i}. {t}" for i, t in enumerate(lines, 1)),
-                                                           4000), color=COLOR_INFO)
-    return Reply(embeds=[emb], ephemeral=True)
+    return Reply(embeds=[Embed(title="Waiting for you", description=listing(lines), color=COLOR_INFO)],
+                 ephemeral=True)
+
+
+@command("me", "Your own settings on this server: a daily private digest of the campaigns that wait for you.",
+         Opt("digest", str, "daily: a private message each day listing the campaigns that wait for you; off: none",
+             choices=("daily", "off")), private=True)
+async def me(inv: Invocation, digest=None) -> Reply:
+    if not inv.guild_id:
+        raise RuleError("`/me` keeps your settings for a server: use it in one of the server's channels.")
+    store = inv.service.store
+    if digest is not None:
+        next_at = inv.service.clock() + DAY if digest == "daily" else None
+        await store.set_digest(inv.guild_id, inv.user_id, digest, next_at)
+    setting, next_at = await store.digest_of(inv.guild_id, inv.user_id)
+    if setting == "daily" and next_at:
+        when = datetime.fromtimestamp(next_at, timezone.utc).strftime("%Y-%m-%d %H:%M")
+        said = (f"Your daily digest is on: the next one comes as a private message at {when} UTC (when a campaign "
+                "waits for you). `/me digest:off` stops it.")
+    else:
+        said = "Your daily digest is off. `/me digest:daily` sends you one each day."
+    lines = await mine_lines(store, inv.guild_id, inv.user_id)
+    now = ("Waiting for you now:\n" + listing(lines)) if lines else "No campaign on this server waits for you right now."
+    return Reply(content=clip(said + "\n" + now, 2000), ephemeral=True)

@@ -380,6 +380,32 @@ class Store:
             " ORDER BY updated_at, id", (str(guild_id),))
         return [(r[0], r[1], r[2], json.loads(r[3])) for r in rows]
 
+    # ---- members' own settings (the daily digest) -----------------------
+    async def set_digest(self, guild_id: str, user_id: str, digest: str, next_at: float | None) -> None:
+        await self._write_one(
+            "INSERT INTO member_settings (guild_id, user_id, digest, next_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (guild_id, user_id) DO UPDATE SET digest = excluded.digest, next_at = excluded.next_at",
+            (str(guild_id), str(user_id), digest, next_at))
+
+    async def digest_of(self, guild_id: str, user_id: str) -> tuple[str, float | None]:
+        rows = await self._rows("SELECT digest, next_at FROM member_settings WHERE guild_id = ? AND user_id = ?",
+                                (str(guild_id), str(user_id)))
+        return (rows[0][0], rows[0][1]) if rows else ("off", None)
+
+    async def due_digests(self, now: float) -> list[tuple[str, str, float]]:
+        """(guild id, user id, due time) of every daily digest due at ``now``."""
+        rows = await self._rows("SELECT guild_id, user_id, next_at FROM member_settings"
+                                " WHERE digest = 'daily' AND next_at IS NOT NULL AND next_at <= ? ORDER BY next_at",
+                                (now,))
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    async def claim_digest(self, guild_id: str, user_id: str, due: float, next_at: float) -> bool:
+        """Move a due digest on to ``next_at`` unless someone else did: True when this caller sends it."""
+        changed = await self._write_one(
+            "UPDATE member_settings SET next_at = ? WHERE guild_id = ? AND user_id = ? AND next_at = ?"
+            " AND digest = 'daily'", (next_at, str(guild_id), str(user_id), due))
+        return changed == 1
+
     async def last_entry(self, campaign_id: int, *, with_state: bool = False, light: bool = False) -> LogEntry | None:
         entries = await self.log(campaign_id, limit=1, with_state=with_state, light=light)
         return entries[0] if entries else None

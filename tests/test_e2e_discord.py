@@ -1110,6 +1110,8 @@ async def test_mine_and_the_recap_answer_privately(world: World) -> None:
     await party(w, adventurers=False)
     res = await w.slash(w.bob, "mine", channel=w.lobby)
     assert res.ephemeral and "No campaign on this server waits for you" in res.content
+    res = await w.slash(w.bob, "me", {"digest": "daily"})
+    assert res.ephemeral and "Your daily digest is on" in res.content
     res = await w.slash(w.cara, "campaign recap")  # she joined last
     assert res.ephemeral and "Nothing happened in **Night Watch** since your last action" in res.content
     res = await w.slash(w.leader, "campaign recap")

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 import commands.recap as recap
+from engine.digests import DAY, run_due_digests
 from engine.core import Action
 from test_e2e_discord import World, answer, embed_text, world  # noqa: F401 - the fixture
 from test_engage_e2e import play
@@ -61,6 +63,36 @@ async def test_mine_lists_only_the_campaigns_that_wait_for_me_the_longest_waitin
     assert "Game in beta" in text and "Game in gamma" not in text and "Game in alpha" not in text
     res = await w.slash(w.cara, "mine")  # in no party
     assert "No campaign on this server waits for you" in res.content
+
+
+async def test_a_daily_digest_lists_the_same_campaigns_once_a_day(world: World) -> None:
+    w = world
+    gamma = w.fake.add_channel(w.guild, "gamma")
+    alpha = w.fake.add_channel(w.guild, "alpha")
+    await engage_game(w, gamma, "bob")
+    await engage_game(w, alpha, "lena")
+    res = await w.slash(w.bob, "me")
+    assert res.ephemeral and "Your daily digest is off" in res.content and "Game in gamma" in res.content
+    res = await w.slash(w.bob, "me", {"digest": "daily"})
+    assert res.ephemeral and "Your daily digest is on" in res.content
+    res = await w.slash(w.leader, "me", {"digest": "daily"})
+    sent: list[tuple[str, str, str]] = []
+
+    async def send(guild: str, user: str, text: str) -> None:
+        sent.append((guild, user, text))
+
+    store = w.bot.store
+    assert await run_due_digests(store, send, now=time.time() + 60) == 0  # not due before a day has passed
+    assert await run_due_digests(store, send, now=time.time() + DAY + 60) == 2
+    by = {user: text for _g, user, text in sent}
+    assert "Game in gamma" in by[str(w.bob.id)] and "Game in alpha" not in by[str(w.bob.id)]
+    assert "Game in alpha" in by[str(w.leader.id)] and "Game in gamma" not in by[str(w.leader.id)]
+    assert f"https://discord.com/channels/{w.guild.id}/{gamma.id}" in by[str(w.bob.id)]
+    assert await run_due_digests(store, send, now=time.time() + DAY + 120) == 0  # once a day
+    res = await w.slash(w.bob, "me", {"digest": "off"})
+    assert "Your daily digest is off" in res.content
+    assert await run_due_digests(store, send, now=time.time() + 3 * DAY) == 1  # only Lena's now
+    assert sent[-1][1] == str(w.leader.id)
 
 
 async def test_a_recap_of_what_i_missed_is_private_grouped_and_names_outcomes(world: World, monkeypatch) -> None:
