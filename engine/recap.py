@@ -36,7 +36,15 @@ def _lines(events: Iterable[dict[str, Any]], person) -> list[tuple[str, dict[str
 
 
 def _stop(text: str) -> str:
-    return text if text[-1:] in ".!?" else text + "."
+    return text if text[-1:] in ".!?…" else text + "."
+
+
+def _short(text: str, limit: int = 160) -> str:
+    """An outcome's line, at most its first sentence when it is long (a step's story is a `/journal` away)."""
+    if len(text) <= limit:
+        return text
+    cut = text.find(". ", 20, limit)
+    return text[: cut + 1] if cut > 0 else text[: limit - 1] + "…"
 
 
 def summary(events: list[dict[str, Any]], game: Any, person: Callable[[str], str] = mention,
@@ -48,7 +56,7 @@ def summary(events: list[dict[str, Any]], game: Any, person: Callable[[str], str
         return _stop(fallback) if fallback else ""
     first = _stop(lines[0][0])
     found = [(kinds[e.get("kind")], i, t) for i, (t, e) in enumerate(lines[1:]) if e.get("kind") in kinds]
-    outcomes = [_stop(t) for _rank, _i, t in sorted(found)]
+    outcomes = [_stop(_short(t)) for _rank, _i, t in sorted(found)]
     text = first if not outcomes else first + " → " + " ".join(outcomes)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 

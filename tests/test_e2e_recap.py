@@ -11,7 +11,7 @@ from pathlib import Path
 import commands.recap as recap
 from engine.digests import DAY, run_due_digests
 from engine.core import Action
-from test_e2e_discord import World, answer, embed_text, world  # noqa: F401 - the fixture
+from test_e2e_discord import World, answer, embed_text, png_files, world  # noqa: F401 - the fixture
 from test_engage_e2e import play
 
 EXAMPLE = (Path(__file__).resolve().parent.parent / "examples" / "engage.txt").read_text().splitlines()
@@ -107,6 +107,7 @@ async def test_a_recap_of_what_i_missed_is_private_grouped_and_names_outcomes(wo
     assert "is taken out of the fight" in text or "loses" in text  # outcomes named: wounds, the fallen
     assert "wound" in text
     assert not re.search(r"dice \[", text)
+    assert [n[:8] for n, _ in png_files(res)] == ["mini-map"]  # the picture that matters most: the field now
 
     # Bob acts for the first time since: his answer brings the recap with it, privately (once)
     monkeypatch.setattr(recap, "RECAP_AFTER_SECONDS", 0)
