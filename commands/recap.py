@@ -20,6 +20,7 @@ log = logging.getLogger("hexpost.recap")
 
 NO_CAMPAIGN = "This channel has no campaign yet. Start one with `/campaign new`."
 RECAP_ENTRIES = 60  # at most this many entries in a recap (the older ones: `/campaign log`)
+PRELUDE = 20  # the entries before a recap read for the day and round it begins in
 # A member who acts for the first time after others played, and whose last action is at least this old, gets the
 # recap of what they missed with their answer (a table playing quickly gets none: they saw it happen).
 RECAP_AFTER_SECONDS = 3600
@@ -48,7 +49,8 @@ async def recap_reply(inv: Invocation, member: str, *, before_seq: int | None = 
         return Reply(content=f"Nothing happened in **{state.name}** since your last action: you missed nothing.",
                      ephemeral=True)
     game = rulesets.named(getattr(state, "ruleset", None))
-    groups = recap_groups(entries, game, mention)
+    prelude = await store.log_events(cid, limit=PRELUDE, before_seq=entries[0].seq)  # where the first group is
+    groups = recap_groups(entries, game, mention, prelude=prelude)
     text = "\n".join(f"**{g.title}**\n" + "\n".join(g.lines) for g in groups)
     if len(text) > 3900:  # keep the newest: the older ones are a page of `/campaign log` away
         text = "…\n" + text[-3880:].split("\n", 1)[-1]
@@ -65,9 +67,11 @@ async def recap_reply(inv: Invocation, member: str, *, before_seq: int | None = 
 
 
 async def _picture(inv: Invocation, state, game) -> Any:
-    """The picture that matters most now: the first picture of the campaign's status post (the battle map, the
-    overland map, the field), if it has one."""
+    """The picture that matters most now: the presenter's ``recap_picture`` (the battle map, the overland map), else
+    the first picture of the campaign's status post (the field), if it has one."""
     present = game.present
+    if present is not None and hasattr(present, "recap_picture"):
+        return present.recap_picture(state)
     if present is None or not hasattr(present, "status"):
         return None
     try:

@@ -78,16 +78,18 @@ def _marker(e: dict[str, Any]) -> tuple[str, Any] | None:
     return None
 
 
-def recap_groups(entries: list[Any], game: Any, person: Callable[[str], str] = mention) -> list[Group]:
-    """The entries (oldest first) as groups by day and round, each entry as its summary line."""
+def recap_groups(entries: list[Any], game: Any, person: Callable[[str], str] = mention,
+                 prelude: list[Any] = ()) -> list[Group]:
+    """The entries (oldest first) as groups by day and round, each entry as its summary line; ``prelude``: the
+    entries just before them, read only for the day and round the first group is in."""
     groups: list[Group] = []
     day = rnd = None
 
     def title() -> str:
         parts = ([f"Day {day}"] if day is not None else []) + ([f"Round {rnd}"] if rnd is not None else [])
-        return ", ".join(parts) if parts else "Before that"
+        return ", ".join(parts) if parts else "Since your last action"
 
-    for entry in entries:
+    for entry in [*prelude, *entries]:
         events = list(entry.events or [])
         for e in events:  # a new day or round the entry starts names its group
             found = _marker(e) if isinstance(e, dict) else None
@@ -97,6 +99,8 @@ def recap_groups(entries: list[Any], game: Any, person: Callable[[str], str] = m
                 rnd = found[1]
             elif isinstance(e, dict) and e.get("kind") == "round-end" and isinstance((e.get("data") or {}).get("round"), int):
                 rnd = e["data"]["round"] + 1
+        if any(entry is p for p in prelude):
+            continue
         text = summary(events, game, person, fallback=entry.type.replace(".", " ").replace("-", " "))
         if not text:
             continue

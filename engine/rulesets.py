@@ -95,6 +95,7 @@ class RulesetPresenter(Protocol):
       ``character: str`` what such a character is called ("adventurer")
     - ``difficulties: tuple[str, ...]`` its difficulty levels (none: ``/campaign new difficulty:`` is refused, with
       ``settings_hint() -> str`` saying what sets the game's challenge instead)
+    - ``recap_picture(state) -> Picture | None`` the picture a member's recap shows (else the status post's first)
     - ``named_dice() -> dict[word, {face: meaning}]`` dice ``/roll`` rolls by name in its channels (``unstable``)
     """
 
