@@ -1,7 +1,8 @@
 """The Discord side of turn reminders: a task that polls the database every minute.
 
 ``bot.py`` calls ``start_reminders(bot)`` from its setup hook and cancels the
-task on close.  The logic (claim once, then send) is ``engine.reminders``.
+task on close.  The logic (claim once, then send) is ``engine.reminders``; the same sweep sends the members' daily digests
+(``engine.digests``) as private messages.
 """
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import logging
 
 import discord
 
+from engine.digests import run_due_digests
 from engine.reminders import POLL_SECONDS, reminder_reply, run_due
 from engine.store import Reminder
 
@@ -25,6 +27,8 @@ async def reminder_loop(bot, interval: float = POLL_SECONDS) -> None:
     while not bot.is_closed():
         try:
             await remind_round(bot)
+            if bot.store is not None:
+                await run_due_digests(bot.store, lambda _guild, user, text: send_digest(bot, user, text))
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - keep polling; the next round may work
@@ -64,6 +68,14 @@ async def post_reminder(bot, reminder: Reminder) -> None:
     view = build_view(reply)  # the Snooze buttons
     await channel.send(reply.content, allowed_mentions=allowed_for(reminder.user_id),
                        **({"view": view} if view is not None else {}))
+
+
+async def send_digest(bot, user_id: str, text: str) -> None:
+    """A member's daily digest, as a private message (a member of the local table has none)."""
+    if not str(user_id).isdigit():
+        return
+    user = bot.get_user(int(user_id)) or await bot.fetch_user(int(user_id))
+    await user.send(text, allowed_mentions=discord.AllowedMentions.none())
 
 
 def allowed_for(user_id: str) -> discord.AllowedMentions:

@@ -16,7 +16,8 @@ from engine.commands import Invocation, Opt, command, group
 from engine.components import confirm_buttons, make_id, on_click
 from engine.core import RuleError, word
 from engine.present import line, mention, say
-from engine.service import entry_line
+from engine.recap import summary
+from engine.service import entry_line, people
 from engine.text import count
 from engine.reply import COLOR_OK, Button, Embed, Reply, clip
 
@@ -195,16 +196,17 @@ async def campaign_log(inv: Invocation, page=None) -> Reply:
         raise RuleError(f"The log has {count(pages, 'page')} ({count(total, 'action')}); "
                         + ("there is only page 1." if pages == 1 else f"choose a page from 1 to {pages}."))
     before = total - (page - 1) * per_page + 1
-    entries = await inv.service.log(inv.channel_id, limit=per_page, before_seq=before)
+    cid = await inv.service.campaign_id(inv.channel_id)
+    entries = await inv.service.store.log_events(cid, limit=per_page, before_seq=before)
     lines = []
     game = _ruleset_of(await inv.service.campaign(inv.channel_id))
     for e in entries:
         when = datetime.fromtimestamp(e.at, timezone.utc).strftime("%Y-%m-%d %H:%M")
         who = f"<@{e.actor}>" + (f" for <@{e.on_behalf}>" if e.on_behalf else "")
-        first = word(*entry_line(e, game), mention)  # what it did, in words (never its internal type)
+        # what it did and every outcome it had, in words (never its internal type, its dice, a deck's order)
+        said = summary(e.events, game, mention, fallback=word(*entry_line(e, game), mention), limit=360)
         undone = " ~~undone~~" if e.undone_by else ""
-        dice = f" · dice {e.dice}" if e.dice else ""
-        lines.append(f"`#{e.seq}` {when} {who}{undone}{dice}\n  {clip(first, 180)}")
+        lines.append(f"`#{e.seq}` {when} {who}{undone}\n  {said}")
     emb = Embed(title=f"Campaign log — page {page} of {pages}", description=clip("\n".join(lines), 4000))
     buttons = []
     cid = inv.campaign_id

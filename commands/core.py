@@ -24,6 +24,12 @@ log = logging.getLogger("hexpost.commands")
 USER_MENTION = re.compile(r"<@!?(\d{1,20})>")
 
 
+async def recap_after(inv: Invocation, reply: Reply) -> None:
+    from commands.recap import recap_after as add_recap
+
+    await add_recap(inv, reply)
+
+
 def load_commands() -> None:
     """Import every command module so its ``@command`` declarations register (idempotent)."""
     import rulesets
@@ -32,6 +38,7 @@ def load_commands() -> None:
     import commands.campaign  # noqa: F401
     import commands.me  # noqa: F401
     import commands.transfer  # noqa: F401
+    import commands.recap  # noqa: F401
 
 
 class Table:
@@ -83,6 +90,7 @@ class Table:
             reply.ephemeral = True
         if inv.done and not reply.error:
             await note_away(inv, reply)
+        await recap_after(inv, reply)
         keep_ping_in_party(reply, inv.done[-1].state if inv.done else state)
         return reply
 
@@ -149,6 +157,7 @@ class Table:
         try:
             state = await self._know_names(inv)
             reply = await handle_click(inv, custom_id, values or [])
+            await recap_after(inv, reply)
             keep_ping_in_party(reply, inv.done[-1].state if inv.done else state)
             return reply
         except RuleError as exc:

@@ -84,6 +84,10 @@ class Ruleset:
     # The rules revision from which a replayed log (an import) is held to the same refusals as a live /undo;
     # 0: never (a log written before them replays as it was played).
     undo_checked_from: int = 0
+    # The event kinds that name an outcome (damage, a defeat, a card drawn, a step revealed, XP gained), the
+    # weightiest first: a log line's summary and a recap name every event of these kinds in that order
+    # (engine.recap), so a line cut short still says who fell.
+    outcomes: tuple[str, ...] = ()
 
     def execute(self, state: Any, action: Action, dice: Dice, now: float | None = None) -> Applied:
         return self.actions.execute(state, action, dice, now)
@@ -109,6 +113,7 @@ class RulesetPresenter(Protocol):
       ``character: str`` what such a character is called ("adventurer")
     - ``difficulties: tuple[str, ...]`` its difficulty levels (none: ``/campaign new difficulty:`` is refused, with
       ``settings_hint() -> str`` saying what sets the game's challenge instead)
+    - ``recap_picture(state) -> Picture | None`` the picture a member's recap shows (else the status post's first)
     - ``named_dice() -> dict[word, {face: meaning}]`` dice ``/roll`` rolls by name in its channels (``unstable``)
     - ``dashboard(inv, state) -> engine.dashboard.Scene`` the dashboard's phase in words, its picture, and what the
       table waits for when it is nobody's move

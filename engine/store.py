@@ -358,6 +358,66 @@ class Store:
             return await asyncio.to_thread(_entries, rows, with_state)
         return _entries(rows, with_state)
 
+    async def log_events(self, campaign_id: int, *, limit: int, before_seq: int | None = None,
+                         after_seq: int | None = None) -> list[LogEntry]:
+        """The newest ``limit`` entries (between ``after_seq`` and ``before_seq``), oldest first, with all their
+        events and without their action's options (a log page's summaries and a recap read them)."""
+        sql = ("SELECT seq, at, actor, on_behalf, type, '{}', dice, events, undoable, undone_by"
+               " FROM action_log WHERE campaign_id = ?")
+        params: list[Any] = [campaign_id]
+        if before_seq is not None:
+            sql += " AND seq < ?"
+            params.append(before_seq)
+        if after_seq is not None:
+            sql += " AND seq > ?"
+            params.append(after_seq)
+        sql += " ORDER BY seq DESC LIMIT ?"
+        params.append(limit)
+        rows = [tuple(r) for r in await self._rows(sql, params)]
+        if sum(len(r[7]) for r in rows) > BIG_JSON:
+            return await asyncio.to_thread(_entries, rows, False)
+        return _entries(rows, False)
+
+    async def last_seq_of(self, campaign_id: int, member: str, before_seq: int | None = None) -> int | None:
+        """The seq of ``member``'s newest action (theirs, or the leader's for them) before ``before_seq``."""
+        rows = await self._rows(
+            "SELECT MAX(seq) FROM action_log WHERE campaign_id = ? AND (actor = ? OR on_behalf = ?) AND seq < ?",
+            (campaign_id, str(member), str(member), before_seq if before_seq is not None else 1 << 62))
+        return rows[0][0] if rows else None
+
+    async def active_in_guild(self, guild_id: str) -> list[tuple[int, str, float, dict[str, Any]]]:
+        """(id, channel id, last change, state) of every active campaign of a guild, least recently changed first."""
+        rows = await self._rows(
+            "SELECT id, channel_id, updated_at, state FROM campaigns WHERE active = 1 AND guild_id = ?"
+            " ORDER BY updated_at, id", (str(guild_id),))
+        return [(r[0], r[1], r[2], json.loads(r[3])) for r in rows]
+
+    # ---- members' own settings (the daily digest) -----------------------
+    async def set_digest(self, guild_id: str, user_id: str, digest: str, next_at: float | None) -> None:
+        await self._write_one(
+            "INSERT INTO member_settings (guild_id, user_id, digest, next_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (guild_id, user_id) DO UPDATE SET digest = excluded.digest, next_at = excluded.next_at",
+            (str(guild_id), str(user_id), digest, next_at))
+
+    async def digest_of(self, guild_id: str, user_id: str) -> tuple[str, float | None]:
+        rows = await self._rows("SELECT digest, next_at FROM member_settings WHERE guild_id = ? AND user_id = ?",
+                                (str(guild_id), str(user_id)))
+        return (rows[0][0], rows[0][1]) if rows else ("off", None)
+
+    async def due_digests(self, now: float) -> list[tuple[str, str, float]]:
+        """(guild id, user id, due time) of every daily digest due at ``now``."""
+        rows = await self._rows("SELECT guild_id, user_id, next_at FROM member_settings"
+                                " WHERE digest = 'daily' AND next_at IS NOT NULL AND next_at <= ? ORDER BY next_at",
+                                (now,))
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    async def claim_digest(self, guild_id: str, user_id: str, due: float, next_at: float) -> bool:
+        """Move a due digest on to ``next_at`` unless someone else did: True when this caller sends it."""
+        changed = await self._write_one(
+            "UPDATE member_settings SET next_at = ? WHERE guild_id = ? AND user_id = ? AND next_at = ?"
+            " AND digest = 'daily'", (next_at, str(guild_id), str(user_id), due))
+        return changed == 1
+
     async def last_entry(self, campaign_id: int, *, with_state: bool = False, light: bool = False) -> LogEntry | None:
         entries = await self.log(campaign_id, limit=1, with_state=with_state, light=light)
         return entries[0] if entries else None

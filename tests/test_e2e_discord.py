@@ -1209,6 +1209,20 @@ async def test_reminders_wait_out_quiet_hours_repeat_snooze_and_skip_the_away(wo
 
 
 # ============================================================================= 7. the 3-second figure
+async def test_mine_and_the_recap_answer_privately(world: World) -> None:
+    """/mine and /campaign recap over the wire (tests/test_e2e_recap.py plays them in full)."""
+    w = world
+    await party(w, adventurers=False)
+    res = await w.slash(w.bob, "mine", channel=w.lobby)
+    assert res.ephemeral and "No campaign on this server waits for you" in res.content
+    res = await w.slash(w.bob, "me digest", {"when": "daily"})
+    assert res.ephemeral and "Your daily digest is on" in res.content
+    res = await w.slash(w.cara, "campaign recap")  # she joined last
+    assert res.ephemeral and "Nothing happened in **Night Watch** since your last action" in res.content
+    res = await w.slash(w.leader, "campaign recap")
+    assert res.ephemeral and "What you missed in Night Watch" in embed_text(res) and "joins the party" in embed_text(res)
+
+
 def test_zz_latency_summary() -> None:
     """Runs last in this module: the worst first-response latency over every interaction above."""
     if not LATENCIES:

@@ -14,6 +14,9 @@ from rulesets.duel.rules.party import check_pack, check_state, export_refusal
 from rulesets.duel.state import NAME, RULES, SCHEMA, Duel
 
 RULESET = register(Ruleset(
+    # the events a log line and a recap name, the weightiest first (engine.recap)
+    outcomes=("recalled", "fight-end", "injury", "hit", "heal", "fame", "reveal", "ailment", "monster-heals",
+              "fight-off", "ally-gone"),
     name=NAME,
     title="Duel",
     load=Duel.from_dict,

@@ -13,6 +13,8 @@ from rulesets.engage.rules.party import check_pack, check_state
 from rulesets.engage.state import NAME, RULES, SCHEMA, Game
 
 RULESET = register(Ruleset(
+    # the events a log line and a recap name, the weightiest first (engine.recap)
+    outcomes=("out", "victory", "draw", "wound", "heal", "stunned", "condition", "side-left", "fear"),
     name=NAME,
     title="Engage (miniatures)",
     load=Game.from_dict,

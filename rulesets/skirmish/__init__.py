@@ -12,6 +12,9 @@ from rulesets.skirmish.rules.party import check_pack, check_state
 from rulesets.skirmish.state import NAME, RULES, SCHEMA, Skirmish
 
 RULESET = register(Ruleset(
+    # the events a log line and a recap name, the weightiest first (engine.recap)
+    outcomes=("out-of-action", "victory", "draw", "attack", "bolt", "calamity", "retreat", "mend", "dismiss",
+              "warband-left"),
     name=NAME,
     title="Skirmish",
     load=Skirmish.from_dict,

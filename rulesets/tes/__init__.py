@@ -16,6 +16,12 @@ from rulesets.tes.state import RULES, SCHEMA, Campaign
 NAME = "tes"
 
 RULESET = register(Ruleset(
+    # the events a log line and a recap name, the weightiest first (engine.recap)
+    outcomes=("defeated", "battle-end", "session-end", "damage", "heal", "bonus-hp", "xp", "xp-cap", "tenacity",
+              "fatigue", "fatigue-move", "objective", "retreat", "quest-step", "quest-done", "quest-linked",
+              "quest-ongoing", "keyword", "endgame-keyword", "endgame-done", "epilogue", "explore", "revealed",
+              "tile", "card", "card-done", "shop", "class-chosen", "promoted", "advance", "untrain",
+              "lockpick-end", "achievement", "check-result", "interrupt"),
     name=NAME,
     title="The Elder Scrolls: Betrayal of the Second Era",
     load=Campaign.from_dict,

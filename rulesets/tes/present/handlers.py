@@ -357,6 +357,20 @@ class TesPresenter:
         """Adventurers' names -> their players: `first:Sil` at the local table means Sil's player."""
         return {adv.name: owner for owner, adv in state.adventurers.items()}
 
+    def recap_picture(self, state):
+        """The picture a recap shows: the battle map in a battle, else the overland map during a session."""
+        from engine.reply import Picture
+
+        if state.battle:
+            from rulesets.tes.present.battle import map_picture
+
+            return map_picture(state, _pack(state), "map-recap.png")
+        if state.days is not None:
+            from rulesets.tes.present.day_view import overland_view
+
+            return Picture("overland", overland_view(state, _pack(state)), "overland-recap.png")
+        return None
+
     async def after(self, inv: Invocation, out) -> Reply | None:
         if out.state.battle:  # in battle the party sees the map as it is again, and whose move it is
             from rulesets.tes.present.battle import battle_reply
