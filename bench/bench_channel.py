@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -45,11 +46,10 @@ async def play(root: Path, names, repeat: int) -> dict:
     from engine.service import CampaignService
     from engine.store import Store
 
-    try:
+    build = None
+    if (root / "commands" / "dashboard.py").is_file():  # a revision before dashboards has none to time
         from commands.dashboard import build
         from render import render
-    except ImportError:  # a revision before dashboards
-        build = None
     out: dict = {"scripts": {}}
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
@@ -132,9 +132,13 @@ def main() -> None:
                            check=True, capture_output=True)
             try:
                 scripts = [s for s in a.scripts if (tree / "examples" / s).is_file()]
-                res = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--json", "--code-root",
-                                      str(tree), "--repeat", str(a.repeat), "--scripts", *scripts],
-                                     cwd=tree, capture_output=True, text=True)
+                (tree / "bench").mkdir(exist_ok=True)
+                child = tree / "bench" / "bench_channel_compare.py"  # run from the tree: its packages come first
+                child.write_text(Path(__file__).read_text())
+                res = subprocess.run([sys.executable, str(child), "--json", "--code-root", str(tree),
+                                      "--repeat", str(a.repeat), "--scripts", *scripts],
+                                     cwd=tree, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                                     env={**os.environ, "PYTHONPATH": str(tree)})
                 if res.returncode != 0:
                     print(f"== {a.compare}: could not run ({res.stderr.strip().splitlines()[-1:]})")
                 else:
