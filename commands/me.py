@@ -9,7 +9,7 @@ from engine.commands import Invocation, Opt, command, group
 from engine.components import on_click
 from engine.core import RuleError
 from engine.reminders import (
-    SNOOZES, is_away, parse_quiet, parse_timezone, parse_until, snooze_until, zone,
+    SNOOZES, is_away, parse_quiet, parse_timezone, parse_until, snooze_until, turn_mark, zone,
 )
 from engine.reply import Embed, Reply
 
@@ -80,16 +80,20 @@ async def me_away(inv: Invocation, until=None) -> Reply:
 
 @on_click("snooze", campaign=True)
 async def _snooze(inv, arg, values) -> Reply:
-    if arg not in SNOOZES:
+    arg, _, mark = arg.partition(".")
+    if arg not in SNOOZES or not mark:
         raise RuleError("This button is out of date; nothing was changed.")
     stored = await inv.service.store.load_active(inv.channel_id)
     if stored is None:
         raise RuleError("This campaign has ended; there is nothing to snooze.")
     game = rulesets.of_state(stored.state)
     waiting = game.whose_move(game.load(stored.state))
+    if waiting is not None and turn_mark(waiting[1]) != mark:
+        raise RuleError("This button is out of date: the turn it reminded of has passed. Nothing was changed.")
     if waiting is None or waiting[0] != inv.user_id:
         if waiting is None:
-            raise RuleError("The table waits for nobody now, so there is nothing to snooze. Nothing was changed.")
+            raise RuleError("This button is out of date: the table waits for nobody now, so there is nothing to "
+                            "snooze. Nothing was changed.")
         raise RuleError("Only {@player}, whose move it is, can snooze this reminder. Nothing was changed.",
                         player=waiting[0])
     now = _clock(inv)

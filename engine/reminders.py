@@ -212,12 +212,20 @@ def snooze_until(prefs: MemberPrefs, choice: str, now: float) -> float:
     return datetime(day.year, day.month, day.day, hour, tzinfo=tz).timestamp()
 
 
-def snooze_buttons(channel_id: str, campaign_id: int):
+def turn_mark(turn_key: str) -> str:
+    """A short, id-safe mark of the turn a reminder is about (a Snooze button names it: a later turn's reminder
+    is never snoozed by an old button)."""
+    import hashlib
+
+    return hashlib.sha256(str(turn_key).encode()).hexdigest()[:10]
+
+
+def snooze_buttons(channel_id: str, campaign_id: int, turn_key: str = ""):
     from engine.components import make_id
     from engine.reply import Button
 
-    return [Button(make_id("snooze", channel_id, choice, campaign=campaign_id), f"Snooze: {label}")
-            for choice, label in SNOOZES.items()]
+    return [Button(make_id("snooze", channel_id, f"{choice}.{turn_mark(turn_key)}", campaign=campaign_id),
+                   f"Snooze: {label}") for choice, label in SNOOZES.items()]
 
 
 async def reminder_reply(store: Store, reminder: Reminder):
@@ -227,4 +235,4 @@ async def reminder_reply(store: Store, reminder: Reminder):
         return None
     from engine.reply import Reply
 
-    return Reply(content=text, buttons=snooze_buttons(reminder.channel_id, reminder.campaign_id))
+    return Reply(content=text, buttons=snooze_buttons(reminder.channel_id, reminder.campaign_id, reminder.turn_key))

@@ -354,8 +354,8 @@ async def test_three_players_create_show_status_and_mat_buttons(world: World) ->
     assert res.callback_type == 5 and res.log[-1][0] == "followup", res.log
     msg = res.message
     assert not msg.loading and not msg.ephemeral and msg.embeds
-    [(filename, data), (sheet, _)] = png_files(res)    # the mat in the embed, the sheet beside it
-    assert filename == "mat-ryan.png" and sheet == "sheet-ryan.png"
+    [(filename, data)] = png_files(res)    # the mat in the embed: one picture a post (the sheet: /adventurer show)
+    assert filename == "mat-ryan.png"
     assert msg.embeds[0]["image"]["url"] == f"attachment://{filename}"
     assert "Ryan" in embed_text(res) and msg.attachments[0].content_type == "image/png"
     # the attachment is downloadable where Discord says it is
@@ -738,7 +738,7 @@ async def test_battle_round_through_discord(world: World) -> None:
                 if not ephemeral:
                     break
             assert not ephemeral and "Shannon makes a move" in text, text
-            assert png_files(moved)[0][0].startswith("map-")
+            assert not png_files(moved) and "🗺️ Map" in labels(moved.message)  # in words; the map a button away
             unit2 = (await w.state()).battle["units"][f"a:{owner}"]
             assert (unit2["q"], unit2["r"]) != (unit["q"], unit["r"])
         res = await w.slash(member, "endturn")
@@ -746,7 +746,9 @@ async def test_battle_round_through_discord(world: World) -> None:
         if "prevent" in text and (await w.state()).battle and (await w.state()).battle.get("await"):
             break
         assert not ephemeral, text
-        assert any(n.startswith("mat-") for n, _ in png_files(res)), text
+        # the mat a button away; a map only when the enemies acted (the turn passing on is told in words)
+        assert any("mat" in lbl for lbl in labels(res.message)), text
+        assert all(n.startswith("map-") for n, _ in png_files(res)), text
     state = await w.state()
     assert state.battle is None or state.battle["round"] >= 2 or state.battle.get("await"), state.battle
     if state.battle is not None:
@@ -887,7 +889,7 @@ async def test_a_delve_through_discord_explores_answers_a_choice_and_places_a_ti
     text, ephemeral = answer(picked)
     assert not ephemeral and "Ryan chooses: Drain a Combat die" in text, text
     names = [n for n, _ in png_files(picked)]
-    assert names[0].startswith("map-") and names[1].startswith("placements-"), names
+    assert names == [names[0]] and names[0].startswith("placements-"), names  # the one picture: what to choose
     assert "Use the suggested placement" in labels(picked.message)
     again = await fake.select(w.bob, res.message, menu["custom_id"], ["1"], timeout=10)
     assert_refused(again, "out of date")

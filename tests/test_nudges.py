@@ -127,12 +127,18 @@ async def test_snooze_buttons_move_the_reminder_and_only_its_player_may(player, 
     refused = await player(LEAD).click(one_hour)  # the table waits for Ann
     assert refused.error and f"Only <@{ANN}>" in refused.content
     assert not (await player(BO)("campaign join")).error  # now it waits for Bo: Ann's snooze is refused
-    refused = await player(ANN).click(one_hour)
-    assert refused.error and f"Only <@{BO}>" in refused.content
+    refused = await player(ANN).click(one_hour)  # her reminder's button: that turn has passed
+    assert refused.error and "out of date" in refused.content
+    refused = await player(BO).click(one_hour)  # nor does it snooze Bo's turn: it is bound to Ann's
+    assert refused.error and "out of date" in refused.content
     clock.now = T0 + 3 * HOUR
     sent = Sent()
     assert await run_due(store, sent, T0 + 3 * HOUR) == 1  # Bo's, due 2 hours after he joined at T0
-    ok = await player(BO).click(one_hour)
+    [r] = await store.pending_reminders(cid)
+    bos = (await reminder_reply(store, r)).buttons[0].custom_id
+    refused = await player(ANN).click(bos)
+    assert refused.error and f"Only <@{BO}>" in refused.content
+    ok = await player(BO).click(bos)
     assert not ok.error and ok.ephemeral and f"<t:{int(T0 + 4 * HOUR)}:f>" in ok.content
     assert await run_due(store, sent, T0 + 3.5 * HOUR) == 0
     assert await run_due(store, sent, T0 + 4 * HOUR) == 1 and sent[-1].user_id == BO

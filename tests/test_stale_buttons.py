@@ -291,6 +291,11 @@ async def test_the_guild_assist_and_the_placement_pages_are_bound_to_their_campa
         await new.stale("ryan", custom_id)
     await new.stale("ryan", f"hx:plpage:{CH}:c{old_cid}.x1-place.1")
     await new.stale("ryan", f"hx:plpage:{CH}:c{cid}.x1-place.1")  # no tile waits to be placed
+    from engine.reminders import SNOOZES, turn_mark
+
+    choice = next(iter(SNOOZES))
+    await new.stale("ryan", f"hx:snooze:{CH}:c{old_cid}.{choice}.{turn_mark('x')}")  # the campaign before
+    await new.stale("ryan", f"hx:snooze:{CH}:c{cid}.{choice}.{turn_mark('a turn long past')}")  # another turn
     await new.works("ryan", new.id("qassist", "📯 Call"))
     for _label, custom_id in new.ids["qassist"]:  # answered: both buttons are out of date now
         await new.stale("ryan", custom_id)

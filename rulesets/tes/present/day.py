@@ -266,7 +266,7 @@ async def day_route(inv: Invocation, to=None, path=None, stay=None) -> Reply:
         m = re.fullmatch(r"\s*\(?\s*(-?\d+)\s*[, ]\s*(-?\d+)\s*\)?\s*", to)
         args["to"] = [int(m.group(1)), int(m.group(2))] if m else to.strip()[:60]
     out = await inv.do("day.route", args)
-    return await day_reply(inv, out, picture=True)
+    return await day_reply(inv, out)  # the route in words; drawn on the dashboard's map and by `/day map`
 
 
 @command("day agree", "Agree with the route the leader proposed (the party sets out when everyone agrees).",
