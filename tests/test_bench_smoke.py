@@ -117,3 +117,9 @@ def test_bench_days_caps_the_commands_with_turns():
     proc = _bench("--days", "5", "--turns", "9", "--channels", "1", "--seed", "3")
     assert proc.returncode == 0, proc.stderr
     assert "played: 9 commands" in proc.stdout, proc.stdout
+
+
+def test_bench_channel_prints_its_figures():
+    proc = _bench("--scripts", "dungeon.txt", "--repeat", "1", script="bench_channel.py")
+    assert proc.returncode == 0, proc.stderr
+    assert "dungeon.txt" in proc.stdout and "a line" in proc.stdout and "dashboard: build p50" in proc.stdout

@@ -5,6 +5,7 @@ a dungeon fought turn by turn and a delve explored tile by tile: at most 0.5 pic
 """
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,18 +17,8 @@ from engine.service import CampaignService
 from engine.store import Store
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-SCRIPTS = ("days.txt", "session.txt", "dungeon.txt", "delve-survey.txt")
-NOT_ACTIONS = ("/as", "/force", "/dump", "/day stack")
-
-
-def command_lines(lines) -> int:
-    n = 0
-    for raw in lines:
-        line = raw.strip()
-        body = line.split(" ", 1)[1] if line.startswith("@") and " " in line else line
-        if body.startswith("/") and not body.startswith(NOT_ACTIONS):
-            n += 1
-    return n
+sys.path.insert(0, str(EXAMPLES.parent / "bench"))
+from bench_channel import SCRIPTS, command_lines  # noqa: E402 - the bench counts the same way
 
 
 class Counting(LocalTable):
