@@ -131,3 +131,26 @@ async def test_the_enemies_arrows_are_drawn_only_in_the_post_of_their_phase(tmp_
         assert not view.get("engages") and not view.get("moves")
     finally:
         await store.close()
+
+
+async def test_a_tiles_sixteen_placements_come_in_two_pages_of_eight(tmp_path):
+    """Issue 26 item 11: the placements' picture and menu page by 8; the other page is a button away."""
+    store = await Store.open(tmp_path / "pages.db")
+    try:
+        local = Counting(Table(CampaignService(store)), channel="delve", out_dir=tmp_path / "out",
+                         echo=lambda _line: None)
+        lines = (EXAMPLES / "delve-survey.txt").read_text().splitlines()
+        upto = next(i for i, ln in enumerate(lines) if ln.startswith("/explore at:4,-2"))
+        assert await local.run_script(lines[: upto + 1]) == 0
+        post = local.last
+        view = post.pictures[0].view
+        assert post.pictures[0].kind == "placements" and len(view["options"]) == 8 and "(1-8 of 16)" in view["title"]
+        assert [o[1] for o in post.selects[0].options] == [str(n) for n in range(1, 9)]
+        assert await local.run_script(['/click "Placements 9-16"']) == 0
+        page = local.last
+        assert page.ephemeral and [o["n"] for o in page.pictures[0].view["options"]] == list(range(9, 17))
+        assert [o[1] for o in page.selects[0].options] == [str(n) for n in range(9, 17)]
+        assert await local.run_script(["/explore place:12"]) == 0
+        assert "placement 12 of 16" in local.last.content
+    finally:
+        await store.close()
