@@ -45,6 +45,8 @@ def present(c: DayCtx, enc: Encounter) -> None:
     card = card_of(c, enc.card)
     if card.kind == "endgame":
         endgame.keywords(c, card)
+    if getattr(card, "final", False) and card.kind == "step":
+        guild.final_warning(c, card, here=True)  # rules revision 4: the numbers again, before the battle
     cards.present(c, enc)
     if card.battle_first:
         c.say("card", f"First the battle: {c.pack.encounters[card.encounter].name}. The choices follow a victory.",

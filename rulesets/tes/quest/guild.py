@@ -66,6 +66,40 @@ def reveal(c: DayCtx, step: Step) -> None:
         c.say("quest-step", f"⏳ Ongoing, {TIMING_WORDS[o.timing]}: {o.text}", step=step.id)
     if step.rewards:
         c.say("quest-step", f"☼ Rewards: {step.rewards}", step=step.id)
+    final_warning(c, step)
+
+
+#: The final battle is "far above" the party when its End of Session pool is at least this many times the pool the
+#: party's XP Dial would give (the rulebook sets that pool by an XP goal for the session, p.56).
+FAR_ABOVE = 2
+
+
+def final_warning(c: DayCtx, step: Step, *, here: bool = False) -> None:
+    """Rules revision 4: before a session's final battle whose pool is far above what the party's XP Dial suggests,
+    say so with the numbers, when the step is read (the party may still gather XP on its way) and when it is
+    reached (``here``)."""
+    from engine.core import RuleError
+    from rulesets.tes.battle.pool import session_pool
+
+    if c.state.rules < 4 or not step.final:
+        return
+    n = len(c.party()) or 1
+    try:
+        pool = session_pool(c.state.session, c.state.difficulty, n)
+    except RuleError:
+        return
+    dial = max(1, c.state.xp_dial) * n
+    if pool < FAR_ABOVE * dial:
+        return
+    goal = pool // n
+    then = ("The battle begins now." if here else
+            "The party may gather XP on its way (overland cards, side quests) before it reaches the step; the quest "
+            "fails only if it is not completed by the end of day 12.")
+    c.say("quest-step", f"⚠️ Step {step.code} is the session's final battle. Its enemies come from the End of Session "
+                        f"pool, {pool} (an XP goal of {goal} × {c.count(n, 'adventurer')}, "
+                        f"{c.state.difficulty.capitalize()}); the party's XP Dial stands at {c.state.xp_dial}, a pool "
+                        f"of {dial}. The rulebook sets this battle for a party near {goal} XP: expect enemies far "
+                        f"stronger than any met so far. {then}", step=step.id)
 
 
 def ongoing(c: DayCtx, timing: str) -> None:
