@@ -52,6 +52,15 @@ def find_place(prov, text: str) -> Hex:
     for hx, f in prov.features.items():
         if f[0] != "town" and f[1] and slug(f[1]) == key:
             return Hex(*hx)
+    # a part of a name ("heron" for The Heron Pools): taken when it names one place only
+    named = {town.name: Hex(*prov.hex_of_town(tid)) for tid, town in prov.towns.items()}
+    named.update({f[1]: Hex(*hx) for hx, f in prov.features.items() if f[0] != "town" and f[1]})
+    found = {name: h for name, h in named.items() if key and key in slug(name)} if len(key) >= 3 else {}
+    if len(found) == 1:
+        return next(iter(found.values()))
+    if len(found) > 1:
+        raise RuleError(f"`{echo(raw)}` names more than one place of {prov.name}: "
+                        + ", ".join(sorted(found)) + ". Name one of them in full.")
     raise RuleError(f"`{echo(raw)}` is not a hex (q,r), a town or a named landmark of {prov.name}. "
                     "Towns: " + ", ".join(t.name for t in prov.towns.values()) + ".")
 
@@ -63,7 +72,10 @@ def route_to(prov, s, goal: Hex) -> list[Hex]:
         raise RuleError(f"{town.name} is closed: the party cannot enter its hex {goal}.")
     path = shortest_path(here(s), goal, enterable(prov, s))
     if path is None:
-        raise RuleError(f"The party cannot reach {place_name(prov, goal)}.")
+        closed = [prov.towns[t].name for t in sorted(s.closed) if t in prov.towns]
+        why = (f": {', '.join(closed)} {'is' if len(closed) == 1 else 'are'} closed and the way through "
+               f"{'it' if len(closed) == 1 else 'them'} is barred" if closed else "")
+        raise RuleError(f"The party cannot reach {place_name(prov, goal)}{why}.")
     return path
 
 
