@@ -54,6 +54,11 @@ def test_fatigue_movement_never_more_hexes_than_the_base_movement():
 def test_the_party_stops_when_a_cooldown_track_is_full():
     s = day_two()
     s.adventurers[SHANNON].cooldown = [{"fatigue": "light"}] * 13
+    # rules revision 4: refused to the leader when proposed, saying why (issue 26 item 7)
+    why = refused(s, "day.route", RYAN, {"path": [[3, 5], [3, 4], [3, 3], [3, 2]]})
+    assert "can't be finished today" in why and "must stop after 3 hexes" in why and "Shannon" in why
+    assert s.days.proposal is None
+    s.rules = 3  # before: the proposal stood and the first player to agree was refused
     s, _ = run(s, "day.route", RYAN, {"path": [[3, 5], [3, 4], [3, 3], [3, 2]]})
     assert "must stop after 3 hexes" in refused(s, "day.vote", SHANNON)
 

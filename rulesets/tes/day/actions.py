@@ -97,8 +97,26 @@ class Route(DayHandler):
         else:
             raise RuleError("Give the route: `to:` a town, a landmark's name or a hex (q,r), or `path:` the hexes in "
                             "order (\"3,5 3,4 3,3\"); `stay:yes` to stay.")
+        if c.state.rules >= 4 and path:
+            _finishable(c, path)
         s.proposal = None
         flow.propose(c, path)
+
+
+def _finishable(c, path) -> None:
+    """Rules revision 4: a route the party could not finish (a cooldown track would fill during its fatigue
+    movement, a closed town) is refused to the leader when proposed, not to the first player who agrees.  The
+    route is walked on a copy of the campaign with dice of its own: nothing of the campaign changes."""
+    from engine.core import Dice
+    from rulesets.tes.outcomes.context import DayCtx
+    from rulesets.tes.overland import travel
+
+    trial = DayCtx(c.state.clone(), c.pack, Dice(0, 0, []), now=c.now)
+    try:
+        travel.move(trial, path)
+    except RuleError as exc:
+        raise RuleError("That route can't be finished today: " + exc.template
+                        + " Propose a shorter one with `/day route`.", **exc.people) from None
 
 
 class Vote(DayHandler):
