@@ -13,6 +13,7 @@ from pathlib import Path
 FIXTURES = Path(__file__).parent / "fixtures"
 MANIFEST = FIXTURES / "MANIFEST.sha256"
 NOT_FIXTURES = {"README.md", "MANIFEST.sha256"}
+SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")  # what SQLite leaves beside a database it opened (not committed)
 
 
 def digest(path: Path) -> str:
@@ -21,7 +22,8 @@ def digest(path: Path) -> str:
 
 def present() -> dict[str, Path]:
     return {p.relative_to(FIXTURES).as_posix(): p for p in sorted(FIXTURES.rglob("*"))
-            if p.is_file() and p.name not in NOT_FIXTURES and "__pycache__" not in p.parts}
+            if p.is_file() and p.name not in NOT_FIXTURES and "__pycache__" not in p.parts
+            and not p.name.endswith(SQLITE_SIDE_FILES)}
 
 
 def listed() -> dict[str, str]:
